@@ -1,0 +1,99 @@
+// core.hpp -- the public C++ interface of polymask's core.
+//
+// Everything here is plain C++17 and knows nothing of Python: the Cython
+// bindings in src/polymask/*.pxd mirror this header line for line.
+//
+// The core owns the polygon (one or more closed rings), the per-pixel fill
+// (the contract's rule applied to every pixel, O(H*W*N)) and the scanline
+// fill (the same crossings computed once per edge and row, O(H*N + H*W)).
+// Both fill any window of the image and agree bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "polymask/crossing.h"
+
+namespace polymask {
+
+// How crossings decide inside.  even_odd is the contract's PNPOLY rule;
+// nonzero counts signed crossings, as SVG and canvas define it.
+enum class FillRule : int { even_odd = 0, nonzero = 1 };
+
+// A rectangle of the image in pixel units: rows [row0, row0 + height) and
+// columns [col0, col0 + width).  The whole image is {0, 0, rows, cols}.
+struct Window {
+    int64_t row0 = 0;
+    int64_t col0 = 0;
+    int64_t height = 0;
+    int64_t width = 0;
+};
+
+// One edge of a ring, kept in its original direction (from vertex j to
+// vertex i = j + 1) so x_cross is computed with the contract's operands.
+struct Edge {
+    double xi, yi, xj, yj;
+    double y_low, y_high;  // min and max of yi, yj
+    int winding;           // +1 if the edge runs upward in y, -1 otherwise
+};
+
+// One or more closed rings over one vertex list.  The polygon copies the
+// vertices, so it can outlive the caller's array, and precomputes its edge
+// table once, so repeated fills pay no conversion.
+class Polygon {
+public:
+    Polygon() = default;
+
+    // A single ring of n_vertices (x, y) pairs, interleaved.
+    Polygon(const double *xy, int64_t n_vertices);
+
+    // Several rings: ring k holds vertices [ring_ends[k-1], ring_ends[k]),
+    // with ring_ends[-1] taken as 0.  ring_ends must be non-decreasing and
+    // end at n_vertices; throws std::invalid_argument otherwise.
+    Polygon(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings);
+
+    int64_t vertex_count() const { return static_cast<int64_t>(xy_.size() / 2); }
+    int64_t ring_count() const { return static_cast<int64_t>(ring_ends_.size()); }
+    const std::vector<double> &xy() const { return xy_; }
+    const std::vector<int64_t> &ring_ends() const { return ring_ends_; }
+
+    // The per-pixel rule at one point (px, py).
+    bool contains(double px, double py, FillRule rule = FillRule::even_odd) const;
+
+    // Non-horizontal edges of all rings, sorted by y_low (horizontal edges
+    // never cross a row under the half-open rule, so they are dropped).
+    const std::vector<Edge> &edges_by_y() const { return edges_; }
+
+private:
+    void build(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings);
+
+    std::vector<double> xy_;
+    std::vector<int64_t> ring_ends_;
+    std::vector<Edge> edges_;
+};
+
+// Fill `window` of the mask: out[r * row_stride + c] (r, c relative to the
+// window) becomes 1 where the pixel is inside and 0 elsewhere.  Every byte of
+// the window is written.  threads = 0 means all available threads.
+void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
+                    int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
+
+void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
+                   int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
+
+// The thread count a fill would use for `threads` (0 means all).
+int resolve_threads(int threads);
+
+// How this core was compiled, for polymask.build_info().
+struct BuildInfo {
+    std::string version;
+    std::string compiler;
+    std::string build_type;
+    bool openmp = false;
+    int openmp_version = 0;  // the _OPENMP date, e.g. 201511
+    int max_threads = 1;
+};
+BuildInfo build_info();
+
+}  // namespace polymask

@@ -1,0 +1,140 @@
+// fill.cpp -- the two fills of a window, threaded over rows with OpenMP.
+//
+// fill_per_pixel applies the contract's rule to every pixel: the reference
+// that the teaching stages reproduce.  fill_scanline gets the same answer
+// from one x_cross per (edge, row); see scanline.hpp for why it is exact.
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "polymask/core.hpp"
+#include "polymask/scanline.hpp"
+
+namespace polymask {
+
+namespace {
+
+// Below this many rows per thread, starting a thread costs more than it saves.
+constexpr int64_t kMinRowsPerThread = 16;
+
+void check_window(const Window &window, const uint8_t *out, int64_t row_stride)
+{
+    if (window.height < 0 || window.width < 0) {
+        throw std::invalid_argument("polymask: window height and width must be >= 0");
+    }
+    if (window.height > 0 && window.width > 0) {
+        if (out == nullptr) throw std::invalid_argument("polymask: null output pointer");
+        if (row_stride < window.width) {
+            throw std::invalid_argument("polymask: row_stride is smaller than the window width");
+        }
+    }
+}
+
+int threads_for_rows(int threads, int64_t rows)
+{
+    const int64_t useful = std::max<int64_t>(1, rows / kMinRowsPerThread);
+    return static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
+}
+
+// Run body(row_begin, row_end) on contiguous bands of rows, one per thread.
+// Exceptions (bad_alloc) must not cross the OpenMP region: keep the first
+// one and rethrow it on the calling thread.
+template <class Body>
+void for_row_bands(const Window &window, int threads, Body body)
+{
+    const int team = threads_for_rows(threads, window.height);
+    std::exception_ptr failure;
+#pragma omp parallel num_threads(team) if (team > 1)
+    {
+        int member = 0, members = 1;
+#ifdef _OPENMP
+        member = omp_get_thread_num();
+        members = omp_get_num_threads();
+#endif
+        const int64_t begin = window.row0 + window.height * member / members;
+        const int64_t end = window.row0 + window.height * (member + 1) / members;
+        try {
+            body(begin, end);
+        } catch (...) {
+#pragma omp critical(polymask_failure)
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+}
+
+// Writes a full row of the mask: zeros between spans, ones inside them.
+struct MaskRowWriter {
+    uint8_t *out;
+    int64_t row_stride;
+    const Window &window;
+    uint8_t *row = nullptr;
+    int64_t cursor = 0;
+
+    void begin_row(int64_t r)
+    {
+        row = out + (r - window.row0) * row_stride;
+        cursor = window.col0;
+    }
+    // Spans come in absolute columns; the row starts at column col0.
+    void span(int64_t begin, int64_t end)
+    {
+        std::memset(row + (cursor - window.col0), 0, static_cast<size_t>(begin - cursor));
+        std::memset(row + (begin - window.col0), 1, static_cast<size_t>(end - begin));
+        cursor = end;
+    }
+    void end_row()
+    {
+        std::memset(row + (cursor - window.col0), 0,
+                    static_cast<size_t>(window.col0 + window.width - cursor));
+    }
+};
+
+}  // namespace
+
+int resolve_threads(int threads)
+{
+#ifdef _OPENMP
+    if (threads <= 0) return std::max(1, omp_get_max_threads());
+    return threads;
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
+                    int64_t row_stride, FillRule rule, int threads)
+{
+    check_window(window, out, row_stride);
+    if (window.height == 0 || window.width == 0) return;
+    for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
+        for (int64_t r = row_begin; r < row_end; ++r) {
+            uint8_t *row = out + (r - window.row0) * row_stride;
+            const double py = static_cast<double>(r);
+            for (int64_t c = 0; c < window.width; ++c) {
+                row[c] = polygon.contains(static_cast<double>(window.col0 + c), py, rule) ? 1 : 0;
+            }
+        }
+    });
+}
+
+void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
+                   int64_t row_stride, FillRule rule, int threads)
+{
+    check_window(window, out, row_stride);
+    if (window.height == 0 || window.width == 0) return;
+    const std::vector<Edge> &edges = polygon.edges_by_y();
+    const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
+    for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
+        MaskRowWriter writer{out, row_stride, window};
+        detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
+    });
+}
+
+}  // namespace polymask

@@ -1,0 +1,19 @@
+"""polymask: which pixels of an image lie inside a polygon.
+
+One exact, fast function for pipelines, ``polymask.mask``, backed by a C++
+scanline core; and, around it, a ladder of teaching stages that all return
+the very same mask, bit for bit.
+
+>>> import polymask
+>>> polymask.mask([(1, 1), (5, 1), (5, 4), (1, 4)], (6, 7)).astype(int)
+array([[0, 0, 0, 0, 0, 0, 0],
+       [0, 1, 1, 1, 1, 0, 0],
+       [0, 1, 1, 1, 1, 0, 0],
+       [0, 1, 1, 1, 1, 0, 0],
+       [0, 0, 0, 0, 0, 0, 0],
+       [0, 0, 0, 0, 0, 0, 0]])
+"""
+from polymask._api import build_info, mask
+from polymask._version import __version__
+
+__all__ = ["__version__", "build_info", "mask"]

@@ -1,0 +1,90 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Binding of the C++ core: adapts validated NumPy buffers and calls it.
+
+Nothing here checks arguments beyond what memory safety needs: the public
+functions in polymask/_api.py validate first, with messages for humans, then
+call these.  Every fill runs with the GIL released, so many Python threads
+can fill masks at once.
+"""
+from libc.stdint cimport int64_t, uint8_t
+from libcpp.memory cimport unique_ptr
+
+from polymask.core cimport (
+    BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
+    fill_per_pixel, fill_scanline, resolve_threads,
+)
+
+EVEN_ODD = <int>FillRule.even_odd
+NONZERO = <int>FillRule.nonzero
+
+
+def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
+         int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
+         bint per_pixel=False, const int64_t[::1] ring_ends=None):
+    """Fill `out` with the window of the mask whose top-left pixel is (row0, col0).
+
+    vertices: (N, 2) float64, C-contiguous, finite.  ring_ends: cumulative
+    vertex counts of the rings (None means one ring).  rule: EVEN_ODD or
+    NONZERO.  per_pixel selects the O(H*W*N) reference fill.
+    """
+    if vertices.shape[1] != 2:
+        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
+    cdef int64_t n_vertices = vertices.shape[0]
+    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
+    cdef int64_t single_ring_end = n_vertices
+    cdef const int64_t *ends = &single_ring_end
+    cdef int64_t n_rings = 1
+    if ring_ends is not None:
+        n_rings = ring_ends.shape[0]
+        ends = &ring_ends[0] if n_rings > 0 else NULL
+    cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
+
+    cdef Window window
+    window.row0 = row0
+    window.col0 = col0
+    window.height = out.shape[0]
+    window.width = out.shape[1]
+    cdef uint8_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
+    cdef int64_t row_stride = out.strides[0]
+
+    cdef unique_ptr[Polygon] polygon
+    with nogil:
+        polygon.reset(new Polygon(xy, n_vertices, ends, n_rings))
+        if per_pixel:
+            fill_per_pixel(polygon.get()[0], window, out_ptr, row_stride, fill_rule, threads)
+        else:
+            fill_scanline(polygon.get()[0], window, out_ptr, row_stride, fill_rule, threads)
+
+
+def thread_count(int threads=0):
+    """The number of threads a fill asked for `threads` would use (0: all)."""
+    return resolve_threads(threads)
+
+
+def core_info():
+    """How the C++ core was compiled, as a dict."""
+    cdef BuildInfo info = core_build_info()
+    return {
+        "core_version": info.version.decode(),
+        "compiler": info.compiler.decode(),
+        "build_type": info.build_type.decode(),
+        "openmp": bool(info.openmp),
+        "openmp_version": info.openmp_version,
+        "max_threads": info.max_threads,
+    }
+
+
+def first_non_finite(const double[:, ::1] vertices not None):
+    """Index of the first row holding a NaN or infinity, or -1 if all are finite.
+
+    A plain loop: much cheaper than np.isfinite(...).all() on the small
+    vertex arrays of a typical call, and it stops at the first bad row.
+    """
+    cdef Py_ssize_t row, col
+    cdef double value
+    for row in range(vertices.shape[0]):
+        for col in range(vertices.shape[1]):
+            value = vertices[row, col]
+            if value != value or value - value != 0.0:  # NaN, or +-inf (inf - inf is NaN)
+                return row
+    return -1

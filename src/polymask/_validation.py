@@ -1,0 +1,152 @@
+"""Argument checks for the public API: validate in Python, compute in C++.
+
+Every function here turns what a caller passed into exactly what the compiled
+core expects, or raises TypeError / ValueError / MemoryError with a message
+that names what was received and what was expected.  The core then assumes
+clean input.  What the contract calls a *degenerate polygon* (fewer than
+three vertices, zero area, self-intersection, far outside the image) is not
+an error and passes through untouched.
+"""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from polymask import _core
+
+#: Largest accepted image side.  Row and column numbers must stay exact in
+#: float64 and the window arithmetic in int64; 2**31 - 1 keeps both with
+#: plenty of margin while allowing masks far beyond any single machine.
+MAX_SIDE = 2**31 - 1
+
+#: Largest accepted thread count: more would only exhaust the system.
+MAX_THREADS = 1024
+
+
+def _describe(value) -> str:
+    """A short description of a value for error messages."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} (type {type(value).__name__})"
+
+
+def as_vertices(vertices, name: str = "vertices") -> np.ndarray:
+    """Return `vertices` as a C-contiguous (N, 2) float64 array of finite numbers.
+
+    Accepts any array-like of N (x, y) pairs: lists, tuples, integer or
+    float arrays of any memory order.  An empty sequence means no vertices.
+    """
+    if (
+        type(vertices) is np.ndarray
+        and vertices.dtype == np.float64
+        and vertices.ndim == 2
+        and vertices.shape[1] == 2
+        and vertices.flags.c_contiguous
+    ):
+        coordinates = vertices  # the common case: already what the core takes
+    else:
+        coordinates = _convert_vertices(vertices, name)
+    bad_row = _core.first_non_finite(coordinates)
+    if bad_row >= 0:
+        x, y = coordinates[bad_row]
+        raise ValueError(
+            f"{name}[{bad_row}] = ({x!r}, {y!r}) is not finite; every coordinate must be a finite number"
+        )
+    return coordinates
+
+
+def _convert_vertices(vertices, name: str) -> np.ndarray:
+    """The slow path of as_vertices: any array-like to (N, 2) float64."""
+    if vertices is None:
+        raise TypeError(f"{name} must be an (N, 2) array-like of (x, y) numbers, got None")
+    if isinstance(vertices, (str, bytes)):
+        raise TypeError(f"{name} must be an (N, 2) array-like of (x, y) numbers, got {_describe(vertices)}")
+    try:
+        array = np.asarray(vertices)
+    except (ValueError, TypeError) as error:  # ragged nesting and the like
+        raise ValueError(
+            f"{name} must be an (N, 2) array-like of (x, y) numbers; "
+            f"could not read {_describe(vertices)} as an array: {error}"
+        ) from None
+    if array.size == 0 and array.ndim <= 2 and (array.ndim < 2 or array.shape[1] in (0, 2)):
+        return np.zeros((0, 2), dtype=np.float64)
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise ValueError(f"{name} must have shape (N, 2) of (x, y) pairs, got an array of shape {array.shape}")
+    if array.dtype.kind == "b":
+        raise TypeError(f"{name} must hold real numbers, got booleans (dtype bool)")
+    if array.dtype.kind not in "iuf" and array.dtype != object:
+        raise TypeError(f"{name} must hold real numbers, got dtype {array.dtype}")
+    try:
+        return np.ascontiguousarray(array, dtype=np.float64)
+    except (ValueError, TypeError, OverflowError) as error:
+        raise TypeError(f"{name} must hold real numbers; converting to float64 failed: {error}") from None
+
+
+def as_shape(shape, name: str = "shape") -> tuple[int, int]:
+    """Return `shape` as (rows, cols), both integers in [1, MAX_SIDE]."""
+    try:
+        sides = tuple(shape)
+    except TypeError:
+        raise TypeError(f"{name} must be a (rows, cols) pair of integers, got {_describe(shape)}") from None
+    if len(sides) != 2:
+        raise ValueError(f"{name} must be a (rows, cols) pair, got {len(sides)} values: {sides!r}")
+    checked = []
+    for label, side in zip(("rows", "cols"), sides):
+        if isinstance(side, (bool, np.bool_)):
+            raise TypeError(f"{name} {label} must be an integer, got {side!r}")
+        try:
+            side = operator.index(side)
+        except TypeError:
+            raise TypeError(f"{name} {label} must be an integer, got {_describe(side)}") from None
+        if side < 1:
+            raise ValueError(f"{name} {label} must be at least 1, got {side}")
+        if side > MAX_SIDE:
+            raise ValueError(f"{name} {label} must be at most {MAX_SIDE}, got {side}")
+        checked.append(side)
+    return checked[0], checked[1]
+
+
+def as_threads(threads) -> int:
+    """Return the thread count for the core: 0 means all cores (also for None)."""
+    if threads is None:
+        return 0
+    if isinstance(threads, (bool, np.bool_)):
+        raise TypeError(f"threads must be None or an integer, got {threads!r}")
+    try:
+        threads = operator.index(threads)
+    except TypeError:
+        raise TypeError(f"threads must be None or an integer, got {_describe(threads)}") from None
+    if not 0 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be between 0 (all cores) and {MAX_THREADS}, got {threads}")
+    return threads
+
+
+def output_buffer(out, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Return (result, buffer): the array to hand back and its uint8 view to fill.
+
+    Without `out`, a new bool array is allocated.  With `out`, it must be a
+    writable, C-contiguous NumPy array of bool or uint8 with exactly `shape`.
+    """
+    if out is None:
+        try:
+            result = np.empty(shape, dtype=bool)
+        except (MemoryError, ValueError):
+            gigabytes = shape[0] * shape[1] / 1e9
+            raise MemoryError(
+                f"cannot allocate a {shape[0]}x{shape[1]} mask ({gigabytes:.1f} GB); "
+                "fill it in windows, or use polymask.dask for masks larger than memory"
+            ) from None
+        return result, result.view(np.uint8)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a NumPy array of bool or uint8, got {_describe(out)}")
+    if out.dtype not in (np.dtype(bool), np.dtype(np.uint8)):
+        raise TypeError(f"out must have dtype bool or uint8, got {out.dtype}")
+    if out.shape != shape:
+        raise ValueError(f"out must have shape {shape}, got {out.shape}")
+    if not out.flags.c_contiguous:
+        raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
+    if not out.flags.writeable:
+        raise ValueError("out must be writable; got a read-only array")
+    return out, out.view(np.uint8)
