@@ -13,7 +13,8 @@ array([[0, 0, 0, 0, 0, 0, 0],
        [0, 0, 0, 0, 0, 0, 0],
        [0, 0, 0, 0, 0, 0, 0]])
 """
-from polymask._api import build_info, mask
+from polymask import cases, problems, stages
+from polymask._api import available_backends, build_info, mask
 from polymask._version import __version__
 
-__all__ = ["__version__", "build_info", "mask"]
+__all__ = ["__version__", "available_backends", "build_info", "cases", "mask", "problems", "stages"]

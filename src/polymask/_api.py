@@ -9,12 +9,12 @@ import platform
 
 import numpy as np
 
-from polymask import _core
+from polymask import _core, stages
 from polymask._validation import as_shape, as_threads, as_vertices, output_buffer
 from polymask._version import __version__
 
 
-def mask(vertices, shape, *, out=None, threads=None) -> np.ndarray:
+def mask(vertices, shape, *, out=None, threads=None, backend="auto") -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -29,7 +29,11 @@ def mask(vertices, shape, *, out=None, threads=None) -> np.ndarray:
         place instead of allocating a new one.  It is returned.
     threads : int, optional
         Threads to use; None or 0 means all cores (OpenMP's default, so
-        ``OMP_NUM_THREADS`` applies).
+        ``OMP_NUM_THREADS`` applies).  Single-threaded stages ignore it.
+    backend : str, optional
+        Which implementation computes the mask: "auto" (the scanline core,
+        or the stage named by ``$POLYMASK_BACKEND``) or any stage id from
+        ``polymask.stages.ids()``.  All return the same mask.
 
     Returns
     -------
@@ -50,6 +54,8 @@ def mask(vertices, shape, *, out=None, threads=None) -> np.ndarray:
         are not errors.
     MemoryError
         When the mask cannot be allocated.
+    RuntimeError
+        When the requested backend cannot run here (the message says why).
 
     Examples
     --------
@@ -63,9 +69,23 @@ def mask(vertices, shape, *, out=None, threads=None) -> np.ndarray:
     coordinates = as_vertices(vertices)
     rows_cols = as_shape(shape)
     thread_count = as_threads(threads)
+    stage = stages.resolve(backend)
     result, buffer = output_buffer(out, rows_cols)
-    _core.fill(coordinates, buffer, 0, 0, _core.EVEN_ODD, thread_count)
+    if stage.id == "scanline":  # the production path: straight into the caller's buffer
+        _core.fill(coordinates, buffer, 0, 0, _core.EVEN_ODD, thread_count)
+        return result
+    options = {"threads": thread_count} if stage.threaded else {}
+    stage_mask = stage.load()(coordinates, rows_cols, **options)
+    if stage_mask.shape != rows_cols or stage_mask.dtype != bool:  # a broken stage must not pass silently
+        raise RuntimeError(f"backend {stage.id!r} returned {stage_mask.dtype} {stage_mask.shape}, "
+                           f"expected bool {rows_cols}")
+    buffer[...] = stage_mask
     return result
+
+
+def available_backends() -> dict:
+    """Every backend mapped to (available, reason): which can run here, and why not."""
+    return stages.available_backends()
 
 
 def build_info() -> dict:

@@ -50,7 +50,7 @@ def as_vertices(vertices, name: str = "vertices") -> np.ndarray:
         coordinates = _convert_vertices(vertices, name)
     bad_row = _core.first_non_finite(coordinates)
     if bad_row >= 0:
-        x, y = coordinates[bad_row]
+        x, y = (float(v) for v in coordinates[bad_row])
         raise ValueError(
             f"{name}[{bad_row}] = ({x!r}, {y!r}) is not finite; every coordinate must be a finite number"
         )

@@ -40,7 +40,7 @@ inline int64_t ceil_clamped(double x, int64_t lo, int64_t hi)
     if (!(x > static_cast<double>(lo))) return lo;  // also catches NaN
     if (x >= static_cast<double>(hi)) return hi;
     const int64_t truncated = static_cast<int64_t>(x);  // x is in (lo, hi): no overflow
-    return (static_cast<double>(truncated) < x) ? truncated + 1 : truncated;
+    return truncated + (static_cast<double>(truncated) < x ? 1 : 0);
 }
 
 // Rows [first, end) of the window that an edge crosses.  Under the half-open

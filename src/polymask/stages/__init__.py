@@ -1,0 +1,134 @@
+"""The stage registry: every implementation of the mask, from the ladder's
+first rung (pure Python) to the scanline core, in one table.
+
+Each stage is a module in this package with a function
+``mask(vertices, shape)`` (plus ``threads=`` where it runs threads) that
+returns the same bool mask as ``polymask.mask``, bit for bit.  The registry
+knows what each stage teaches and what the 2014 course measured for it, and
+imports stage modules only when asked, so a stage that cannot run here (an
+optional dependency missing) is reported with the reason instead of
+breaking ``import polymask``.
+
+    >>> from polymask import stages
+    >>> stages.get("scanline").title
+    'Scanline fill (C++ core, threaded)'
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, NamedTuple
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One rung of the ladder."""
+
+    id: str
+    title: str
+    #: One sentence: the idea this stage teaches.
+    lesson: str
+    #: Module (under polymask.stages) whose ``mask`` implements the stage.
+    module: str
+    #: The source file a learner reads, relative to the polymask package.
+    source: str
+    #: Seconds the 2014 course measured on 1024x1024, 24 vertices (None: not in the table).
+    seconds_2014: float | None = None
+    #: True for stages that are compiled extensions: CI fails if one is missing.
+    compiled: bool = False
+    #: True when ``mask`` takes a ``threads=`` keyword.
+    threaded: bool = False
+    #: True for stages that call the shared C++ core.
+    uses_core: bool = False
+    #: True for stages meant for small images only (seconds on the standard problem).
+    slow: bool = False
+
+    @property
+    def speedup_2014(self) -> float | None:
+        """The 2014 speed-up over pure Python with tuples (36 s)."""
+        return None if self.seconds_2014 is None else PYTHON_SECONDS_2014 / self.seconds_2014
+
+    def load(self) -> Callable:
+        """The stage's mask function; raises ImportError if it cannot run here."""
+        return _load(self.module)
+
+
+#: The 2014 course's pure-Python time, the denominator of its speed-ups.
+PYTHON_SECONDS_2014 = 36.0
+
+#: The ladder, in the design's order (docs/DESIGN: "One core, many stages").
+STAGES: tuple[Stage, ...] = (
+    Stage("scanline", "Scanline fill (C++ core, threaded)",
+          "The algorithm beats the hardware: one x_cross per edge and row, spans filled with memset.",
+          "scanline", "stages/scanline.py", None, compiled=True, threaded=True, uses_core=True),
+)
+
+_BY_ID = {stage.id: stage for stage in STAGES}
+
+
+class Availability(NamedTuple):
+    available: bool
+    #: Why not, when not available ("" when it is).
+    reason: str
+
+
+@lru_cache(maxsize=None)
+def _load(module: str) -> Callable:
+    return importlib.import_module(f"polymask.stages.{module}").mask
+
+
+def ids() -> list[str]:
+    """Every stage id, in ladder order."""
+    return [stage.id for stage in STAGES]
+
+
+def get(stage_id: str) -> Stage:
+    """The stage called `stage_id`; ValueError listing the choices if there is none."""
+    try:
+        return _BY_ID[stage_id]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown backend {stage_id!r}; choose one of: auto, {', '.join(ids())}") from None
+
+
+def availability(stage_id: str) -> Availability:
+    """Whether the stage can run here, and if not, why."""
+    stage = get(stage_id)
+    try:
+        stage.load()
+    except ImportError as error:
+        return Availability(False, f"{type(error).__name__}: {error}")
+    return Availability(True, "")
+
+
+def available_backends() -> dict[str, Availability]:
+    """Every stage id mapped to whether it can run here and, if not, why."""
+    return {stage.id: availability(stage.id) for stage in STAGES}
+
+
+#: Environment variable that forces the backend used by backend="auto".
+BACKEND_ENV = "POLYMASK_BACKEND"
+
+
+def resolve(backend: str) -> Stage:
+    """The stage that `backend` names.  "auto" means $POLYMASK_BACKEND if set, else scanline.
+
+    Asking for a stage that cannot run here raises RuntimeError with the reason.
+    """
+    if backend == "auto":
+        backend = os.environ.get(BACKEND_ENV) or "scanline"
+    elif not isinstance(backend, str):
+        raise TypeError(f"backend must be a string, got {backend!r}")
+    return _resolve_named(backend)
+
+
+@lru_cache(maxsize=None)
+def _resolve_named(backend: str) -> Stage:
+    # Cached: mask() calls this on every call, and availability never
+    # changes within a process (a failed import is not retried).
+    stage = get(backend)
+    status = availability(stage.id)
+    if not status.available:
+        raise RuntimeError(f"backend {stage.id!r} is not available here: {status.reason}")
+    return stage
