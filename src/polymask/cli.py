@@ -1,0 +1,60 @@
+"""The ``polymask`` command line: one entry point, one subcommand per job.
+
+    polymask info                 how polymask was built, which backends run here
+    polymask bench [options]      the speed-up table (see polymask.bench)
+
+Subcommands live in their own modules and register here with a function
+that adds their arguments and a function that runs them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _info(args: argparse.Namespace) -> int:
+    import polymask
+
+    report = {"build": polymask.build_info(),
+              "backends": {stage_id: (status.available, status.reason)
+                           for stage_id, status in polymask.available_backends().items()}}
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    for key, value in report["build"].items():
+        print(f"{key:>16}: {value}")
+    print("\nbackends:")
+    for stage_id, (available, reason) in report["backends"].items():
+        print(f"  {stage_id:<16} {'yes' if available else 'no: ' + reason}")
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from polymask import bench
+
+    return bench.main(args.bench_args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="polymask", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    info = commands.add_parser("info", help="how polymask was built and which backends run here")
+    info.add_argument("--json", action="store_true", help="print JSON instead of text")
+    info.set_defaults(run=_info)
+
+    bench = commands.add_parser("bench", help="reproduce the speed-up table on this machine",
+                                add_help=False)
+    bench.add_argument("bench_args", nargs=argparse.REMAINDER)
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
