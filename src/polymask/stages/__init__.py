@@ -44,6 +44,8 @@ class Stage:
     uses_core: bool = False
     #: True for stages meant for small images only (seconds on the standard problem).
     slow: bool = False
+    #: True for rows compared beside the ladder rather than climbed (NumPy, Numba).
+    side: bool = False
 
     @property
     def speedup_2014(self) -> float | None:
@@ -58,8 +60,40 @@ class Stage:
 #: The 2014 course's pure-Python time, the denominator of its speed-ups.
 PYTHON_SECONDS_2014 = 36.0
 
-#: The ladder, in the design's order (docs/DESIGN: "One core, many stages").
+#: The ladder, in the order of the 2014 table.  `side` rows (vectorized
+#: NumPy, Numba) are compared beside the ladder, not climbed: they are other
+#: roads to speed, not steps of the Cython one.
 STAGES: tuple[Stage, ...] = (
+    Stage("python", "Python with tuples",
+          "The algorithm in plain Python; profile first to see where the time goes.",
+          "python_tuples", "stages/python_tuples.py", 36.0, slow=True),
+    Stage("python_numpy", "Python with NumPy scalars",
+          "Indexing NumPy arrays element by element from Python is slower than tuples.",
+          "python_numpy", "stages/python_numpy.py", 450.0, slow=True),
+    Stage("numpy", "Vectorized NumPy",
+          "Whole-array operations over all pixels, a loop over edges: fast, but memory-hungry.",
+          "numpy_vectorized", "stages/numpy_vectorized.py", 0.238, side=True),
+    Stage("cython_plain", "Cython, Python code compiled unchanged",
+          "Compilation alone: the same Python source through Cython.",
+          "cython_plain", "stages/cython_plain.pyx", 9.0, compiled=True, slow=True),
+    Stage("cython_typed", "Cython with types, memoryviews and directives",
+          "cdef locals, typed memoryviews and boundscheck/wraparound/cdivision remove the yellow.",
+          "cython_typed", "stages/cython_typed.pyx", 3.6, compiled=True),
+    Stage("cython_cpp", "Cython wrapping the C++ core",
+          "cdef extern from a C++ header, except +, nogil: calling a C++ library.",
+          "cython_cpp", "stages/cython_cpp.pyx", 0.270, compiled=True, uses_core=True),
+    Stage("cython_class", "Cython cdef class owning the C++ polygon",
+          "State lives in C space: no per-call conversion, __cinit__/__dealloc__.",
+          "cython_class", "stages/cython_class.pyx", 0.118, compiled=True, uses_core=True),
+    Stage("cython_prange", "Cython with OpenMP (prange)",
+          "Release the GIL and split rows over threads with prange.",
+          "cython_prange", "stages/cython_prange.pyx", 0.020, compiled=True, threaded=True, uses_core=True),
+    Stage("numba", "Numba @njit(parallel=True)",
+          "The other road to compiled speed: a JIT compiler and prange in plain Python.",
+          "numba_prange", "stages/numba_prange.py", None, threaded=True, side=True),
+    Stage("opencl", "PyOpenCL kernel, one work-item per pixel",
+          "Data-parallel kernels: context, queue, buffers, NDRange; the predicate header shared with C++.",
+          "opencl", "stages/opencl.py", 0.003, uses_core=True),
     Stage("scanline", "Scanline fill (C++ core, threaded)",
           "The algorithm beats the hardware: one x_cross per edge and row, spans filled with memset.",
           "scanline", "stages/scanline.py", None, compiled=True, threaded=True, uses_core=True),
