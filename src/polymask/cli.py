@@ -52,6 +52,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["bench"]:
+        # `polymask bench` owns all of its options (argparse's REMAINDER
+        # cannot pass through arguments that start with "--").
+        from polymask import bench
+
+        return bench.main(argv[1:])
     args = build_parser().parse_args(argv)
     return args.run(args)
 

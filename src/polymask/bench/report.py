@@ -1,0 +1,153 @@
+"""Turning benchmark rows into the outputs: markdown, JSON, CSV and a chart.
+
+One list of row dicts feeds every output, so the markdown table, the JSON
+and the CSV always carry the same numbers.
+"""
+from __future__ import annotations
+
+import csv
+import json
+
+#: The columns of a row, in CSV order.
+FIELDS = ("kind", "id", "title", "seconds", "extrapolated", "speedup", "seconds_2014", "speedup_2014",
+          "x_floor", "pixels_differing", "convention", "kernel_seconds", "transfer_seconds", "note")
+
+
+def format_seconds(seconds) -> str:
+    """3 significant digits in a unit a human reads at a glance."""
+    if seconds is None:
+        return "—"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds / 1e-9:.3g} ns"
+
+
+def format_ratio(ratio) -> str:
+    if ratio is None:
+        return "—"
+    return f"{ratio:.3g}" if ratio < 1000 else f"{ratio:,.0f}"
+
+
+def _stage_line(row) -> str:
+    time = format_seconds(row["seconds"]) + (" *" if row.get("extrapolated") else "")
+    differing = "—" if row.get("pixels_differing") is None else str(row["pixels_differing"])
+    return (f"| {row['title']} (`{row['id']}`) | {time} | {format_ratio(row.get('speedup'))} | "
+            f"{format_seconds(row.get('seconds_2014'))} | {format_ratio(row.get('speedup_2014'))} | "
+            f"{format_ratio(row.get('x_floor'))} | {differing} | {row.get('note') or ''} |")
+
+
+def markdown(report: dict) -> str:
+    """The report as markdown: header, the ladder beside 2014, peers, floor."""
+    problem, machine, rows = report["problem"], report["machine"], report["rows"]
+    lines = [
+        f"## polymask bench: {problem['rows']}x{problem['cols']} image, {problem['vertices']} random vertices "
+        f"(seed {problem['seed']})",
+        "",
+        f"- CPU: {machine['cpu']} ({machine['cores']} cores usable, OpenMP threads: {machine['openmp_threads']})",
+        f"- compiler: {machine['compiler']}; Python {machine['python']}, NumPy {machine['numpy']}, "
+        f"Cython {machine['cython']}, polymask {machine['polymask']}",
+        f"- OpenCL device: {machine['opencl_device']}",
+        f"- times are medians of {problem['repeats']} repeats ({problem['slow_repeats']} for slow stages); "
+        "speed-ups are over pure Python measured in this run",
+        "",
+        "| stage | time | speed-up | 2014 time | 2014 speed-up | x floor | pixels differing | notes |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    lines += [_stage_line(row) for row in rows if row["kind"] in ("stage", "side")]
+    if any(row.get("extrapolated") for row in rows):
+        lines += ["", "\\* extrapolated: timed on a band of rows and scaled to the full image (`--quick`)."]
+    peers = [row for row in rows if row["kind"] == "peer"]
+    if peers:
+        lines += ["", "| peer | time | speed-up | x floor | pixels differing | convention |", "|---|---:|---:|---:|---:|---|"]
+        for row in peers:
+            if row["seconds"] is None:
+                lines.append(f"| {row['title']} | — | — | — | — | {row.get('note')} |")
+                continue
+            lines.append(f"| {row['title']} | {format_seconds(row['seconds'])} | {format_ratio(row.get('speedup'))} | "
+                         f"{format_ratio(row.get('x_floor'))} | {row['pixels_differing']} | {row['convention']} |")
+    floor = next((row for row in rows if row["kind"] == "floor"), None)
+    if floor:
+        lines += ["", f"Memory floor (filling a preallocated {problem['rows']}x{problem['cols']} bool mask once): "
+                      f"{format_seconds(floor['seconds'])}. \"x floor\" is each row's time over it."]
+    return "\n".join(lines) + "\n"
+
+
+def write_json(report: dict, path) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(report, handle, indent=2)
+
+
+def write_csv(report: dict, path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
+        writer.writeheader()
+        for row in report["rows"]:
+            writer.writerow({field: ("" if row.get(field) is None else row.get(field)) for field in FIELDS})
+
+
+def plot_speedups(report: dict, path) -> None:
+    """Speed-ups over pure Python on a log axis, the 2014 bar beside this machine's."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = [row for row in report["rows"]
+            if row["kind"] in ("stage", "side", "peer") and (row.get("speedup") or row.get("speedup_2014"))]
+    labels = [row["id"] for row in rows]
+    here = [row.get("speedup") or np.nan for row in rows]
+    then = [row.get("speedup_2014") or np.nan for row in rows]
+    colours = ["#ff7f0e" if row["kind"] == "peer" else "#1f77b4" for row in rows]
+    positions = np.arange(len(rows))
+    figure, axes = plt.subplots(figsize=(max(7.0, 0.7 * len(rows)), 5.0))
+    axes.bar(positions - 0.2, then, width=0.4, label="2014 course (Xeon 5520, GeForce Titan)", color="#bbbbbb")
+    axes.bar(positions + 0.2, here, width=0.4, label="this machine (orange: peer libraries)", color=colours)
+    axes.set_yscale("log")
+    axes.set_xticks(positions, labels, rotation=35, ha="right")
+    axes.set_ylabel("speed-up over pure Python (log)")
+    problem = report["problem"]
+    axes.set_title(f"polymask: {problem['rows']}x{problem['cols']}, {problem['vertices']} vertices", pad=34)
+    axes.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize="small", frameon=False)
+    axes.grid(axis="y", which="both", alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def plot_sweep(sweep: dict, path) -> None:
+    """Time against the swept parameter, log-log, one line per backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7.5, 4.5))
+    for backend, points in sweep["series"].items():
+        if points:
+            xs, ys = zip(*points)
+            axes.plot(xs, ys, marker="o", label=backend)
+    axes.set_xscale("log", base=2 if sweep["parameter"] in ("size", "threads") else 10)
+    axes.set_yscale("log")
+    axes.set_xlabel(sweep["parameter"])
+    axes.set_ylabel("median time per mask (s)")
+    axes.set_title(f"polymask sweep over {sweep['parameter']}")
+    axes.grid(which="both", alpha=0.3)
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+
+
+def sweep_markdown(sweep: dict) -> str:
+    backends = list(sweep["series"])
+    values = sorted({x for points in sweep["series"].values() for x, _ in points})
+    lines = [f"| {sweep['parameter']} | " + " | ".join(backends) + " |", "|---:|" + "---:|" * len(backends)]
+    for value in values:
+        cells = []
+        for backend in backends:
+            seconds = dict(sweep["series"][backend]).get(value)
+            cells.append(format_seconds(seconds))
+        lines.append(f"| {value} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,153 @@
+"""The benchmark runner, checked for what it prints and writes, not for timings."""
+import csv
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+import polymask
+from polymask import peers, stages
+from polymask.bench import main as bench_main
+from polymask.bench.from_json import table_from_pytest_benchmark
+from polymask.bench.report import format_seconds
+
+SMALL = ["--size", "48", "--vertices", "7", "--repeats", "1", "--no-progress"]
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bench")
+    paths = {kind: folder / f"report.{kind}" for kind in ("json", "csv", "png")}
+    capture = subprocess.run(
+        [sys.executable, "-m", "polymask.bench", *SMALL, "--quick",
+         "--json", str(paths["json"]), "--csv", str(paths["csv"]), "--plot", str(paths["png"])],
+        capture_output=True, text=True, check=True)
+    return capture.stdout, paths
+
+
+def table_rows(markdown):
+    """{id: cells} for every table row that names a backend in backticks or a peer title."""
+    rows = {}
+    for line in markdown.splitlines():
+        if line.startswith("| ") and not line.startswith("|---"):
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            match = re.search(r"\(`([a-z_0-9]+)`\)", cells[0])
+            rows[match.group(1) if match else cells[0]] = cells
+    return rows
+
+
+def test_every_stage_row_is_present(small_run):
+    rows = table_rows(small_run[0])
+    for stage in stages.STAGES:
+        assert stage.id in rows, f"stage {stage.id} missing from the table"
+
+
+def test_every_installed_peer_row_is_present(small_run):
+    rows = table_rows(small_run[0])
+    installed = [peer for peer in peers.PEERS if peer.availability()[0]]
+    assert installed, "the test extra installs the peers; none imports"
+    for peer in installed:
+        assert peer.title in rows, f"peer {peer.id} missing from the table"
+
+
+def test_available_stages_are_timed_and_match_the_contract(small_run):
+    report = json.loads(small_run[1]["json"].read_text())
+    by_id = {row["id"]: row for row in report["rows"]}
+    for stage_id, status in polymask.available_backends().items():
+        row = by_id[stage_id]
+        if status.available:
+            assert row["seconds"] > 0 and row["pixels_differing"] == 0, row
+        else:
+            assert row["seconds"] is None and "not available" in row["note"]
+
+
+def test_json_and_csv_carry_the_numbers_of_the_table(small_run):
+    markdown, paths = small_run
+    rows = table_rows(markdown)
+    report = json.loads(paths["json"].read_text())
+    with open(paths["csv"], newline="") as handle:
+        csv_rows = {row["id"]: row for row in csv.DictReader(handle)}
+    checked = 0
+    for row in report["rows"]:
+        if row["seconds"] is None or row["kind"] == "floor":
+            continue
+        key = row["id"] if row["kind"] != "peer" else row["title"]
+        assert rows[key][1].rstrip(" *") == format_seconds(row["seconds"])
+        assert float(csv_rows[row["id"]]["seconds"]) == pytest.approx(row["seconds"], rel=1e-12)
+        assert int(csv_rows[row["id"]]["pixels_differing"]) == row["pixels_differing"]
+        checked += 1
+    assert checked >= 3
+    floor = next(row for row in report["rows"] if row["kind"] == "floor")
+    assert format_seconds(floor["seconds"]) in markdown
+
+
+def test_quick_marks_slow_stages_as_extrapolated(small_run):
+    report = json.loads(small_run[1]["json"].read_text())
+    timed_slow = 0
+    for row in report["rows"]:
+        if row["kind"] in ("stage", "side") and row["seconds"] is not None:
+            assert row["extrapolated"] == stages.get(row["id"]).slow
+            timed_slow += stages.get(row["id"]).slow
+    assert ("extrapolated" in small_run[0]) == (timed_slow > 0)
+
+
+def test_header_names_the_machine(small_run):
+    markdown = small_run[0]
+    for needle in ("CPU:", "cores usable", "OpenMP threads", "compiler:", "NumPy", "Cython", "OpenCL device:"):
+        assert needle in markdown
+
+
+def test_plot_is_a_valid_png(small_run):
+    png = small_run[1]["png"].read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    import matplotlib.image
+
+    assert matplotlib.image.imread(small_run[1]["png"]).shape[0] > 100
+
+
+def test_from_json_reads_a_real_pytest_benchmark_file(tmp_path):
+    output = tmp_path / "run.json"
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    "benchmarks/test_mask_vs_opencv.py", "-k", "standard", "--benchmark-only",
+                    "--benchmark-min-rounds=3", "--benchmark-max-time=0.05", f"--benchmark-json={output}"],
+                   check=True, capture_output=True)
+    document = json.loads(output.read_text())
+    table = table_from_pytest_benchmark(output)
+    for entry in document["benchmarks"]:
+        assert format_seconds(entry["stats"]["median"]) in table
+    assert "`scanline`" in table or "polymask" in table
+    assert "standard-1024-24" in table
+
+
+def test_from_json_rejects_a_file_that_is_not_pytest_benchmark(tmp_path):
+    path = tmp_path / "other.json"
+    path.write_text('{"rows": []}')
+    with pytest.raises(ValueError, match="not a pytest-benchmark JSON file"):
+        table_from_pytest_benchmark(path)
+
+
+def test_sweep_writes_a_table_and_a_plot(tmp_path, capsys):
+    plot = tmp_path / "sweep.png"
+    assert bench_main(["--sweep", "threads", "--size", "64", "--repeats", "1", "--no-progress",
+                       "--plot", str(plot)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("| threads | scanline")
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_entry_point_passes_options_through(capsys):
+    from polymask.cli import main
+
+    assert main(["bench", "--stages", "scanline", "--no-peers", *SMALL]) == 0
+    rows = table_rows(capsys.readouterr().out)
+    assert "scanline" in rows and "python" not in rows
+
+
+def test_bad_options_are_reported(capsys):
+    with pytest.raises(SystemExit):
+        bench_main(["--size", "0"])
+    assert "--size must be at least 1, got 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="unknown stages"):
+        bench_main(["--stages", "warp_drive", *SMALL])
