@@ -2,6 +2,7 @@
 
     polymask info                 how polymask was built, which backends run here
     polymask bench [options]      the speed-up table (see polymask.bench)
+    polymask annotate STAGE [-o DIR]  Cython's annotated HTML (cython -a) of a Cython stage
 
 Subcommands live in their own modules and register here with a function
 that adds their arguments and a function that runs them.
@@ -48,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
                                 add_help=False)
     bench.add_argument("bench_args", nargs=argparse.REMAINDER)
     bench.set_defaults(run=_bench)
+
+    from polymask import annotate  # the subcommand's arguments live with its code
+
+    annotate.add_arguments(commands.add_parser(
+        "annotate", help="write Cython's annotated HTML (cython -a) of a Cython stage"))
     return parser
 
 
