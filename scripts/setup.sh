@@ -24,5 +24,10 @@ echo "==> building and installing polymask from source: pip install '$spec'"
 .venv/bin/python -m pip install --quiet "$spec" \
     --config-settings=cmake.define.POLYMASK_REQUIRE_OPENMP=ON
 
+# pip's PoCL cannot build kernels on every CPU: fall back to the system's PoCL.
+case ",$extras," in
+    *,test,*|*,opencl,*|*,bench,*) bash scripts/install-opencl.sh .venv/bin/python ;;
+esac
+
 # Fail now, not later, if the compiled core did not build or import.
 .venv/bin/python -c "import polymask, json; print(json.dumps(polymask.build_info()))"

@@ -1,0 +1,33 @@
+"""Stage: PyOpenCL, one work-item per pixel -- data-parallel kernels.
+
+What it teaches: the per-pixel rule has no dependencies between pixels, so
+a device can run one work-item per pixel.  The host side of OpenCL is a
+fixed sequence, all of it in polymask/opencl/__init__.py:
+
+1. platform and device (``polymask.opencl.devices()``, ``select_device``);
+2. a context and a command queue on the device;
+3. a program built at run time from a .cl file (kernels/pixel.cl), which
+   #includes the C++ core's own predicate header, crossing.h;
+4. buffers: the polygon copied host -> device (``h_vertices`` -> ``d_vertices``),
+   the mask allocated on the device;
+5. the NDRange: (cols, rows) work-items in work-groups of 16x4, rounded up;
+6. the mask copied device -> host, and events that time each step.
+
+In double precision the device computes the same x_cross as every other
+stage, so the mask is the same, bit for bit.  What changed from the prange
+stage: not the algorithm, the hardware; and the transfer to and from the
+device now costs time of its own (``polymask.opencl.profile`` shows it).
+
+This module only calls the shared engine, which builds the program once
+and keeps its buffers on the device between calls.
+"""
+from polymask import opencl as _opencl
+
+# No usable device: ImportError with the reason and how to install a
+# runtime, which the stage registry reports as "not available".
+_opencl.require()
+
+
+def mask(vertices, shape):
+    """The mask of `vertices` on an image of `shape`, by the per-pixel OpenCL kernel in double."""
+    return _opencl.mask(vertices, shape, kernel="pixel", precision="double")
