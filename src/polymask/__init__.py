@@ -15,6 +15,8 @@ array([[0, 0, 0, 0, 0, 0, 0],
 """
 from polymask import cases, problems, stages
 from polymask._api import available_backends, build_info, mask
+from polymask._rasterize import rasterize
 from polymask._version import __version__
 
-__all__ = ["__version__", "available_backends", "build_info", "cases", "mask", "problems", "stages"]
+# polymask.dask is imported on demand only: importing polymask never imports dask.
+__all__ = ["__version__", "available_backends", "build_info", "cases", "mask", "problems", "rasterize", "stages"]

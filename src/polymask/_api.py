@@ -1,7 +1,11 @@
 """The public, fast function: ``polymask.mask``.
 
-Validates in Python (polymask/_validation.py), then calls the C++ scanline
-core through the Cython binding (polymask/_core.pyx) with the GIL released.
+Validates in Python (polymask/_validation.py, polymask/_rings.py), then
+calls the C++ scanline core through the Cython binding (polymask/_core.pyx)
+with the GIL released.  One polygon may have holes and several parts
+(rings), be filled under the even-odd or nonzero rule, and be filled in a
+window of the image; only the scanline core does those, the teaching stages
+fill one ring of the whole image under even-odd.
 """
 from __future__ import annotations
 
@@ -10,30 +14,51 @@ import platform
 import numpy as np
 
 from polymask import _core, stages
-from polymask._validation import as_shape, as_threads, as_vertices, output_buffer
+from polymask._rings import as_rings
+from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, as_window, output_buffer
 from polymask._version import __version__
 
 
-def mask(vertices, shape, *, out=None, threads=None, backend="auto") -> np.ndarray:
+def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="evenodd",
+         window=None) -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
     ----------
-    vertices : array-like of shape (N, 2)
-        The polygon's (x, y) = (column, row) vertices; the last joins the
-        first.  Any real numbers; they are used as float64.
+    vertices : polygon
+        One ring: an (N, 2) array-like of (x, y) = (column, row) vertices;
+        the last joins the first.  Any real numbers; they are used as
+        float64.  Or several rings (holes, several parts): a list of (Ni, 2)
+        array-likes, a GeoJSON-like ``{"type": "Polygon" | "MultiPolygon",
+        "coordinates": ...}`` mapping (or a Feature of one), or any object
+        with ``__geo_interface__`` such as a shapely Polygon or MultiPolygon.
+        A NumPy array is always one ring.
     shape : (rows, cols)
         The image shape; both at least 1.
     out : numpy.ndarray, optional
-        A C-contiguous, writable bool or uint8 array of `shape` to fill in
-        place instead of allocating a new one.  It is returned.
+        A C-contiguous, writable bool or uint8 array of the result's shape
+        (`shape`, or the window's (height, width)) to fill in place instead
+        of allocating a new one.  It is returned.
     threads : int, optional
         Threads to use; None or 0 means all cores (OpenMP's default, so
         ``OMP_NUM_THREADS`` applies).  Single-threaded stages ignore it.
     backend : str, optional
         Which implementation computes the mask: "auto" (the scanline core,
         or the stage named by ``$POLYMASK_BACKEND``) or any stage id from
-        ``polymask.stages.ids()``.  All return the same mask.
+        ``polymask.stages.ids()``.  All return the same mask.  Several
+        rings, ``fill_rule="nonzero"`` and `window` need the scanline core.
+    fill_rule : {"evenodd", "nonzero"}, optional
+        How crossings decide inside, over all rings together.  "evenodd"
+        (the default, the contract's PNPOLY rule): an odd number of ring
+        edges to the right means inside, so a ring inside another is a
+        hole.  "nonzero" (SVG and canvas): the signed count of crossings
+        (+1 for edges running toward larger y) is not zero; a hole must then
+        run the other way round.
+    window : (row0, col0, height, width), optional
+        Fill only rows ``row0:row0+height`` and columns ``col0:col0+width``
+        of the image.  The result has shape (height, width) and equals
+        that slice of the full mask exactly; the window must lie inside
+        `shape`.
 
     Returns
     -------
@@ -42,16 +67,18 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto") -> np.ndarr
         under the even-odd crossing rule (PNPOLY), evaluated exactly in
         float64.  The rule is half-open: pixels on a left or top edge are
         in, on a right or bottom edge out, so polygons sharing an edge never
-        both claim a pixel.
+        both claim a pixel.  With a window, ``mask[r, c]`` is the pixel
+        (row0 + r, col0 + c).
 
     Raises
     ------
     TypeError, ValueError
         For input that is not a polygon or image: wrong array shape,
         non-numbers, non-finite coordinates, a non-positive or absurd image
-        shape, a bad `out` or `threads`.  Degenerate polygons (fewer than
-        three vertices, zero area, self-intersecting, outside the image)
-        are not errors.
+        shape, a bad `out`, `threads`, `fill_rule` or `window`, or a
+        teaching-stage backend asked for rings, nonzero or a window.
+        Degenerate polygons (fewer than three vertices, zero area,
+        self-intersecting, outside the image) are not errors.
     MemoryError
         When the mask cannot be allocated.
     RuntimeError
@@ -65,15 +92,43 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto") -> np.ndarr
            [1, 1, 0, 0],
            [1, 0, 0, 0],
            [0, 0, 0, 0]])
+
+    A square with a square hole, as two rings:
+
+    >>> outer, hole = [(0, 0), (5, 0), (5, 5), (0, 5)], [(1, 1), (3, 1), (3, 3), (1, 3)]
+    >>> polymask.mask([outer, hole], (5, 5)).astype(int)
+    array([[1, 1, 1, 1, 1],
+           [1, 0, 0, 1, 1],
+           [1, 0, 0, 1, 1],
+           [1, 1, 1, 1, 1],
+           [1, 1, 1, 1, 1]])
     """
-    coordinates = as_vertices(vertices)
+    if type(vertices) is np.ndarray:  # the common case, kept as cheap as before rings existed
+        coordinates, ring_ends = as_vertices(vertices), None
+    else:
+        rings = as_rings(vertices)
+        coordinates, ring_ends = rings.vertices, rings.ring_ends
     rows_cols = as_shape(shape)
     thread_count = as_threads(threads)
+    rule = as_fill_rule(fill_rule)
     stage = stages.resolve(backend)
-    result, buffer = output_buffer(out, rows_cols)
+    if window is None:
+        row0 = col0 = 0
+        out_shape = rows_cols
+    else:
+        row0, col0, height, width = as_window(window, rows_cols)
+        out_shape = (height, width)
     if stage.id == "scanline":  # the production path: straight into the caller's buffer
-        _core.fill(coordinates, buffer, 0, 0, _core.EVEN_ODD, thread_count)
+        result, buffer = output_buffer(out, out_shape)
+        _core.fill(coordinates, buffer, row0, col0, rule, thread_count, False, ring_ends)
         return result
+    needs_core = [what for what, used in (("several rings", ring_ends is not None),
+                                          ("fill_rule='nonzero'", rule != _core.EVEN_ODD),
+                                          ("window=", window is not None)) if used]
+    if needs_core:
+        raise ValueError(f"backend {stage.id!r} fills one ring of the whole image under even-odd; "
+                         f"{', '.join(needs_core)} need the scanline core (backend='scanline')")
+    result, buffer = output_buffer(out, rows_cols)
     options = {"threads": thread_count} if stage.threaded else {}
     stage_mask = stage.load()(coordinates, rows_cols, **options)
     if stage_mask.shape != rows_cols or stage_mask.dtype != bool:  # a broken stage must not pass silently

@@ -6,12 +6,14 @@ functions in polymask/_api.py validate first, with messages for humans, then
 call these.  Every fill runs with the GIL released, so many Python threads
 can fill masks at once.
 """
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libcpp.memory cimport unique_ptr
+from libcpp.vector cimport vector
 
 from polymask.core cimport (
     BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
-    fill_per_pixel, fill_scanline, resolve_threads,
+    fill_per_pixel, fill_scanline, polygons_from_rings, rasterize as core_rasterize,
+    resolve_threads,
 )
 
 EVEN_ODD = <int>FillRule.even_odd
@@ -88,3 +90,54 @@ def first_non_finite(const double[:, ::1] vertices not None):
             if value != value or value - value != 0.0:  # NaN, or +-inf (inf - inf is NaN)
                 return row
     return -1
+
+
+# The label types rasterize burns; each has an explicit instantiation of
+# polymask::rasterize<Label> in csrc/src/rasterize.cpp.
+ctypedef fused label_t:
+    uint8_t
+    uint16_t
+    int32_t
+    uint32_t
+    int64_t
+    float
+    double
+
+
+def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
+              const int64_t[::1] polygon_ends not None, const label_t[::1] values not None,
+              label_t[:, ::1] out not None, int64_t row0=0, int64_t col0=0, int rule=0,
+              int threads=0):
+    """Burn polygons into `out`, the window of a label image at (row0, col0).
+
+    All polygons share one flat vertex array: ring k is vertices
+    [ring_ends[k-1], ring_ends[k]), polygon p is rings
+    [polygon_ends[p-1], polygon_ends[p]).  Polygon p writes values[p] on its
+    pixels, in order; pixels inside no polygon keep what `out` held.
+    """
+    if vertices.shape[1] != 2:
+        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
+    if values.shape[0] != polygon_ends.shape[0]:
+        raise ValueError(f"got {values.shape[0]} values for {polygon_ends.shape[0]} polygons")
+    cdef int64_t n_vertices = vertices.shape[0]
+    cdef int64_t n_rings = ring_ends.shape[0]
+    cdef int64_t n_polygons = polygon_ends.shape[0]
+    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
+    cdef const int64_t *ring_ptr = &ring_ends[0] if n_rings > 0 else NULL
+    cdef const int64_t *polygon_ptr = &polygon_ends[0] if n_polygons > 0 else NULL
+    cdef const label_t *values_ptr = &values[0] if n_polygons > 0 else NULL
+    cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
+
+    cdef Window window
+    window.row0 = row0
+    window.col0 = col0
+    window.height = out.shape[0]
+    window.width = out.shape[1]
+    cdef label_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
+    cdef int64_t row_stride = out.strides[0] // sizeof(label_t)
+
+    cdef vector[Polygon] polygons
+    with nogil:
+        polygons_from_rings(xy, n_vertices, ring_ptr, n_rings, polygon_ptr, n_polygons, polygons)
+        core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
+                       row_stride, fill_rule, threads)

@@ -70,6 +70,8 @@ def _convert_vertices(vertices, name: str) -> np.ndarray:
             f"{name} must be an (N, 2) array-like of (x, y) numbers; "
             f"could not read {_describe(vertices)} as an array: {error}"
         ) from None
+    if array.ndim == 0:  # a scalar or a set: "shape ()" would not say what was passed
+        raise TypeError(f"{name} must be an (N, 2) array-like of (x, y) numbers, got {_describe(vertices)}")
     if array.size == 0 and array.ndim <= 2 and (array.ndim < 2 or array.shape[1] in (0, 2)):
         return np.zeros((0, 2), dtype=np.float64)
     if array.ndim != 2 or array.shape[1] != 2:
@@ -150,3 +152,48 @@ def output_buffer(out, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     if not out.flags.writeable:
         raise ValueError("out must be writable; got a read-only array")
     return out, out.view(np.uint8)
+
+
+#: The fill rules the core knows, by their SVG / canvas names.
+FILL_RULES = {"evenodd": _core.EVEN_ODD, "nonzero": _core.NONZERO}
+
+
+def as_fill_rule(fill_rule) -> int:
+    """Return the core's code for `fill_rule`: "evenodd" (the contract) or "nonzero"."""
+    try:
+        return FILL_RULES[fill_rule]
+    except (KeyError, TypeError):
+        raise ValueError(f"fill_rule must be one of {', '.join(map(repr, FILL_RULES))}, "
+                         f"got {_describe(fill_rule)}") from None
+
+
+def as_window(window, shape: tuple[int, int], name: str = "window") -> tuple[int, int, int, int]:
+    """Return `window` as (row0, col0, height, width), checked to lie inside `shape`.
+
+    The window is the slice ``[row0:row0 + height, col0:col0 + width]`` of
+    the full image; height or width 0 is an empty slice, as in NumPy.
+    """
+    try:
+        parts = tuple(window)
+    except TypeError:
+        raise TypeError(f"{name} must be a (row0, col0, height, width) tuple of integers, "
+                        f"got {_describe(window)}") from None
+    if len(parts) != 4:
+        raise ValueError(f"{name} must be (row0, col0, height, width), got {len(parts)} values: {parts!r}")
+    checked = []
+    for label, value in zip(("row0", "col0", "height", "width"), parts):
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} {label} must be an integer, got {value!r}")
+        try:
+            value = operator.index(value)
+        except TypeError:
+            raise TypeError(f"{name} {label} must be an integer, got {_describe(value)}") from None
+        if value < 0:
+            raise ValueError(f"{name} {label} must be at least 0, got {value}")
+        checked.append(value)
+    row0, col0, height, width = checked
+    rows, cols = shape
+    if row0 + height > rows or col0 + width > cols:
+        raise ValueError(f"{name} (row0={row0}, col0={col0}, height={height}, width={width}) must lie inside "
+                         f"the image of shape {shape}: it reaches row {row0 + height} and column {col0 + width}")
+    return row0, col0, height, width

@@ -44,3 +44,16 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         int max_threads
 
     BuildInfo build_info()
+
+
+# Label images: csrc/include/polymask/rasterize.hpp.  rasterize is a template
+# over the label type, explicitly instantiated for uint8, uint16, int32,
+# uint32, int64, float and double in csrc/src/rasterize.cpp.
+cdef extern from "polymask/rasterize.hpp" namespace "polymask" nogil:
+    void polygons_from_rings(const double *xy, int64_t n_vertices,
+                             const int64_t *ring_ends, int64_t n_rings,
+                             const int64_t *polygon_ends, int64_t n_polygons,
+                             vector[Polygon] &polygons) except +
+    void rasterize[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
+                          const Window &window, Label *out, int64_t row_stride,
+                          FillRule rule, int threads) except +

@@ -1,0 +1,86 @@
+"""Label images: polymask.rasterize against rasterio and a loop of cv2.fillPoly.
+
+The problem: 10,000 random small polygons (8 vertices within 20 pixels of a
+random centre) burned with labels 1..10,000 into a 4096x4096 uint16 image,
+later over earlier.  Every contender gets its input prepared outside the
+timing (a (P, N, 2) array, GeoJSON dicts, rounded int32 arrays) and
+allocates its own output, as a user would.  Compare medians as ratios:
+
+    pytest benchmarks/test_rasterize.py --benchmark-only --benchmark-columns=median,iqr,rounds
+
+rasterio samples pixel centres (c + 0.5, r + 0.5); a half-pixel transform
+aligns them with the contract's sample points (c, r).  OpenCV rounds
+vertices to integers and has its own boundary rule.  extra_info records how
+many pixels each differs from polymask's exact labels.
+"""
+import numpy as np
+import pytest
+
+import polymask
+
+SHAPE = (4096, 4096)
+COUNT = 10_000
+SEED = 2014
+
+
+def small_polygons(count=COUNT, shape=SHAPE, seed=SEED):
+    """(P, 8, 2) float64: 8 vertices at random radii < 20 around random centres, in angle order."""
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(0, 1, size=(count, 1, 2)) * [shape[1], shape[0]]
+    angles = np.sort(rng.uniform(0, 2 * np.pi, size=(count, 8)), axis=1)
+    radii = rng.uniform(3, 20, size=(count, 8))
+    return centres + np.stack([radii * np.cos(angles), radii * np.sin(angles)], axis=-1)
+
+
+POLYGONS = small_polygons()
+VALUES = np.arange(1, COUNT + 1, dtype=np.uint16)
+
+
+@pytest.fixture(scope="module")
+def expected():
+    return polymask.rasterize(POLYGONS, SHAPE, VALUES, threads=1)
+
+
+def record(benchmark, backend, result, expected):
+    benchmark.group = f"rasterize-{COUNT}-polygons-{SHAPE[0]}"
+    benchmark.extra_info.update(
+        backend=backend, shape=list(SHAPE), n_polygons=COUNT,
+        matches_contract=bool(np.array_equal(result, expected)),
+        pixels_differing=int(np.count_nonzero(result != expected)),
+    )
+
+
+@pytest.mark.parametrize("threads", [0, 1], ids=["all-threads", "1-thread"])
+def test_polymask_rasterize(benchmark, expected, threads):
+    # 1 thread too: OpenCV and rasterio burn on one core.
+    result = benchmark(polymask.rasterize, POLYGONS, SHAPE, VALUES, threads=threads)
+    record(benchmark, f"polymask-threads-{threads}", result, expected)
+    assert benchmark.extra_info["matches_contract"]
+
+
+def test_rasterio_rasterize(benchmark, expected):
+    features = pytest.importorskip("rasterio.features")
+    from affine import Affine
+
+    shapes = [({"type": "Polygon", "coordinates": [polygon.tolist()]}, int(value))
+              for polygon, value in zip(POLYGONS, VALUES)]
+    half_pixel = Affine.translation(-0.5, -0.5)  # pixel centres land on integer (c, r)
+
+    def burn():
+        return features.rasterize(shapes, out_shape=SHAPE, transform=half_pixel, dtype=np.uint16)
+
+    record(benchmark, "rasterio", benchmark(burn), expected)
+
+
+def test_opencv_fillpoly_loop(benchmark, expected):
+    cv2 = pytest.importorskip("cv2")
+    rounded = [np.round(polygon).astype(np.int32) for polygon in POLYGONS]
+    labels = [int(value) for value in VALUES]
+
+    def burn():
+        out = np.zeros(SHAPE, np.uint16)
+        for polygon, value in zip(rounded, labels):
+            cv2.fillPoly(out, [polygon], value)
+        return out
+
+    record(benchmark, "opencv", benchmark(burn), expected)

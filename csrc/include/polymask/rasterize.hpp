@@ -1,0 +1,60 @@
+// rasterize.hpp -- label images: many polygons burned into one integer image.
+//
+// The burn reuses the scanline sweep of scanline.hpp with a sink that writes
+// the polygon's value inside each span and leaves every other pixel alone,
+// so the pixels a polygon claims are exactly the pixels of its mask, bit for
+// bit.  Polygons are burned in order, later over earlier.  Because the
+// contract's rule is half-open, polygons that share an edge neither overlap
+// nor leave a gap, so a partition of the plane burns every pixel once.
+//
+// Threads split the window into bands of rows; each thread burns every
+// polygon, in order, inside its own band, so "later over earlier" holds
+// exactly whatever the thread count.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "polymask/core.hpp"
+
+namespace polymask {
+
+// Split one flat vertex list into polygons: polygon p owns rings
+// [polygon_ends[p-1], polygon_ends[p]) of ring_ends (with polygon_ends[-1]
+// taken as 0), and ring k owns vertices [ring_ends[k-1], ring_ends[k]), as
+// in Polygon's ring constructor.  Replaces the contents of `polygons`.
+// Throws std::invalid_argument when the ends are not cumulative counts.
+void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ring_ends,
+                         int64_t n_rings, const int64_t *polygon_ends, int64_t n_polygons,
+                         std::vector<Polygon> &polygons);
+
+// Burn `window` of a label image: for p = 0, 1, ..., n_polygons - 1, every
+// pixel of the window inside polygons[p] (under `rule`) becomes values[p].
+// Pixels inside no polygon keep what `out` held: clear it first for a
+// background.  out[r * row_stride + c] is the pixel (window.row0 + r,
+// window.col0 + c); row_stride counts elements, not bytes.  threads = 0
+// means all available threads.
+//
+// Label is one of uint8_t, uint16_t, int32_t, uint32_t, int64_t, float,
+// double (explicitly instantiated in rasterize.cpp).
+template <class Label>
+void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
+               const Window &window, Label *out, int64_t row_stride,
+               FillRule rule = FillRule::even_odd, int threads = 0);
+
+extern template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
+                                        uint8_t *, int64_t, FillRule, int);
+extern template void rasterize<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &,
+                                         uint16_t *, int64_t, FillRule, int);
+extern template void rasterize<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &,
+                                        int32_t *, int64_t, FillRule, int);
+extern template void rasterize<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &,
+                                         uint32_t *, int64_t, FillRule, int);
+extern template void rasterize<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &,
+                                        int64_t *, int64_t, FillRule, int);
+extern template void rasterize<float>(const Polygon *, int64_t, const float *, const Window &,
+                                      float *, int64_t, FillRule, int);
+extern template void rasterize<double>(const Polygon *, int64_t, const double *, const Window &,
+                                       double *, int64_t, FillRule, int);
+
+}  // namespace polymask

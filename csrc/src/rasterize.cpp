@@ -1,0 +1,219 @@
+// rasterize.cpp -- burning many polygons into one label image.
+//
+// Each polygon's pixels come from the same scan_rows sweep as its mask (see
+// scanline.hpp), written by a sink that stores the polygon's value inside
+// spans and touches nothing else.  Work per polygon is bounded by its own
+// rows: a polygon whose rows or columns miss the band is skipped before any
+// crossing is computed, so 10,000 small polygons cost about what their
+// pixels cost, not 10,000 passes over the image.
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "polymask/rasterize.hpp"
+#include "polymask/scanline.hpp"
+
+namespace polymask {
+
+namespace {
+
+// Below this many rows per thread, starting a thread costs more than it
+// saves (the same threshold as the mask fills in fill.cpp).
+constexpr int64_t kMinRowsPerThread = 16;
+
+// Where a polygon can have spans inside the window: rows [row_first,
+// row_end), and whether its columns can reach the window at all.
+struct Extent {
+    int64_t row_first = 0;
+    int64_t row_end = 0;
+    bool misses_columns = false;
+};
+
+Extent extent_in_window(const Polygon &polygon, const Window &window)
+{
+    Extent extent;
+    const std::vector<Edge> &edges = polygon.edges_by_y();
+    if (edges.empty()) return extent;  // no edge crosses any row: empty
+    const int64_t row_end = window.row0 + window.height;
+    // Under the half-open rule an edge crosses rows [ceil(y_low),
+    // ceil(y_high)); edges are sorted by y_low, so the first edge starts
+    // the polygon's rows and the largest y_high ends them.
+    double y_high = edges.front().y_high;
+    double x_min = std::min(edges.front().xi, edges.front().xj);
+    double x_max = std::max(edges.front().xi, edges.front().xj);
+    for (const Edge &e : edges) {
+        y_high = std::max(y_high, e.y_high);
+        x_min = std::min({x_min, e.xi, e.xj});
+        x_max = std::max({x_max, e.xi, e.xj});
+    }
+    extent.row_first = detail::ceil_clamped(edges.front().y_low, window.row0, row_end);
+    extent.row_end = detail::ceil_clamped(y_high, window.row0, row_end);
+    // x_cross lies between an edge's end-point abscissae up to rounding, so
+    // a polygon entirely left of the window (every span ends at or before
+    // col0) or entirely right of it (every span starts at or after the
+    // window's end) burns nothing there.  The one-pixel margin dwarfs any
+    // rounding; a NaN bound fails both tests and is never skipped.
+    const double margin = 1.0 + 1e-9 * std::max(std::fabs(x_min), std::fabs(x_max));
+    // That needs x_cross's product (x[j] - x[i]) * (py - y[i]) not to
+    // overflow: past 2^500 it can reach +-inf, and such a polygon fills whole
+    // rows of any window (found by csrc/fuzz), so it is never skipped.
+    const double largest = std::max({std::fabs(x_min), std::fabs(x_max), std::fabs(edges.front().y_low),
+                                     std::fabs(y_high)});
+    extent.misses_columns = largest < 0x1p500 &&
+                            ((x_max + margin <= static_cast<double>(window.col0)) ||
+                             (x_min - margin >= static_cast<double>(window.col0 + window.width)));
+    return extent;
+}
+
+// Stores one value inside each span of one polygon; pixels outside spans
+// are never touched, which is what makes later polygons land over earlier
+// ones and the background survive.
+template <class Label>
+struct LabelSpanWriter {
+    Label *out;
+    int64_t row_stride;
+    const Window &window;
+    Label value;
+    Label *row = nullptr;
+
+    void begin_row(int64_t r) { row = out + (r - window.row0) * row_stride; }
+    // Spans come in absolute columns; the row starts at column col0.
+    void span(int64_t begin, int64_t end)
+    {
+        std::fill(row + (begin - window.col0), row + (end - window.col0), value);
+    }
+    void end_row() {}
+};
+
+}  // namespace
+
+void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ring_ends,
+                         int64_t n_rings, const int64_t *polygon_ends, int64_t n_polygons,
+                         std::vector<Polygon> &polygons)
+{
+    if (n_vertices < 0 || n_rings < 0 || n_polygons < 0) {
+        throw std::invalid_argument("polymask::polygons_from_rings: negative count");
+    }
+    int64_t previous = 0;
+    for (int64_t k = 0; k < n_rings; ++k) {
+        if (ring_ends[k] < previous || ring_ends[k] > n_vertices) {
+            throw std::invalid_argument("polymask::polygons_from_rings: ring_ends must be non-decreasing "
+                                        "and at most the vertex count, got ring_ends[" +
+                                        std::to_string(k) + "] = " + std::to_string(ring_ends[k]));
+        }
+        previous = ring_ends[k];
+    }
+    if (previous != n_vertices) {
+        throw std::invalid_argument("polymask::polygons_from_rings: the last ring must end at the vertex count (" +
+                                    std::to_string(n_vertices) + "), got " + std::to_string(previous));
+    }
+    previous = 0;
+    for (int64_t p = 0; p < n_polygons; ++p) {
+        if (polygon_ends[p] < previous || polygon_ends[p] > n_rings) {
+            throw std::invalid_argument("polymask::polygons_from_rings: polygon_ends must be non-decreasing "
+                                        "and at most the ring count, got polygon_ends[" +
+                                        std::to_string(p) + "] = " + std::to_string(polygon_ends[p]));
+        }
+        previous = polygon_ends[p];
+    }
+    if (previous != n_rings) {
+        throw std::invalid_argument("polymask::polygons_from_rings: the last polygon must end at the ring count (" +
+                                    std::to_string(n_rings) + "), got " + std::to_string(previous));
+    }
+
+    polygons.clear();
+    polygons.reserve(static_cast<size_t>(n_polygons));
+    std::vector<int64_t> local_ends;
+    int64_t ring_begin = 0;
+    for (int64_t p = 0; p < n_polygons; ++p) {
+        const int64_t ring_end = polygon_ends[p];
+        const int64_t vertex_begin = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
+        const int64_t vertex_end = ring_end > 0 ? ring_ends[ring_end - 1] : 0;
+        // The polygon sees its own vertices from 0, so its ring ends shift.
+        local_ends.clear();
+        for (int64_t k = ring_begin; k < ring_end; ++k) local_ends.push_back(ring_ends[k] - vertex_begin);
+        polygons.emplace_back(xy + 2 * vertex_begin, vertex_end - vertex_begin, local_ends.data(),
+                              ring_end - ring_begin);
+        ring_begin = ring_end;
+    }
+}
+
+template <class Label>
+void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
+               const Window &window, Label *out, int64_t row_stride, FillRule rule, int threads)
+{
+    if (window.height < 0 || window.width < 0) {
+        throw std::invalid_argument("polymask::rasterize: window height and width must be >= 0");
+    }
+    if (n_polygons < 0) throw std::invalid_argument("polymask::rasterize: negative polygon count");
+    if (window.height == 0 || window.width == 0 || n_polygons == 0) return;
+    if (out == nullptr || polygons == nullptr || values == nullptr) {
+        throw std::invalid_argument("polymask::rasterize: null pointer");
+    }
+    if (row_stride < window.width) {
+        throw std::invalid_argument("polymask::rasterize: row_stride is smaller than the window width");
+    }
+
+    std::vector<Extent> extents(static_cast<size_t>(n_polygons));
+    for (int64_t p = 0; p < n_polygons; ++p) extents[p] = extent_in_window(polygons[p], window);
+
+    const int64_t useful = std::max<int64_t>(1, window.height / kMinRowsPerThread);
+    const int team = static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
+    const int64_t window_row_end = window.row0 + window.height;
+    std::exception_ptr failure;
+#pragma omp parallel num_threads(team) if (team > 1)
+    {
+        int member = 0, members = 1;
+#ifdef _OPENMP
+        member = omp_get_thread_num();
+        members = omp_get_num_threads();
+#endif
+        const int64_t band_begin = window.row0 + window.height * member / members;
+        const int64_t band_end = window.row0 + window.height * (member + 1) / members;
+        try {
+            // Reused across polygons: edge rows of the polygon being burned.
+            std::vector<detail::EdgeRows> rows;
+            for (int64_t p = 0; p < n_polygons; ++p) {
+                const Extent &extent = extents[p];
+                const int64_t row_begin = std::max(band_begin, extent.row_first);
+                const int64_t row_end = std::min(band_end, extent.row_end);
+                if (row_begin >= row_end || extent.misses_columns) continue;
+                const std::vector<Edge> &edges = polygons[p].edges_by_y();
+                rows.resize(edges.size());
+                for (size_t k = 0; k < edges.size(); ++k) {
+                    rows[k].first = detail::ceil_clamped(edges[k].y_low, window.row0, window_row_end);
+                    rows[k].end = detail::ceil_clamped(edges[k].y_high, window.row0, window_row_end);
+                }
+                LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
+                detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
+            }
+        } catch (...) {
+#pragma omp critical(polymask_rasterize_failure)
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+}
+
+template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,
+                                 int64_t, FillRule, int);
+template void rasterize<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &, uint16_t *,
+                                  int64_t, FillRule, int);
+template void rasterize<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &, int32_t *,
+                                 int64_t, FillRule, int);
+template void rasterize<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &, uint32_t *,
+                                  int64_t, FillRule, int);
+template void rasterize<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &, int64_t *,
+                                 int64_t, FillRule, int);
+template void rasterize<float>(const Polygon *, int64_t, const float *, const Window &, float *, int64_t,
+                               FillRule, int);
+template void rasterize<double>(const Polygon *, int64_t, const double *, const Window &, double *,
+                                int64_t, FillRule, int);
+
+}  // namespace polymask

@@ -1,0 +1,185 @@
+"""Label images: ``polymask.rasterize`` burns many polygons into one image.
+
+Validates in Python (polygons through polymask/_rings.py, values, dtype,
+out and window here), then makes one call into the C++ core
+(csrc/include/polymask/rasterize.hpp) for all polygons, with the GIL
+released and threads over bands of rows.  Each polygon claims exactly the
+pixels of its own ``polymask.mask``; later polygons land over earlier ones.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from polymask import _core
+from polymask._rings import as_polygon_list
+from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, as_window
+
+#: The label types the core is compiled for (csrc/src/rasterize.cpp).
+LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uint32, np.int64,
+                                           np.float32, np.float64))
+
+#: Default label types, smallest first, when neither dtype nor out says.
+_DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
+
+
+def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="evenodd", window=None,
+              threads=None) -> np.ndarray:
+    """Burn polygons into a label image, later polygons over earlier ones.
+
+    Parameters
+    ----------
+    polygons : sequence of polygons
+        Each is anything ``polymask.mask`` takes: an (N, 2) array-like of
+        (x, y) vertices, a list of rings, a GeoJSON-like mapping or a shapely
+        Polygon / MultiPolygon.  A (P, N, 2) NumPy array is P one-ring
+        polygons and is read without a Python loop (the fast way to pass
+        many).
+    shape : (rows, cols)
+        The image shape.
+    values : scalar or sequence of P numbers, optional
+        The label of each polygon; default 1, 2, ..., P.  A scalar labels
+        every polygon alike.
+    out : numpy.ndarray, optional
+        A C-contiguous, writable array of one of the label dtypes, with the
+        result's shape, to burn into.  Its existing content is the
+        background: pixels inside no polygon keep their value, so layers
+        can be burned in several calls.  Without `out`, the background is 0.
+    dtype : numpy dtype, optional
+        One of uint8, uint16, int32, uint32, int64, float32, float64.
+        Default: out's dtype, else the smallest of uint8, uint16, int32
+        (int64 if needed) that holds 0 and every value exactly, or float64
+        for values that are not integers.
+    fill_rule : {"evenodd", "nonzero"}, optional
+        The rule each polygon is filled with, as in ``polymask.mask``.
+    window : (row0, col0, height, width), optional
+        Burn only that window of the image; equals the same slice of the
+        full label image.
+    threads : int, optional
+        None or 0: all cores.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``labels[r, c]`` is the value of the last polygon whose mask holds
+        pixel (r, c), or the background.  The rule is half-open, so polygons
+        that share an edge neither overlap nor leave a gap: a partition of
+        the image labels every pixel exactly once.
+
+    Examples
+    --------
+    >>> import polymask
+    >>> left, right = [(0, 0), (2, 0), (2, 3), (0, 3)], [(2, 0), (4, 0), (4, 3), (2, 3)]
+    >>> polymask.rasterize([left, right], (3, 5))
+    array([[1, 1, 2, 2, 0],
+           [1, 1, 2, 2, 0],
+           [1, 1, 2, 2, 0]], dtype=uint8)
+    """
+    flat = as_polygon_list(polygons)
+    rows_cols = as_shape(shape)
+    rule = as_fill_rule(fill_rule)
+    thread_count = as_threads(threads)
+    if window is None:
+        row0 = col0 = 0
+        out_shape = rows_cols
+    else:
+        row0, col0, height, width = as_window(window, rows_cols)
+        out_shape = (height, width)
+    label_dtype = _label_dtype(dtype, out)
+    labels = _label_values(values, len(flat), label_dtype)
+    result = _label_image(out, out_shape, labels.dtype)
+    _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
+                    thread_count)
+    return result
+
+
+def _label_dtype(dtype, out) -> np.dtype | None:
+    """The dtype asked for by `dtype` or `out`, or None to choose from the values."""
+    if dtype is not None:
+        try:
+            chosen = np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"dtype must be a NumPy dtype, got {_describe(dtype)}") from None
+        if chosen not in LABEL_DTYPES:
+            raise TypeError(f"dtype must be one of {', '.join(str(t) for t in LABEL_DTYPES)}, got {chosen}")
+        if isinstance(out, np.ndarray) and out.dtype != chosen:
+            raise TypeError(f"dtype {chosen} disagrees with out's dtype {out.dtype}; pass one or make them equal")
+        return chosen
+    if isinstance(out, np.ndarray):
+        if out.dtype not in LABEL_DTYPES:
+            raise TypeError(f"out must have one of the dtypes {', '.join(str(t) for t in LABEL_DTYPES)}, "
+                            f"got {out.dtype}")
+        return out.dtype
+    return None
+
+
+def _label_values(values, count: int, dtype: np.dtype | None) -> np.ndarray:
+    """The P labels as a contiguous array of the label dtype, checked to fit exactly."""
+    if values is None:
+        numbers = np.arange(1, count + 1, dtype=np.int64)
+    else:
+        if isinstance(values, (str, bytes)):
+            raise TypeError(f"values must be numbers, got {_describe(values)}")
+        try:
+            numbers = np.asarray(values)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"values must be a number or a sequence of {count} numbers: {error}") from None
+        if numbers.dtype.kind == "b" or numbers.dtype.kind not in "iuf":
+            raise TypeError(f"values must be real numbers, got dtype {numbers.dtype}")
+        if numbers.ndim == 0:
+            numbers = np.full(count, numbers)
+        elif numbers.ndim != 1 or len(numbers) != count:
+            raise ValueError(f"values must be a scalar or hold one value per polygon ({count}), "
+                             f"got shape {numbers.shape}")
+    if dtype is None:
+        dtype = _smallest_dtype(numbers)
+    if dtype.kind == "f":
+        return np.ascontiguousarray(numbers, dtype=dtype)  # stored rounded to the float type, as NumPy does
+    _check_integers_fit(numbers, dtype)
+    return np.ascontiguousarray(numbers, dtype=dtype)
+
+
+def _smallest_dtype(numbers: np.ndarray) -> np.dtype:
+    """The smallest default label type that holds 0 (the background) and every value."""
+    if numbers.dtype.kind == "f" and not np.all(np.isfinite(numbers) & (numbers == np.round(numbers))):
+        return np.dtype(np.float64)
+    low = min(0, numbers.min()) if len(numbers) else 0
+    high = max(0, numbers.max()) if len(numbers) else 0
+    for candidate in _DEFAULT_INTEGER_DTYPES:
+        info = np.iinfo(candidate)
+        if info.min <= low and high <= info.max:
+            return candidate
+    return np.dtype(np.float64)
+
+
+def _check_integers_fit(numbers: np.ndarray, dtype: np.dtype) -> None:
+    """Integer labels must be stored exactly: no wrap-around, no truncation."""
+    info = np.iinfo(dtype)
+    with np.errstate(invalid="ignore"):
+        bad = (numbers < info.min) | (numbers > info.max)
+        if numbers.dtype.kind == "f":
+            bad |= ~np.isfinite(numbers) | (numbers != np.round(numbers))
+    if np.any(bad):
+        index = int(np.argmax(bad))
+        raise ValueError(f"values[{index}] = {numbers[index].item()!r} does not fit {dtype} exactly "
+                         f"(integers in [{info.min}, {info.max}]); pass a wider dtype")
+
+
+def _label_image(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
+    """A new zeroed label image, or `out` checked to take the burn in place."""
+    if out is None:
+        try:
+            return np.zeros(shape, dtype=dtype)
+        except (MemoryError, ValueError):
+            gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
+            raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} label image ({gigabytes:.1f} GB); "
+                              "burn it in windows, or use polymask.dask.rasterize") from None
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a NumPy array, got {_describe(out)}")
+    if out.shape != shape:
+        raise ValueError(f"out must have shape {shape}, got {out.shape}")
+    if not out.flags.c_contiguous:
+        raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
+    if not out.flags.writeable:
+        raise ValueError("out must be writable; got a read-only array")
+    return out
+

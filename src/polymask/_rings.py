@@ -1,0 +1,196 @@
+"""Polygons with holes and multi-polygons, turned into what the core takes.
+
+The core sees one flat (M, 2) float64 vertex array plus cumulative
+``ring_ends``: ring k is rows ``ring_ends[k-1]:ring_ends[k]`` (see
+csrc/include/polymask/core.hpp).  This module accepts the shapes people
+hand around and flattens them, with errors that name the bad ring and value:
+
+* an (N, 2) array-like: one ring, exactly as before rings existed;
+* a list (or tuple) of rings, each an (Ni, 2) array-like;
+* a GeoJSON-like mapping: ``{"type": "Polygon", "coordinates": [ring, ...]}``,
+  ``{"type": "MultiPolygon", "coordinates": [[ring, ...], ...]}``, or a
+  ``Feature`` wrapping one of those;
+* any object with ``__geo_interface__`` -- shapely's Polygon and
+  MultiPolygon among them -- so shapely is never imported here.
+
+Which pixels are inside is then decided over all rings together by the fill
+rule (even-odd: a hole is simply another ring; nonzero: holes must wind the
+other way, as GeoJSON's right-hand rule has them).  GeoJSON repeats the first
+vertex at the end of a ring; that closing edge has zero length, never
+crosses a row, and changes nothing.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from polymask import _core
+from polymask._validation import _describe, as_vertices
+
+_GEOJSON_TYPES = ("Polygon", "MultiPolygon")
+
+
+class Rings:
+    """A polygon flattened for the core: vertices (M, 2) float64 and ring ends.
+
+    ``ring_ends`` is None for a single ring, so the single-ring call into the
+    core stays exactly what it was.
+    """
+
+    __slots__ = ("vertices", "ring_ends")
+
+    def __init__(self, vertices: np.ndarray, ring_ends: np.ndarray | None):
+        self.vertices = vertices
+        self.ring_ends = ring_ends
+
+    @property
+    def ring_count(self) -> int:
+        return 1 if self.ring_ends is None else len(self.ring_ends)
+
+    def ring_ends_or_single(self) -> np.ndarray:
+        """ring_ends as an int64 array, also for a single ring."""
+        if self.ring_ends is None:
+            return np.array([len(self.vertices)], dtype=np.int64)
+        return self.ring_ends
+
+
+def as_rings(polygon, name: str = "vertices") -> Rings:
+    """Flatten any accepted polygon form into a Rings (validated, finite)."""
+    if type(polygon) is np.ndarray:
+        # A NumPy array is always one (N, 2) ring: an (R, N, 2) array would
+        # be ambiguous, so several rings come as a list.
+        return Rings(as_vertices(polygon, name), None)
+    geometry = _geo_interface(polygon)
+    if geometry is not None:
+        return _from_geojson(geometry, name)
+    if isinstance(polygon, (list, tuple)) and len(polygon) > 0 and _is_ring(polygon[0]):
+        return _join([as_vertices(ring, f"{name}[{k}]") for k, ring in enumerate(polygon)])
+    # One ring, or bad input: as_vertices says which.
+    return Rings(as_vertices(polygon, name), None)
+
+
+def _is_ring(item) -> bool:
+    """Whether `item` (the first element of a list) is itself a ring of points.
+
+    A point is (x, y): one level of nesting.  A ring is a sequence of points:
+    two levels.  An empty item can only be a ring (a point has two numbers).
+    Ragged or odd items are left for as_vertices to explain.
+    """
+    if isinstance(item, np.ndarray):
+        return item.ndim == 2 or item.size == 0
+    if isinstance(item, (list, tuple)):
+        return len(item) == 0 or isinstance(item[0], (list, tuple, np.ndarray))
+    return False
+
+
+def _geo_interface(polygon):
+    """The GeoJSON-like mapping of `polygon`, or None when it is not one."""
+    if isinstance(polygon, Mapping):
+        return polygon
+    interface = getattr(type(polygon), "__geo_interface__", None)
+    if interface is None:
+        return None
+    return polygon.__geo_interface__
+
+
+def _from_geojson(geometry: Mapping, name: str) -> Rings:
+    kind = geometry.get("type")
+    if kind == "Feature":
+        inner = geometry.get("geometry")
+        if not isinstance(inner, Mapping):
+            raise TypeError(f"{name} is a GeoJSON Feature without a geometry mapping, got {_describe(inner)}")
+        return _from_geojson(inner, f"{name}['geometry']")
+    if kind not in _GEOJSON_TYPES:
+        raise ValueError(f"{name} must be a GeoJSON-like Polygon or MultiPolygon (or a Feature of one), "
+                         f"got type {kind!r}")
+    if "coordinates" not in geometry:
+        raise ValueError(f"{name} is a GeoJSON {kind} without 'coordinates'")
+    coordinates = geometry["coordinates"]
+    label = f"{name}['coordinates']"
+    if kind == "Polygon":
+        rings = [as_vertices(ring, f"{label}[{k}]") for k, ring in enumerate(_sequence(coordinates, label))]
+    else:
+        rings = [
+            as_vertices(ring, f"{label}[{p}][{k}]")
+            for p, part in enumerate(_sequence(coordinates, label))
+            for k, ring in enumerate(_sequence(part, f"{label}[{p}]"))
+        ]
+    return _join(rings)
+
+
+def _sequence(value, label: str):
+    """`value` as a sequence of rings or parts; a clear error otherwise."""
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__"):
+        raise TypeError(f"{label} must be a sequence of rings, got {_describe(value)}")
+    return value
+
+
+def _join(rings: list[np.ndarray]) -> Rings:
+    """Concatenate rings into one vertex array and their cumulative ends."""
+    if len(rings) == 1:
+        return Rings(rings[0], None)
+    lengths = np.fromiter((len(ring) for ring in rings), dtype=np.int64, count=len(rings))
+    vertices = np.concatenate(rings) if rings else np.zeros((0, 2), dtype=np.float64)
+    return Rings(np.ascontiguousarray(vertices, dtype=np.float64), np.cumsum(lengths))
+
+
+class PolygonList:
+    """Many polygons flattened for one call into the core.
+
+    Polygon p is rings ``polygon_ends[p-1]:polygon_ends[p]``; ring k is
+    vertices ``ring_ends[k-1]:ring_ends[k]`` (the first of each taken from 0).
+    """
+
+    __slots__ = ("vertices", "ring_ends", "polygon_ends")
+
+    def __init__(self, vertices: np.ndarray, ring_ends: np.ndarray, polygon_ends: np.ndarray):
+        self.vertices = vertices
+        self.ring_ends = ring_ends
+        self.polygon_ends = polygon_ends
+
+    def __len__(self) -> int:
+        return len(self.polygon_ends)
+
+
+def as_polygon_list(polygons, name: str = "polygons") -> PolygonList:
+    """Flatten a sequence of polygons (each anything as_rings takes).
+
+    A (P, N, 2) NumPy array is P polygons of one N-vertex ring each, read
+    without a Python loop; that is the cheap way to pass 10,000 polygons.
+    """
+    if isinstance(polygons, np.ndarray) and polygons.ndim == 3 and polygons.shape[2] == 2:
+        return _from_stacked_rings(polygons, name)
+    if polygons is None or isinstance(polygons, (str, bytes, Mapping, np.ndarray)) or not hasattr(polygons, "__len__"):
+        expected = "a sequence of polygons (or a (P, N, 2) array)"
+        if isinstance(polygons, np.ndarray):
+            raise ValueError(f"{name} must be {expected}, got an array of shape {polygons.shape}")
+        if _geo_interface(polygons) is not None:
+            raise TypeError(f"{name} must be {expected}; for one polygon, pass [polygon]")
+        raise TypeError(f"{name} must be {expected}, got {_describe(polygons)}")
+    parts = [as_rings(polygon, f"{name}[{p}]") for p, polygon in enumerate(polygons)]
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return PolygonList(np.zeros((0, 2), dtype=np.float64), empty, empty)
+    ring_counts = np.fromiter((part.ring_count for part in parts), dtype=np.int64, count=len(parts))
+    vertices = np.concatenate([part.vertices for part in parts])
+    # Each part's ring ends are local to it; shift them by the vertices before it.
+    offsets = np.cumsum([0] + [len(part.vertices) for part in parts[:-1]], dtype=np.int64)
+    ring_ends = np.concatenate([part.ring_ends_or_single() + offset for part, offset in zip(parts, offsets)])
+    return PolygonList(np.ascontiguousarray(vertices, dtype=np.float64), ring_ends, np.cumsum(ring_counts))
+
+
+def _from_stacked_rings(polygons: np.ndarray, name: str) -> PolygonList:
+    count, n_vertices = polygons.shape[:2]
+    if polygons.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold real numbers, got dtype {polygons.dtype}")
+    flat = np.ascontiguousarray(polygons.reshape(count * n_vertices, 2), dtype=np.float64)
+    bad_row = _core.first_non_finite(flat)
+    if bad_row >= 0:
+        # Name the polygon and vertex, not the row of the flattened array.
+        polygon, vertex = divmod(bad_row, n_vertices)
+        x, y = (float(v) for v in flat[bad_row])
+        raise ValueError(f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; "
+                         "every coordinate must be a finite number")
+    ring_ends = np.arange(1, count + 1, dtype=np.int64) * n_vertices
+    return PolygonList(flat, ring_ends, np.arange(1, count + 1, dtype=np.int64))
