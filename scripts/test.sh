@@ -30,5 +30,10 @@ rm -f build-ctest-configure.log
 .venv/bin/cmake --build build/ctest
 .venv/bin/ctest --test-dir build/ctest --output-on-failure
 
+echo "==> C++ core under AddressSanitizer + UndefinedBehaviorSanitizer"
+scripts/test-sanitizers.sh
+echo "==> fuzzing the C++ core for ${POLYMASK_FUZZ_SECONDS:-60} s"
+scripts/fuzz.sh "${POLYMASK_FUZZ_SECONDS:-60}"
+
 echo "==> Python: pytest"
 .venv/bin/python -m pytest tests benchmarks --benchmark-disable "$@"
