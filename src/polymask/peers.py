@@ -105,6 +105,11 @@ def get(peer_id: str) -> Peer:
         raise ValueError(f"unknown peer {peer_id!r}; choose one of: {', '.join(_BY_ID)}") from None
 
 
+def ids() -> list[str]:
+    """Every peer id."""
+    return list(_BY_ID)
+
+
 def available_peers() -> dict[str, tuple[bool, str]]:
     """Every peer id mapped to (available, reason)."""
     return {peer.id: peer.availability() for peer in PEERS}

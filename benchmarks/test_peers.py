@@ -1,0 +1,45 @@
+"""Every peer library on the standard problem, beside polymask.mask and the floor.
+
+extra_info records how many pixels each peer disagrees with the mask
+contract: several use other boundary conventions (see polymask.peers).
+"""
+import numpy as np
+import pytest
+
+import polymask
+from polymask import peers
+from polymask.problems import standard_problem
+
+GROUP = "standard 1024x1024, 24 vertices"
+
+
+@pytest.mark.parametrize("peer", peers.PEERS, ids=[peer.id for peer in peers.PEERS])
+def test_peer(benchmark, peer):
+    available, reason = peer.availability()
+    assert available, f"the test extra installs every peer; {peer.id} is missing: {reason}"
+    vertices, shape = standard_problem()
+    benchmark.group = GROUP
+    result = benchmark(peer.function, vertices, shape)
+    from conftest import record
+
+    record(benchmark, backend=peer.id, kind="peer", shape=shape, n_vertices=len(vertices),
+           result=result, expected=polymask.mask(vertices, shape))
+    benchmark.extra_info["convention"] = peer.convention
+
+
+def test_polymask(benchmark):
+    vertices, shape = standard_problem()
+    benchmark.group = GROUP
+    result = benchmark(polymask.mask, vertices, shape)
+    from conftest import record
+
+    record(benchmark, backend="scanline", kind="stage", shape=shape, n_vertices=len(vertices),
+           result=result, expected=polymask.mask(vertices, shape, threads=1))
+
+
+def test_floor(benchmark):
+    vertices, shape = standard_problem()
+    out = np.empty(shape, bool)
+    benchmark.group = GROUP
+    benchmark(out.fill, False)
+    benchmark.extra_info.update(backend="floor", kind="floor", size=list(shape), n_vertices=len(vertices))
