@@ -6,7 +6,6 @@ left out of the combinations above ~4e9 edge tests, which would take
 minutes; the peers stop at 10,000 vertices (see MAX_PEER_VERTICES); the
 scanline core runs everything.
 """
-import numpy as np
 import pytest
 
 import polymask

@@ -5,7 +5,6 @@
 // from one x_cross per (edge, row); see scanline.hpp for why it is exact.
 #include <algorithm>
 #include <cstring>
-#include <exception>
 #include <stdexcept>
 
 #ifdef _OPENMP
@@ -14,13 +13,11 @@
 
 #include "polymask/core.hpp"
 #include "polymask/scanline.hpp"
+#include "row_bands.hpp"
 
 namespace polymask {
 
 namespace {
-
-// Below this many rows per thread, starting a thread costs more than it saves.
-constexpr int64_t kMinRowsPerThread = 16;
 
 void check_window(const Window &window, const uint8_t *out, int64_t row_stride)
 {
@@ -33,39 +30,6 @@ void check_window(const Window &window, const uint8_t *out, int64_t row_stride)
             throw std::invalid_argument("polymask: row_stride is smaller than the window width");
         }
     }
-}
-
-int threads_for_rows(int threads, int64_t rows)
-{
-    const int64_t useful = std::max<int64_t>(1, rows / kMinRowsPerThread);
-    return static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
-}
-
-// Run body(row_begin, row_end) on contiguous bands of rows, one per thread.
-// Exceptions (bad_alloc) must not cross the OpenMP region: keep the first
-// one and rethrow it on the calling thread.
-template <class Body>
-void for_row_bands(const Window &window, int threads, Body body)
-{
-    const int team = threads_for_rows(threads, window.height);
-    std::exception_ptr failure;
-#pragma omp parallel num_threads(team) if (team > 1)
-    {
-        int member = 0, members = 1;
-#ifdef _OPENMP
-        member = omp_get_thread_num();
-        members = omp_get_num_threads();
-#endif
-        const int64_t begin = window.row0 + window.height * member / members;
-        const int64_t end = window.row0 + window.height * (member + 1) / members;
-        try {
-            body(begin, end);
-        } catch (...) {
-#pragma omp critical(polymask_failure)
-            if (!failure) failure = std::current_exception();
-        }
-    }
-    if (failure) std::rethrow_exception(failure);
 }
 
 // Writes a full row of the mask: the row is cleared with one memset, then
@@ -108,7 +72,7 @@ void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
 {
     check_window(window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
-    for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
+    detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
         for (int64_t r = row_begin; r < row_end; ++r) {
             uint8_t *row = out + (r - window.row0) * row_stride;
             const double py = static_cast<double>(r);
@@ -126,7 +90,7 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
     if (window.height == 0 || window.width == 0) return;
     const std::vector<Edge> &edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
-    for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
+    detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
         MaskRowWriter writer{out, row_stride, window};
         detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
     });

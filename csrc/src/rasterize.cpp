@@ -8,24 +8,16 @@
 // pixels cost, not 10,000 passes over the image.
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <stdexcept>
 #include <string>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "polymask/rasterize.hpp"
 #include "polymask/scanline.hpp"
+#include "row_bands.hpp"
 
 namespace polymask {
 
 namespace {
-
-// Below this many rows per thread, starting a thread costs more than it
-// saves (the same threshold as the mask fills in fill.cpp).
-constexpr int64_t kMinRowsPerThread = 16;
 
 // Where a polygon can have spans inside the window: rows [row_first,
 // row_end), and whether its columns can reach the window at all.
@@ -163,42 +155,22 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
     std::vector<Extent> extents(static_cast<size_t>(n_polygons));
     for (int64_t p = 0; p < n_polygons; ++p) extents[p] = extent_in_window(polygons[p], window);
 
-    const int64_t useful = std::max<int64_t>(1, window.height / kMinRowsPerThread);
-    const int team = static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
-    const int64_t window_row_end = window.row0 + window.height;
-    std::exception_ptr failure;
-#pragma omp parallel num_threads(team) if (team > 1)
-    {
-        int member = 0, members = 1;
-#ifdef _OPENMP
-        member = omp_get_thread_num();
-        members = omp_get_num_threads();
-#endif
-        const int64_t band_begin = window.row0 + window.height * member / members;
-        const int64_t band_end = window.row0 + window.height * (member + 1) / members;
-        try {
-            // Reused across polygons: edge rows of the polygon being burned.
-            std::vector<detail::EdgeRows> rows;
-            for (int64_t p = 0; p < n_polygons; ++p) {
-                const Extent &extent = extents[p];
-                const int64_t row_begin = std::max(band_begin, extent.row_first);
-                const int64_t row_end = std::min(band_end, extent.row_end);
-                if (row_begin >= row_end || extent.misses_columns) continue;
-                const std::vector<Edge> &edges = polygons[p].edges_by_y();
-                rows.resize(edges.size());
-                for (size_t k = 0; k < edges.size(); ++k) {
-                    rows[k].first = detail::ceil_clamped(edges[k].y_low, window.row0, window_row_end);
-                    rows[k].end = detail::ceil_clamped(edges[k].y_high, window.row0, window_row_end);
-                }
-                LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
-                detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
-            }
-        } catch (...) {
-#pragma omp critical(polymask_rasterize_failure)
-            if (!failure) failure = std::current_exception();
+    // Each thread burns every polygon, in order, into its own band of rows:
+    // "later over earlier" holds exactly at any thread count.
+    detail::for_row_bands(window, threads, [&](int64_t band_begin, int64_t band_end) {
+        // Reused across polygons: edge rows of the polygon being burned.
+        std::vector<detail::EdgeRows> rows;
+        for (int64_t p = 0; p < n_polygons; ++p) {
+            const Extent &extent = extents[p];
+            const int64_t row_begin = std::max(band_begin, extent.row_first);
+            const int64_t row_end = std::min(band_end, extent.row_end);
+            if (row_begin >= row_end || extent.misses_columns) continue;
+            const std::vector<Edge> &edges = polygons[p].edges_by_y();
+            detail::edge_rows_in_window(edges, window, rows);
+            LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
+            detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
         }
-    }
-    if (failure) std::rethrow_exception(failure);
+    });
 }
 
 template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,

@@ -15,7 +15,7 @@ import numpy as np
 
 from polymask import _core, stages
 from polymask._rings import as_rings
-from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, as_window, output_buffer
+from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
 from polymask._version import __version__
 
 
@@ -112,12 +112,7 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     thread_count = as_threads(threads)
     rule = as_fill_rule(fill_rule)
     stage = stages.resolve(backend)
-    if window is None:
-        row0 = col0 = 0
-        out_shape = rows_cols
-    else:
-        row0, col0, height, width = as_window(window, rows_cols)
-        out_shape = (height, width)
+    row0, col0, out_shape = window_origin(window, rows_cols)
     if stage.id == "scanline":  # the production path: straight into the caller's buffer
         result, buffer = output_buffer(out, out_shape)
         _core.fill(coordinates, buffer, row0, col0, rule, thread_count, False, ring_ends)

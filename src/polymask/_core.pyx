@@ -16,6 +16,16 @@ from polymask.core cimport (
     resolve_threads,
 )
 
+cdef inline Window window_at(int64_t row0, int64_t col0, int64_t height, int64_t width) noexcept nogil:
+    """The window of an output buffer whose top-left pixel is (row0, col0)."""
+    cdef Window window
+    window.row0 = row0
+    window.col0 = col0
+    window.height = height
+    window.width = width
+    return window
+
+
 EVEN_ODD = <int>FillRule.even_odd
 NONZERO = <int>FillRule.nonzero
 
@@ -41,11 +51,7 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
         ends = &ring_ends[0] if n_rings > 0 else NULL
     cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
 
-    cdef Window window
-    window.row0 = row0
-    window.col0 = col0
-    window.height = out.shape[0]
-    window.width = out.shape[1]
+    cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
     cdef uint8_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
     cdef int64_t row_stride = out.strides[0]
 
@@ -128,11 +134,7 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     cdef const label_t *values_ptr = &values[0] if n_polygons > 0 else NULL
     cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
 
-    cdef Window window
-    window.row0 = row0
-    window.col0 = col0
-    window.height = out.shape[0]
-    window.width = out.shape[1]
+    cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
     cdef label_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
     cdef int64_t row_stride = out.strides[0] // sizeof(label_t)
 

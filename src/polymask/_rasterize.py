@@ -12,7 +12,7 @@ import numpy as np
 
 from polymask import _core
 from polymask._rings import as_polygon_list
-from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, as_window
+from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout, window_origin
 
 #: The label types the core is compiled for (csrc/src/rasterize.cpp).
 LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uint32, np.int64,
@@ -78,12 +78,7 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    if window is None:
-        row0 = col0 = 0
-        out_shape = rows_cols
-    else:
-        row0, col0, height, width = as_window(window, rows_cols)
-        out_shape = (height, width)
+    row0, col0, out_shape = window_origin(window, rows_cols)
     label_dtype = _label_dtype(dtype, out)
     labels = _label_values(values, len(flat), label_dtype)
     result = _label_image(out, out_shape, labels.dtype)
@@ -175,11 +170,6 @@ def _label_image(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
                               "burn it in windows, or use polymask.dask.rasterize") from None
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a NumPy array, got {_describe(out)}")
-    if out.shape != shape:
-        raise ValueError(f"out must have shape {shape}, got {out.shape}")
-    if not out.flags.c_contiguous:
-        raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
-    if not out.flags.writeable:
-        raise ValueError("out must be writable; got a read-only array")
+    check_out_layout(out, shape)
     return out
 

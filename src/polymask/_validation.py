@@ -86,6 +86,20 @@ def _convert_vertices(vertices, name: str) -> np.ndarray:
         raise TypeError(f"{name} must hold real numbers; converting to float64 failed: {error}") from None
 
 
+def _as_integer(value, what: str) -> int:
+    """`value` as a Python int (NumPy integers too); TypeError naming `what` otherwise.
+
+    Booleans are refused although Python counts them as integers: a True
+    where a size belongs is a bug, not a 1.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {_describe(value)}") from None
+
+
 def as_shape(shape, name: str = "shape") -> tuple[int, int]:
     """Return `shape` as (rows, cols), both integers in [1, MAX_SIDE]."""
     try:
@@ -96,12 +110,7 @@ def as_shape(shape, name: str = "shape") -> tuple[int, int]:
         raise ValueError(f"{name} must be a (rows, cols) pair, got {len(sides)} values: {sides!r}")
     checked = []
     for label, side in zip(("rows", "cols"), sides):
-        if isinstance(side, (bool, np.bool_)):
-            raise TypeError(f"{name} {label} must be an integer, got {side!r}")
-        try:
-            side = operator.index(side)
-        except TypeError:
-            raise TypeError(f"{name} {label} must be an integer, got {_describe(side)}") from None
+        side = _as_integer(side, f"{name} {label}")
         if side < 1:
             raise ValueError(f"{name} {label} must be at least 1, got {side}")
         if side > MAX_SIDE:
@@ -145,13 +154,18 @@ def output_buffer(out, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         raise TypeError(f"out must be a NumPy array of bool or uint8, got {_describe(out)}")
     if out.dtype not in (np.dtype(bool), np.dtype(np.uint8)):
         raise TypeError(f"out must have dtype bool or uint8, got {out.dtype}")
+    check_out_layout(out, shape)
+    return out, out.view(np.uint8)
+
+
+def check_out_layout(out: np.ndarray, shape: tuple[int, int]) -> None:
+    """`out` has exactly `shape`, is C-contiguous and writable, or ValueError says which not."""
     if out.shape != shape:
         raise ValueError(f"out must have shape {shape}, got {out.shape}")
     if not out.flags.c_contiguous:
         raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
     if not out.flags.writeable:
         raise ValueError("out must be writable; got a read-only array")
-    return out, out.view(np.uint8)
 
 
 #: The fill rules the core knows, by their SVG / canvas names.
@@ -182,12 +196,7 @@ def as_window(window, shape: tuple[int, int], name: str = "window") -> tuple[int
         raise ValueError(f"{name} must be (row0, col0, height, width), got {len(parts)} values: {parts!r}")
     checked = []
     for label, value in zip(("row0", "col0", "height", "width"), parts):
-        if isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} {label} must be an integer, got {value!r}")
-        try:
-            value = operator.index(value)
-        except TypeError:
-            raise TypeError(f"{name} {label} must be an integer, got {_describe(value)}") from None
+        value = _as_integer(value, f"{name} {label}")
         if value < 0:
             raise ValueError(f"{name} {label} must be at least 0, got {value}")
         checked.append(value)
@@ -197,3 +206,11 @@ def as_window(window, shape: tuple[int, int], name: str = "window") -> tuple[int
         raise ValueError(f"{name} (row0={row0}, col0={col0}, height={height}, width={width}) must lie inside "
                          f"the image of shape {shape}: it reaches row {row0 + height} and column {col0 + width}")
     return row0, col0, height, width
+
+
+def window_origin(window, shape: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
+    """(row0, col0, result shape) of an optional window of an image of `shape`."""
+    if window is None:
+        return 0, 0, shape
+    row0, col0, height, width = as_window(window, shape)
+    return row0, col0, (height, width)

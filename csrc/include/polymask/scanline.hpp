@@ -51,15 +51,21 @@ struct EdgeRows {
     int64_t end;
 };
 
-inline std::vector<EdgeRows> edge_rows_in_window(const std::vector<Edge> &edges,
-                                                 const Window &window)
+inline void edge_rows_in_window(const std::vector<Edge> &edges, const Window &window,
+                                std::vector<EdgeRows> &rows)
 {
     const int64_t row_end = window.row0 + window.height;
-    std::vector<EdgeRows> rows(edges.size());
+    rows.resize(edges.size());
     for (size_t k = 0; k < edges.size(); ++k) {
         rows[k].first = ceil_clamped(edges[k].y_low, window.row0, row_end);
         rows[k].end = ceil_clamped(edges[k].y_high, window.row0, row_end);
     }
+}
+
+inline std::vector<EdgeRows> edge_rows_in_window(const std::vector<Edge> &edges, const Window &window)
+{
+    std::vector<EdgeRows> rows;
+    edge_rows_in_window(edges, window, rows);
     return rows;
 }
 
