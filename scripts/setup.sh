@@ -26,7 +26,7 @@ echo "==> building and installing polymask from source: pip install '$spec'"
 
 # pip's PoCL cannot build kernels on every CPU: fall back to the system's PoCL.
 case ",$extras," in
-    *,test,*|*,opencl,*|*,bench,*) bash scripts/install-opencl.sh .venv/bin/python ;;
+    *,test,*|*,opencl,*|*,bench,*|*,notebooks,*) bash scripts/install-opencl.sh .venv/bin/python ;;
 esac
 
 # Fail now, not later, if the compiled core did not build or import.

@@ -3,6 +3,7 @@
     polymask info                 how polymask was built, which backends run here
     polymask bench [options]      the speed-up table (see polymask.bench)
     polymask annotate STAGE [-o DIR]  Cython's annotated HTML (cython -a) of a Cython stage
+    polymask check NN FILE        check (and time) a learner's exercise (see polymask.checker)
 
 Subcommands live in their own modules and register here with a function
 that adds their arguments and a function that runs them.
@@ -54,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     annotate.add_arguments(commands.add_parser(
         "annotate", help="write Cython's annotated HTML (cython -a) of a Cython stage"))
+
+    from polymask import checker
+
+    checker.add_arguments(commands.add_parser(
+        "check", help="check a learner's exercise against the contract's polygons, then time it"))
     return parser
 
 

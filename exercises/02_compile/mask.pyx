@@ -1,0 +1,27 @@
+# cython: language_level=3
+"""Exercise 02, compile it: the same Python code, built by Cython.
+
+A .pyx file is Python.  Paste your `point_inside` from exercise 01 below,
+unchanged, and let the checker compile it (Cython writes C++, the compiler
+builds an extension module).  Nothing is typed yet: the speed-up comes
+from compilation alone.  Then run `cython -a` on this file (or
+`polymask annotate cython_plain`) and look at how yellow it still is.
+
+Check it:  polymask check 02 exercises/02_compile/mask.pyx
+"""
+import numpy as np
+
+
+def point_inside(polygon, px, py):
+    """True if (px, py) is inside `polygon`, a tuple of (x, y) float tuples."""
+    # TODO: paste the body of your point_inside from exercise 01, unchanged.
+    raise NotImplementedError("paste point_inside from exercise 01 here")
+
+
+def mask(vertices, shape):
+    """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""
+    polygon = tuple((float(x), float(y)) for x, y in vertices.tolist())
+    rows, cols = shape
+    inside = [[point_inside(polygon, float(col), float(row)) for col in range(cols)]
+              for row in range(rows)]
+    return np.array(inside, dtype=bool).reshape(rows, cols)

@@ -1,0 +1,35 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Exercise 06, prange: split the rows over threads with OpenMP.
+
+The rows of a mask are independent.  Replace the TODO with a row loop
+``for row in prange(rows, nogil=True, num_threads=team, schedule="static")``
+and an inner loop over the columns that asks the shared C++ polygon
+about each pixel.  `prange` needs ``nogil``: threads that held the GIL
+would only take turns.  The checker compiles this file with -fopenmp,
+calls ``mask(vertices, shape, threads=2)``, and also checks that your
+loop really is a prange loop.
+
+Check it:  polymask check 06 exercises/06_prange/mask.pyx
+"""
+import numpy as np
+
+from cython.parallel cimport prange
+from libcpp.memory cimport unique_ptr
+
+from polymask.core cimport FillRule, Polygon, resolve_threads
+
+
+def mask(const double[:, ::1] vertices not None, shape, int threads=0):
+    """The mask of `vertices` ((N, 2) float64) on an image of `shape`, on `threads` threads."""
+    cdef Py_ssize_t rows = shape[0], cols = shape[1]
+    cdef Py_ssize_t row, col
+    cdef int team = resolve_threads(threads)  # 0: all cores
+    cdef unique_ptr[Polygon] polygon
+    polygon.reset(new Polygon(&vertices[0, 0] if vertices.shape[0] > 0 else NULL, vertices.shape[0]))
+    cdef Polygon *shared = polygon.get()  # only read in every thread: contains() is const
+    result = np.zeros((rows, cols), dtype=bool)
+    cdef unsigned char[:, ::1] out = result.view(np.uint8)
+    # TODO: a prange loop over the rows (nogil=True, num_threads=team, schedule="static"),
+    # and inside it a plain loop over the columns:
+    #     out[row, col] = shared.contains(col, row, FillRule.even_odd)
+    return result

@@ -1,0 +1,32 @@
+/*
+ * Exercise 07, OpenCL: one work-item per pixel.
+ *
+ * Write the body of the kernel `mask_pixel`.  The host (the checker, or
+ * the lesson's notebook) copies the polygon to the device as interleaved
+ * doubles xy = (x0, y0, x1, y1, ...), runs an NDRange of (cols, rows)
+ * work-items, and copies `mask` back.  Each work-item finds its pixel
+ * from get_global_id(0) (the column) and get_global_id(1) (the row),
+ * applies the contract's even-odd rule in double, and writes
+ * mask[row * cols + col] = 1 (inside) or 0 (outside).
+ *
+ * Check it:  polymask check 07 exercises/07_opencl/mask.cl
+ */
+
+/* double precision, and a * b + c stays two roundings: the contract's arithmetic */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+__kernel void mask_pixel(__global const double *xy, const int n_vertices,
+                         __global uchar *mask, const int rows, const int cols)
+{
+    const int col = (int)get_global_id(0);
+    const int row = (int)get_global_id(1);
+    if (col >= cols || row >= rows) {
+        return;  /* a work-item past the image edge has no pixel */
+    }
+    const double px = (double)col;
+    const double py = (double)row;
+    /* TODO: walk the edges (i, j = i - 1, with j = n_vertices - 1 for i = 0),
+     * flip `inside` when the edge crosses the row to the right of px, using
+     * x_cross = (xj - xi) * (py - yi) / (yj - yi) + xi, then write the pixel. */
+}

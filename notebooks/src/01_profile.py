@@ -1,0 +1,98 @@
+# %% [markdown]
+# # Lesson 1 — Profile first
+#
+# Which pixels of an image lie inside a polygon? This lesson starts the ladder with the
+# plainest answer, pure Python, and **measures before changing anything**: `cProfile`
+# says which functions take the time, a line profiler says which lines.
+#
+# The rule every stage follows (the *mask contract*): pixel `(row, col)` is inside when
+# the point `(x=col, y=row)` is inside under the even-odd crossing rule. Walk the edges;
+# each edge that crosses the pixel's row to the right of the pixel flips `inside`.
+#
+# Set `POLYMASK_NOTEBOOK_SIZE` to change the image size (default 1024, the course's).
+
+# %%
+import cProfile
+import pstats
+
+import numpy as np
+
+import polymask
+from polymask.stages import python_numpy, python_tuples
+from lesson import SIZE, SLOW_SIZE, problem, show_source, speedups, time_it
+
+print(f"image {SIZE}x{SIZE}; slow stages on {SLOW_SIZE}x{SLOW_SIZE}")
+
+# %% [markdown]
+# ## The pure-Python stage
+# The polygon becomes a tuple of `(x, y)` float tuples; `point_inside` is called once per pixel.
+
+# %%
+show_source("python")
+
+# %% [markdown]
+# It must give exactly the mask of `polymask.mask` (the fast C++ core), bit for bit:
+
+# %%
+vertices, shape = problem(SLOW_SIZE)
+assert np.array_equal(python_tuples.mask(vertices, shape), polymask.mask(vertices, shape))
+print("same mask:", polymask.mask(vertices, shape).sum(), "pixels inside")
+
+# %% [markdown]
+# ## cProfile: which functions?
+# `cProfile` counts every call. Sorted by *total time* (time inside the function itself):
+
+# %%
+profiler = cProfile.Profile()
+profiler.runcall(python_tuples.mask, vertices, shape)
+stats = pstats.Stats(profiler).sort_stats("tottime")
+stats.print_stats(5);
+
+# %% [markdown]
+# Nearly all the time is in `point_inside`, called rows x cols times. Each call unpacks
+# tuples and creates Python floats for a handful of arithmetic operations: the work is
+# tiny, the overhead of the interpreter is not.
+#
+# ## A line profiler: which lines?
+# `line_profiler` times each line of the functions you name (`%lprun -f function statement`).
+
+# %%
+%load_ext line_profiler
+
+# %%
+%lprun -f python_tuples.point_inside python_tuples.mask(vertices, shape)
+
+# %% [markdown]
+# The loop header, the tuple unpacking and the comparison dominate: interpreter
+# bookkeeping, not arithmetic. Compiling (lesson 2) and typing (lesson 3) attack exactly that.
+#
+# ## Why NumPy scalars are slower still
+# The course's second stage indexes the NumPy array element by element. Each
+# `vertices[i, 1]` creates a NumPy scalar, and arithmetic on NumPy scalars is several
+# times dearer than on Python floats (the 2014 course measured 450 s against 36 s).
+
+# %%
+numpy_profiler = cProfile.Profile()
+numpy_profiler.runcall(python_numpy.mask, vertices, shape)
+pstats.Stats(numpy_profiler).sort_stats("tottime").print_stats(3);
+
+# %% [markdown]
+# ## Timing and the speed-up so far
+# Both are timed on a smaller image and scaled up by the pixel count (the work per pixel
+# is the same everywhere).
+
+# %%
+time_it("python (tuples)", python_tuples.mask, slow=True)
+time_it("python (NumPy scalars)", python_numpy.mask, slow=True)
+speedups()
+
+# %% [markdown]
+# ## Your turn
+# Exercise 01 has you write `point_inside` yourself. The checker runs it on the same
+# polygons the tests use. Here it checks the reference solution; point it at
+# `../exercises/01_python/mask.py` once you filled in the TODO.
+
+# %%
+from polymask.checker import check
+
+check("01", "../exercises/solutions/01_python/mask.py", time_size=SLOW_SIZE, repeats=1)

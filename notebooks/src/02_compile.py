@@ -1,0 +1,74 @@
+# %% [markdown]
+# # Lesson 2 — Compile it
+#
+# A `.pyx` file is Python. Cython translates it to C (or C++), the compiler builds an
+# extension module, and Python imports it like any other. Without a single type
+# declaration every value is still a Python object, but the interpreter's bytecode
+# dispatch is gone. The 2014 course measured **4x** for this alone.
+#
+# In a notebook, `%%cython` does the whole build for a cell.
+
+# %%
+import numpy as np
+
+import polymask
+from polymask.stages import python_tuples
+from lesson import SLOW_SIZE, problem, speedups, time_it
+
+%load_ext Cython
+
+# %% [markdown]
+# ## The Python code, compiled unchanged
+# This cell is the pure-Python stage, character for character:
+
+# %%
+%%cython
+import numpy as np
+
+
+def point_inside(polygon, px, py):
+    inside = False
+    j = len(polygon) - 1
+    for i in range(len(polygon)):
+        xi, yi = polygon[i]
+        xj, yj = polygon[j]
+        if (yi > py) != (yj > py):
+            x_cross = (xj - xi) * (py - yi) / (yj - yi) + xi
+            if px < x_cross:
+                inside = not inside
+        j = i
+    return inside
+
+
+def compiled_mask(vertices, shape):
+    polygon = tuple((float(x), float(y)) for x, y in vertices.tolist())
+    rows, cols = shape
+    inside = [[point_inside(polygon, float(col), float(row)) for col in range(cols)]
+              for row in range(rows)]
+    return np.array(inside, dtype=bool).reshape(rows, cols)
+
+# %% [markdown]
+# Same mask, bit for bit (the arithmetic is still Python's float arithmetic):
+
+# %%
+vertices, shape = problem(SLOW_SIZE)
+assert np.array_equal(compiled_mask(vertices, shape), polymask.mask(vertices, shape))
+
+# %%
+time_it("python (tuples)", python_tuples.mask, slow=True)
+time_it("cython, compiled unchanged (%%cython)", compiled_mask, slow=True)
+time_it("cython_plain stage (built by CMake)", polymask.stages.get("cython_plain").load(), slow=True)
+speedups()
+
+# %% [markdown]
+# ## Reading `cython -a`
+# `%%cython -a` (or `cython -a file.pyx`, or `polymask annotate cython_plain`) shows the
+# C Cython wrote: the yellower a line, the more Python C-API calls it makes. Here nearly
+# every line is yellow: each addition still allocates a Python float. Lesson 3 removes
+# the yellow with types.
+#
+# ## Outside a notebook
+# A `.pyx` is built with `cythonize` (setuptools) or, in this project, CMake
+# (`cython_transpile` + `python_add_library`, see `cmake/PolymaskCython.cmake`).
+# Exercise 02 has you do it: `polymask check 02 exercises/02_compile/mask.pyx` builds
+# your file with `Cython.Build.cythonize` and setuptools, then checks and times it.

@@ -1,0 +1,203 @@
+"""Building a learner's Cython file against the installed polymask.
+
+Owns what a .pyx outside this package needs to compile like the stages do:
+the C++ core's headers and static library (installed into the package by
+CMake: ``polymask/include`` and ``polymask/lib``), the folder from which
+``cimport polymask.core`` finds ``core.pxd``, and the flags the contract
+demands (C++17, ``-ffp-contract=off``; ``-fopenmp`` where asked or where
+the core itself was built with OpenMP).
+
+The build runs Cython's own machinery (``Cython.Build.cythonize`` and
+setuptools' ``build_ext``) in a child process, so compiler output can be
+captured whole and shown to the learner as text, not as a traceback.
+Built modules are cached by the hash of their source and flags: checking
+the same file twice compiles it once.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+#: Where built modules are cached (default: ~/.cache/polymask/build).
+CACHE_ENV = "POLYMASK_BUILD_CACHE"
+
+
+def get_include() -> str:
+    """The folder holding the C++ core's headers (``polymask/core.hpp``, ``polymask/crossing.h``)."""
+    folder = PACKAGE_DIR / "include"
+    if not (folder / "polymask" / "core.hpp").is_file():
+        raise FileNotFoundError(f"polymask's C++ headers are not installed in {folder}; they are "
+                                "installed by CMake (src/polymask/CMakeLists.txt), so reinstall polymask")
+    return str(folder)
+
+
+def get_library_dirs() -> list[str]:
+    """The folders holding the core's static library (link with ``-lpolymask_core``)."""
+    folder = PACKAGE_DIR / "lib"
+    if not any(folder.glob("*polymask_core*")):
+        raise FileNotFoundError(f"polymask's core library is not installed in {folder}; it is "
+                                "installed by CMake (src/polymask/CMakeLists.txt), so reinstall polymask")
+    return [str(folder)]
+
+
+def cython_include_path() -> list[str]:
+    """Where Cython looks for ``polymask/core.pxd``: the folder that holds the package."""
+    return [str(PACKAGE_DIR.parent)]
+
+
+def _core_has_openmp() -> bool:
+    from polymask import build_info
+
+    return bool(build_info().get("openmp"))
+
+
+def compile_flags(*, openmp: bool = False, link_core: bool = False) -> tuple[list[str], list[str]]:
+    """(compile args, link args) for a learner's C++ extension."""
+    compile_args = ["-std=c++17", "-O2", "-ffp-contract=off", "-fno-fast-math",
+                    "-DNPY_NO_DEPRECATED_API=NPY_1_7_API_VERSION"]
+    link_args: list[str] = []
+    # The core's fills are OpenMP code: linking the static core needs the OpenMP runtime too.
+    if openmp or (link_core and _core_has_openmp()):
+        compile_args.append("-fopenmp")
+        link_args.append("-fopenmp")
+    return compile_args, link_args
+
+
+@dataclass
+class BuildResult:
+    """What building one .pyx gave: the extension module's path, or the error text."""
+
+    ok: bool
+    #: The built extension module (when ok).
+    module_path: Path | None
+    #: The module name to import it under.
+    module_name: str
+    #: The C++ Cython generated (for checks on the code itself, e.g. "uses prange").
+    generated_cpp: str
+    #: The readable error (when not ok): Cython's or the compiler's messages.
+    error: str
+
+
+# Runs in the child process: argv[1] is a JSON job.  Cython and the
+# compiler print their errors to stdout/stderr, which the parent captures.
+_BUILD_SCRIPT = r"""
+import json, sys
+job = json.loads(sys.argv[1])
+from setuptools import Distribution, Extension
+from Cython.Build import cythonize
+extension = Extension(job["name"], [job["pyx"]], language="c++",
+                      include_dirs=job["include_dirs"], library_dirs=job["library_dirs"],
+                      libraries=job["libraries"], extra_compile_args=job["compile_args"],
+                      extra_link_args=job["link_args"])
+modules = cythonize([extension], include_path=job["cython_include_path"], quiet=True,
+                    compiler_directives={"language_level": 3}, force=True)
+distribution = Distribution({"ext_modules": modules, "script_name": "polymask-build"})
+command = distribution.get_command_obj("build_ext")
+command.build_lib = job["out"]
+command.build_temp = job["temp"]
+distribution.run_command("build_ext")
+"""
+
+
+def cache_dir() -> Path:
+    base = os.environ.get(CACHE_ENV)
+    if base:
+        return Path(base)
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(root) / "polymask" / "build"
+
+
+def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = False,
+                 timeout: float = 600.0) -> BuildResult:
+    """Compile the learner's .pyx at `path` as a C++ extension module (cached by content)."""
+    from polymask import __version__
+
+    source_path = Path(path)
+    source = source_path.read_text(encoding="utf-8")
+    compile_args, link_args = compile_flags(openmp=openmp, link_core=link_core)
+    include_dirs = [get_include()]
+    try:
+        import numpy
+
+        include_dirs.append(numpy.get_include())
+    except ImportError:  # numpy is a dependency; keep the build going regardless
+        pass
+    library_dirs = get_library_dirs() if link_core else []
+    libraries = ["polymask_core"] if link_core else []
+    key = hashlib.sha256(json.dumps(
+        [source, compile_args, link_args, include_dirs, library_dirs, libraries, __version__,
+         sys.version, sys.executable]).encode()).hexdigest()[:20]
+    # A unique module name per content: two different files both called
+    # mask.pyx can be loaded side by side in one process.
+    name = f"learner_{re.sub(r'[^0-9A-Za-z_]', '_', source_path.stem)}_{key}"
+    target_dir = cache_dir() / key
+    built = sorted(target_dir.glob(f"{name}*.so")) + sorted(target_dir.glob(f"{name}*.pyd"))
+    generated = target_dir / f"{name}.cpp"
+    if built and generated.is_file():
+        return BuildResult(True, built[0], name, generated.read_text(encoding="utf-8"), "")
+
+    with tempfile.TemporaryDirectory(prefix="polymask-build-") as scratch:
+        scratch_dir = Path(scratch)
+        pyx = scratch_dir / f"{name}.pyx"
+        pyx.write_text(source, encoding="utf-8")
+        out_dir = scratch_dir / "out"
+        job = {"name": name, "pyx": str(pyx), "include_dirs": include_dirs, "library_dirs": library_dirs,
+               "libraries": libraries, "compile_args": compile_args, "link_args": link_args,
+               "cython_include_path": cython_include_path(), "out": str(out_dir),
+               "temp": str(scratch_dir / "temp")}
+        try:
+            completed = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, json.dumps(job)],
+                                       capture_output=True, text=True, timeout=timeout, cwd=scratch)
+        except subprocess.TimeoutExpired:
+            return BuildResult(False, None, name, "", f"the build took longer than {timeout:.0f} s and was stopped")
+        output = (completed.stdout or "") + (completed.stderr or "")
+        produced = sorted(out_dir.glob(f"{name}*.so")) + sorted(out_dir.glob(f"{name}*.pyd"))
+        if completed.returncode != 0 or not produced:
+            return BuildResult(False, None, name, "", readable_build_error(output, pyx, source_path))
+        target_dir.mkdir(parents=True, exist_ok=True)
+        module_path = target_dir / produced[0].name
+        shutil.copyfile(produced[0], module_path)
+        generated_text = pyx.with_suffix(".cpp").read_text(encoding="utf-8") if pyx.with_suffix(".cpp").is_file() else ""
+        generated.write_text(generated_text, encoding="utf-8")
+        return BuildResult(True, module_path, name, generated_text, "")
+
+
+def readable_build_error(output: str, built_path: Path, learner_path: Path) -> str:
+    """The part of a failed build's output a learner needs: Cython's error blocks, else the
+    compiler's error lines with their context, else the output's tail; paths are the learner's."""
+    text = output.replace(str(built_path), str(learner_path))
+    text = text.replace(built_path.stem, learner_path.stem)
+    # Cython names the file relative to where it ran: give the learner's full path.
+    lines = [re.sub(rf"^{re.escape(learner_path.name)}:(?=\d+:\d+: )", f"{learner_path}:", line)
+             for line in text.splitlines()]
+    # Cython: "Error compiling Cython file:" then the quoted source and "file:line:col: message".
+    blocks, index = [], 0
+    while index < len(lines):
+        if lines[index].startswith("Error compiling Cython file"):
+            end = index + 1
+            while end < len(lines) and not re.match(rf"^{re.escape(str(learner_path))}:\d+:\d+: ", lines[end]):
+                end += 1
+            blocks.append("\n".join(lines[index:end + 1]))
+            index = end + 1
+        else:
+            index += 1
+    if blocks:
+        return "Cython could not compile your file:\n\n" + "\n\n".join(blocks)
+    # The C++ compiler (or linker): each error line and the two lines that show where.
+    picked = []
+    for number, line in enumerate(lines):
+        if re.search(r"\b(fatal )?error\b", line) and "Traceback" not in line and not line.startswith(
+                ("distutils.", "setuptools.", "error: command", "Cython.Compiler")):
+            picked.extend(lines[number:number + 3])
+    if picked:
+        return "the C++ compiler or linker failed:\n\n" + "\n".join(dict.fromkeys(picked))
+    return "the build failed:\n\n" + "\n".join(lines[-30:])

@@ -1,0 +1,87 @@
+"""Every lesson notebook runs top to bottom on a fresh kernel, and matches its source.
+
+The notebooks are executed with nbclient at a small image size
+(POLYMASK_NOTEBOOK_SIZE=64) on a kernel that runs THIS interpreter (a
+kernel spec written for the test), so they test the polymask installed
+here, not whatever "python3" a Jupyter path happens to find.  Any error
+in any cell fails the test and names the cell.
+"""
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS_DIR = ROOT / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
+KERNEL_NAME = "polymask-test"
+#: Lessons the DESIGN names, in order; each needs its notebook.
+LESSONS = ["01_profile", "02_compile", "03_types", "04_wrap_cpp", "05_cdef_class", "06_prange",
+           "07_opencl", "08_scanline", "09_table"]
+
+
+@pytest.fixture(scope="module")
+def kernel_env(tmp_path_factory):
+    """A kernel spec for this interpreter on JUPYTER_PATH, and the small image size."""
+    folder = tmp_path_factory.mktemp("jupyter")
+    spec_dir = folder / "kernels" / KERNEL_NAME
+    spec_dir.mkdir(parents=True)
+    (spec_dir / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "polymask tests", "language": "python"}))
+    saved = {name: os.environ.get(name) for name in ("JUPYTER_PATH", "POLYMASK_NOTEBOOK_SIZE")}
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(folder), saved["JUPYTER_PATH"]]))
+    os.environ["POLYMASK_NOTEBOOK_SIZE"] = "64"
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+def test_there_is_one_notebook_per_lesson():
+    assert [path.stem for path in NOTEBOOKS] == LESSONS
+
+
+def test_notebooks_match_their_sources():
+    sys.path.insert(0, str(NOTEBOOKS_DIR))
+    try:
+        import build
+    finally:
+        sys.path.remove(str(NOTEBOOKS_DIR))
+    assert build.main(["--check"]) == 0, "run: python notebooks/build.py"
+
+
+def test_committed_notebooks_carry_no_outputs():
+    for path in NOTEBOOKS:
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                assert not cell.outputs and cell.execution_count is None, f"{path.name} has outputs"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
+    notebook = nbformat.read(path, as_version=4)
+    # Run in a copy of notebooks/ (and of exercises/, which lessons point at with ../) so
+    # files a lesson writes, such as the chart, stay out of the tree.
+    for folder in ("notebooks", "exercises"):
+        shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.png"))
+    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name=KERNEL_NAME,
+                                     resources={"metadata": {"path": str(tmp_path / "notebooks")}})
+    os.environ["MPLBACKEND"] = "Agg"
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as error:
+        pytest.fail(f"{path.name} failed:\n{error}")
+    text = "\n".join(output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
+                     for output in cell.outputs)
+    assert "Traceback" not in text
