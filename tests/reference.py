@@ -43,29 +43,9 @@ def double_mask(vertices, shape, fill_rule: str = "evenodd") -> np.ndarray:
 
     For each row, the crossing test and x_cross are computed for all edges at
     once; each pixel then counts the crossings with px < x_cross.  Works for
-    100,000 vertices on a small image.
+    100,000 vertices on a small image.  (One ring: double_rings_mask below.)
     """
-    xy = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
-    rows, cols = shape
-    result = np.zeros(shape, dtype=bool)
-    if len(xy) == 0:
-        return result
-    xi, yi = xy[:, 0], xy[:, 1]
-    xj, yj = np.roll(xi, 1), np.roll(yi, 1)  # vertex j = i - 1
-    columns = np.arange(cols, dtype=np.float64)
-    with np.errstate(all="ignore"):  # overflow to inf/NaN is part of the rule
-        for row in range(rows):
-            py = np.float64(row)
-            crosses = (yi > py) != (yj > py)
-            a, b, c, d = xi[crosses], yi[crosses], xj[crosses], yj[crosses]
-            x_cross = (c - a) * (py - b) / (d - b) + a
-            right_of_pixel = columns[:, None] < x_cross[None, :]
-            if fill_rule == "evenodd":
-                result[row] = right_of_pixel.sum(axis=1) % 2 == 1
-            else:
-                direction = np.where(b > d, 1, -1)
-                result[row] = (right_of_pixel * direction[None, :]).sum(axis=1) != 0
-    return result
+    return double_rings_mask([vertices], shape, fill_rule)
 
 
 def picture(mask: np.ndarray) -> str:
