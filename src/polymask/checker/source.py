@@ -1,0 +1,140 @@
+"""What the checker reads in the learner's source before (and after) running it.
+
+* **Borrowed answers.**  An exercise is to compute the mask; a file that
+  imports polymask's own mask-computing functions is refused before it is
+  built, with the line that does it.  ``polymask.get_include()`` and
+  ``get_library_dirs()`` stay allowed, and ``cimport polymask.core`` is how
+  exercises 05 and 06 reach the core they are given.
+* **The kind of file.**  Declarations Python cannot see at run time (a
+  ``cdef`` function, a ``cdef class``, a ``cdef extern`` block) are looked
+  for in the comment-free source; what Python can see is checked by the
+  worker with ``inspect``.
+* **The yellow lines.**  Exercise 03 is about removing Python from the
+  pixel loop.  Cython's own annotation (``cython -a``) scores every line by
+  how much it calls the Python C API; every line of every loop must score 0.
+"""
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from polymask.checker.exercises import Exercise, strip_comments
+
+#: What learner code may use from polymask (nothing here computes a mask).
+ALLOWED_NAMES = frozenset({"get_include", "get_library_dirs", "build_info", "__version__"})
+
+_IMPORTS = (
+    # import polymask / import polymask.stages as s   ("cimport" is not matched: \b needs a boundary)
+    re.compile(r"^\s*import\s+(?P<module>polymask(?:\.[\w.]+)?)", re.M),
+    # from polymask import mask / from polymask.stages import scanline
+    re.compile(r"^\s*from\s+(?P<module>polymask(?:\.[\w.]+)?)\s+import\s+(?P<names>\(?[^\n)]*\)?)", re.M),
+    # __import__("polymask") / importlib.import_module("polymask.stages")
+    re.compile(r"""(?:__import__|import_module)\s*\(\s*['"](?P<module>polymask[\w.]*)['"]"""),
+)
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def borrowed_answer(source: str, kind: str) -> str | None:
+    """Why `source` uses polymask to compute its mask, or None when it does not."""
+    if kind == "cl":
+        return None
+    code = strip_comments(source, kind)
+    lines = source.splitlines()
+    for pattern in _IMPORTS:
+        for match in pattern.finditer(code):
+            module = match.group("module")
+            names = match.groupdict().get("names")
+            line = _line_of(code, match.start("module"))
+            if names is not None and module == "polymask":
+                imported = {part.strip().split(" as ")[0].strip() for part in names.strip("()").split(",")}
+                if imported <= ALLOWED_NAMES:
+                    continue
+                what = ", ".join(sorted(imported - ALLOWED_NAMES))
+            elif module == "polymask" and names is None and "import_module" not in match.group(0) \
+                    and "__import__" not in match.group(0):
+                # `import polymask`: fine as long as only the build helpers are used.
+                used = set(re.findall(r"\bpolymask\.(\w+)", code))
+                if used <= ALLOWED_NAMES:
+                    continue
+                what = ", ".join(f"polymask.{name}" for name in sorted(used - ALLOWED_NAMES))
+            else:
+                what = module
+            return (f"line {line} (`{lines[line - 1].strip()}`) uses polymask's own {what}; this exercise "
+                    "asks you to compute the mask yourself, so the checker does not run a file that borrows "
+                    "the answer. Only polymask.get_include() / get_library_dirs() (and `cimport polymask.core` "
+                    "where the exercise gives it) may be used.")
+    return None
+
+
+def missing_declarations(source: str, exercise: Exercise) -> list[str]:
+    """The declarations `exercise` needs that `source` lacks (names for the report)."""
+    code = strip_comments(source, exercise.kind)
+    return [what for pattern, what in exercise.declarations if not re.search(pattern, code)]
+
+
+# ---- Cython's annotation: which lines are yellow ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class YellowLine:
+    number: int
+    score: int
+    text: str
+
+
+_ANNOTATED_LINE = re.compile(r'<pre class="cython line score-(?P<score>\d+)"[^>]*>.*?<span class="">(?P<number>\d+)'
+                             r"</span>:(?P<text>.*?)</pre>", re.S)
+
+
+def annotation_scores(path: Path, include_path: list[str]) -> dict[int, int]:
+    """{line number: Cython's score} for the .pyx at `path` (0: no Python C API on that line)."""
+    with tempfile.TemporaryDirectory(prefix="polymask-annotate-") as scratch:
+        copy = Path(scratch) / "learner.pyx"
+        copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        command = [sys.executable, "-m", "cython", "--annotate", "--cplus", "-3", str(copy)]
+        for folder in include_path:
+            command[3:3] = ["-I", folder]
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        page = copy.with_suffix(".html")
+        if completed.returncode != 0 or not page.is_file():
+            raise RuntimeError(f"cython --annotate failed on {path}:\n{completed.stderr or completed.stdout}")
+        return {int(match["number"]): int(match["score"]) for match in _ANNOTATED_LINE.finditer(page.read_text())}
+
+
+def loop_lines(source: str) -> list[int]:
+    """Line numbers that run once per loop iteration: every `for`/`while` line, its body, and
+    every line holding a comprehension (`[... for ... in ...]`)."""
+    lines = strip_comments(source, "pyx").splitlines()
+    picked: set[int] = set()
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        if re.match(r"(for|while)\b", stripped):
+            picked.add(index + 1)
+            indent = len(line) - len(line.lstrip())
+            for inner in range(index + 1, len(lines)):
+                if not lines[inner].strip():
+                    continue
+                if len(lines[inner]) - len(lines[inner].lstrip()) <= indent:
+                    break
+                picked.add(inner + 1)
+        elif re.search(r"\bfor\b.+\bin\b", stripped):
+            picked.add(index + 1)
+    return sorted(picked)
+
+
+def yellow_loop_lines(path: Path, include_path: list[str]) -> list[YellowLine]:
+    """The loop lines of the .pyx at `path` that still call into Python, worst first."""
+    source = path.read_text(encoding="utf-8")
+    text = source.splitlines()
+    scores = annotation_scores(path, include_path)
+    yellow = [YellowLine(number, scores[number], html.unescape(text[number - 1].strip()))
+              for number in loop_lines(source) if scores.get(number, 0) > 0]
+    return sorted(yellow, key=lambda line: line.number)
