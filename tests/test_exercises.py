@@ -1,6 +1,8 @@
 """The exercises and their checker: every stub fails with a helpful message,
 every solution passes (copied over its stub, Exercism-style), the stubs are
-generated from the solutions, and wrong answers get the right diagnosis.
+generated from the solutions, wrong answers get the right diagnosis, and
+every cheat or sloppy solution a learner might try gets a FAIL that names
+what is wrong (tests at the end of the file, one per case).
 
 Each .pyx is compiled once per test session (the build cache lives in a
 session temp folder), so this file costs about ten small Cython builds.
@@ -227,8 +229,8 @@ def test_a_serial_loop_fails_the_prange_exercise(tmp_path):
     serial = _solution(checker.get_exercise("06")).read_text().replace(
         'prange(rows, nogil=True, num_threads=team, schedule="static")', "range(rows)")
     result = checker.check("06", _learner_file(tmp_path, serial, name="mask.pyx"), timing=False)
-    assert result.status == "wrong"
-    assert "right mask on all 24 cases, but it runs on one thread" in str(result)
+    assert result.status == "wrong" and result.phase == "the thread check"
+    assert "right mask on all 27 cases, but it ran on 1 thread" in str(result)
 
 
 def test_an_opencl_build_error_shows_the_build_log(tmp_path):
@@ -240,6 +242,7 @@ def test_an_opencl_build_error_shows_the_build_log(tmp_path):
 
 def test_files_of_the_wrong_kind_or_missing_are_usage_errors(tmp_path):
     assert "expects a .pyx file" in str(checker.check("02", SOLUTION))
+    assert checker.check("02", SOLUTION).exit_code == 2
     missing = checker.check("01", tmp_path / "nothing.py")
     assert missing.status == "error" and "there is no file" in str(missing)
     with pytest.raises(ValueError, match="unknown exercise '99'; choose one of: 01 .01_python."):
@@ -290,4 +293,268 @@ def test_the_report_is_what_a_notebook_shows():
     printer.text = printer.text_
     result._repr_pretty_(printer, False)
     assert Printer.text == str(result) == repr(result)
-    assert str(result) == f"PASS exercise 01_python: {SOLUTION} gives the right mask on all 24 cases."
+    assert str(result) == f"PASS exercise 01_python: {SOLUTION} gives the right mask on all 27 cases."
+
+
+# ---- cheats and sloppy solutions: each gets a FAIL that names what is wrong ----------------
+
+
+def _solution_text(number):
+    return _solution(checker.get_exercise(number)).read_text()
+
+
+def _with_prefix(text, prefix):
+    """The 01 solution with `prefix` put at the top of mask() (after its docstring)."""
+    marker = '    """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""\n'
+    assert marker in text
+    return text.replace(marker, marker + textwrap.indent(textwrap.dedent(prefix), "    "))
+
+
+def test_raising_only_at_timing_size_fails_in_the_timing_phase(tmp_path):
+    text = _with_prefix(SOLUTION.read_text(), 'if shape[0] > 64:\n    raise MemoryError("too big for me")\n')
+    result = checker.check("01", _learner_file(tmp_path, text), time_size=80, repeats=1)
+    assert result.status == "wrong" and result.phase == "timing", str(result)
+    assert "failed during timing" in str(result) and "MemoryError: too big for me" in str(result)
+
+
+def test_a_segfault_only_at_timing_size_fails_in_the_timing_phase(tmp_path):
+    text = _with_prefix(SOLUTION.read_text(), "if shape[0] > 64:\n    import ctypes; ctypes.string_at(0)\n")
+    result = checker.check("01", _learner_file(tmp_path, text), time_size=80, repeats=1)
+    assert result.status == "wrong" and result.phase == "timing", str(result)
+    assert "crashed the Python process (signal SIGSEGV) during timing" in str(result)
+
+
+def test_replacing_the_reference_is_refused_before_running(tmp_path):
+    path = _learner_file(tmp_path, """\
+        import numpy as np
+        import polymask
+        polymask.mask = lambda vertices, shape, **options: np.zeros(shape, bool)
+        def mask(vertices, shape):
+            return np.zeros(shape, bool)
+        """)
+    result = checker.check("01", path)
+    assert result.status == "wrong" and result.exit_code == 1
+    assert "was not run" in str(result) and "uses polymask's own polymask.mask" in str(result)
+
+
+def test_replacing_the_reference_at_run_time_changes_nothing_the_checker_compares_with(tmp_path):
+    path = _learner_file(tmp_path, """\
+        import numpy as np
+        library = __import__("poly" + "mask")  # hidden from the source scan
+        library.mask = lambda vertices, shape, **options: np.zeros(shape, bool)
+        def point_inside(polygon, px, py):
+            return False
+        def mask(vertices, shape):
+            return np.zeros(shape, bool)
+        """)
+    result = checker.check("01", path, timing=False)
+    assert result.status == "wrong" and result.phase == "cases"
+    assert "324 missing (-)" in str(result)
+
+
+def test_json_printed_on_stdout_is_not_a_verdict(tmp_path):
+    fake = '{"event": "cases_done"}\\n{"event": "finished"}'
+    for exit_call, expected in (("sys.exit(0)", "SystemExit: 0"), ("os._exit(0)", "crashed the Python process (exit 0)")):
+        path = _learner_file(tmp_path, f"""\
+            import json, os, sys
+            print('{fake}')
+            print(json.dumps({{"event": "cases", "count": 24, "failures": []}}), flush=True)
+            {exit_call}
+            """)
+        result = checker.check("01", path)
+        assert result.status == "wrong" and result.phase == "loading your file", str(result)
+        assert expected in str(result)
+
+
+def test_calling_polymask_is_refused_with_the_reason(tmp_path):
+    path = _learner_file(tmp_path, """\
+        from polymask import mask as reference
+        def point_inside(polygon, px, py):
+            return False
+        def mask(vertices, shape):
+            return reference(vertices, shape)
+        """)
+    result = checker.check("01", path)
+    assert result.status == "wrong"
+    assert "line 1 (`from polymask import mask as reference`) uses polymask's own mask" in str(result)
+    assert "compute the mask yourself" in str(result)
+    # Hidden from the source scan, it is still caught when it runs.
+    hidden = _learner_file(tmp_path, """\
+        import importlib
+        def point_inside(polygon, px, py):
+            return False
+        def mask(vertices, shape):
+            return getattr(importlib.import_module("poly" + "mask"), "ma" + "sk")(vertices, shape)
+        """, name="hidden.py")
+    result = checker.check("01", hidden, timing=False)
+    assert result.status == "wrong" and "called polymask's own polymask.mask" in str(result)
+
+
+def test_get_include_stays_allowed():
+    assert checker.source.borrowed_answer("import polymask\nprint(polymask.get_include())\n", "py") is None
+    assert checker.source.borrowed_answer("from polymask import get_include, get_library_dirs\n", "py") is None
+    assert checker.source.borrowed_answer("from polymask.core cimport Polygon\n", "pyx") is None
+
+
+def test_untyped_loops_fail_exercise_03_naming_the_yellow_lines(tmp_path):
+    untyped = _solution_text("03").replace("    cdef Py_ssize_t row, col\n", "")
+    result = checker.check("03", _learner_file(tmp_path, untyped, name="mask.pyx"), timing=False)
+    assert result.status == "wrong" and result.phase == "the annotation check", str(result)
+    report = str(result)
+    assert "its loops still call into Python" in report
+    assert "for row in range(rows):" in report and "out[row, col] = point_inside(vertices, col, row)" in report
+
+
+def test_a_prange_only_in_a_comment_fails_exercise_06(tmp_path):
+    text_only = _solution_text("06").replace(
+        'for row in prange(rows, nogil=True, num_threads=team, schedule="static"):',
+        "for row in range(rows):  # omp parallel for: prange(rows, nogil=True)")
+    result = checker.check("06", _learner_file(tmp_path, text_only, name="mask.pyx"), timing=False)
+    assert result.status == "wrong" and "it ran on 1 thread" in str(result), str(result)
+
+
+def test_num_threads_1_fails_exercise_06(tmp_path):
+    one = _solution_text("06").replace("num_threads=team", "num_threads=1")
+    result = checker.check("06", _learner_file(tmp_path, one, name="mask.pyx"), timing=False)
+    assert result.status == "wrong" and "it ran on 1 thread" in str(result), str(result)
+
+
+def test_a_leaking_polygon_fails_exercise_05(tmp_path):
+    leaking = _solution_text("05").replace("        del self.polygon\n", "        pass\n")
+    result = checker.check("05", _learner_file(tmp_path, leaking, name="mask.pyx"), timing=False)
+    assert result.status == "wrong" and result.phase == "the memory check", str(result)
+    assert "Polygon leaks its C++ polygon" in str(result) and "del self.polygon" in str(result)
+
+
+def test_a_file_of_another_exercise_fails(tmp_path):
+    result = checker.check("05", _solution(checker.get_exercise("03")))
+    assert result.status == "wrong"
+    assert "it has no `cdef class Polygon` (it looks like exercise 03's file" in str(result)
+    result = checker.check("06", _solution(checker.get_exercise("05")), timing=False)
+    assert result.status == "wrong" and "mask(vertices, shape, threads) is expected" in str(result)
+    result = checker.check("01", _solution(checker.get_exercise("08")), timing=False)
+    assert result.status == "wrong" and "no function point_inside(polygon, px, py)" in str(result)
+
+
+def test_the_08_test_set_reaches_1e300(tmp_path):
+    overflowing = _solution_text("08").replace(
+        "np.clip(np.sort(np.ceil(x_cross)), 0, cols).astype(np.int64)",
+        "np.clip(np.sort(np.ceil(x_cross)).astype(np.int64), 0, cols)")
+    result = checker.check("08", _learner_file(tmp_path, overflowing), timing=False)
+    assert result.status == "wrong", str(result)
+    assert "case 'extreme_x_1e300'" in str(result)
+    assert max(abs(case.vertices).max() for case in checker.exercises.checker_cases() if case.vertices.size) == 1e300
+
+
+# ---- hygiene: process groups, arguments, progress ------------------------------------------------
+
+
+def _group_alive(pgid):
+    """Processes of group `pgid` that are still running (zombies do not count)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                alive.append(int(entry.name))
+    return alive
+
+
+_SPAWNER = """\
+    import os, subprocess, sys
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    open({record!r}, "w").write(str(os.getpgid(0)))
+    def mask(vertices, shape):
+        while True:
+            pass
+    """
+
+
+def test_nothing_survives_a_timeout(tmp_path):
+    record = tmp_path / "pgid"
+    path = _learner_file(tmp_path, _SPAWNER.format(record=str(record)))
+    result = checker.check("08", path, case_timeout=1)
+    assert "did not finish case 'square' within its limit of 1 s" in str(result)
+    assert _group_alive(int(record.read_text())) == []
+
+
+def test_nothing_survives_an_interrupt(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    record = tmp_path / "pgid"
+    path = _learner_file(tmp_path, _SPAWNER.format(record=str(record)))
+    checking = subprocess.Popen([sys.executable, "-c", f"from polymask.checker import check; check('08', {str(path)!r})"],
+                                stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not record.exists() or not record.read_text():
+        assert time.monotonic() < deadline and checking.poll() is None
+        time.sleep(0.05)
+    time.sleep(0.3)
+    checking.send_signal(signal.SIGINT)  # what a Jupyter interrupt sends
+    checking.wait(timeout=30)
+    assert b"KeyboardInterrupt" in checking.stderr.read()
+    time.sleep(0.2)
+    assert _group_alive(int(record.read_text())) == []
+
+
+@pytest.mark.parametrize("arguments", [["--size", "0"], ["--repeats", "0"], ["--time-size", "-3"],
+                                       ["--case-timeout", "0"]])
+def test_argument_errors_exit_2_before_anything_runs(tmp_path, arguments):
+    import subprocess
+    import sys
+
+    marker = tmp_path / "ran"
+    path = _learner_file(tmp_path, f"open({str(marker)!r}, 'w')\ndef mask(vertices, shape):\n    pass\n")
+    completed = subprocess.run([sys.executable, "-m", "polymask", "check", "01", str(path), *arguments],
+                               capture_output=True, text=True)
+    assert completed.returncode == 2, completed.stderr
+    assert "expected a" in completed.stderr and not marker.exists()
+    with pytest.raises(ValueError, match="must be a"):
+        checker.check("01", path, **{"size": 0} if "--size" in arguments else {"repeats": 0})
+    assert not marker.exists()
+
+
+def test_limits_are_stated_up_front_and_timing_shows_progress(tmp_path):
+    lines = []
+    result = checker.check("08", _solution(checker.get_exercise("08")), time_size=32, repeats=2,
+                           progress=lines.append)
+    assert result.passed, str(result)
+    assert "time limits: loading 120 s, each case 30 s" in lines[0]
+    assert "  timing, repeat 2 of 2 ..." in lines
+    assert len(result.repeat_seconds) == 2 and "(min / median / max)" in str(result)
+
+
+# ---- hints ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("exercise", checker.EXERCISES, ids=lambda e: e.folder)
+def test_every_readme_has_graded_hints(exercise):
+    hints = checker.exercises.readme_hints((EXERCISES_DIR / exercise.folder / "README.md").read_text())
+    assert len(hints) >= 2, f"{exercise.folder}/README.md needs a '## Hints' section with '### Hint N' blocks"
+
+
+def test_hint_prints_the_next_hint_each_time(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("POLYMASK_HINT_STATE", str(tmp_path / "hints.json"))
+    monkeypatch.chdir(ROOT)
+    hints = checker.exercises.readme_hints((EXERCISES_DIR / "04_wrap_cpp" / "README.md").read_text())
+    for number in range(1, len(hints) + 2):
+        assert cli.main(["check", "04", "--hint"]) == 0
+        shown = min(number, len(hints))
+        out = capsys.readouterr().out
+        assert out.startswith(f"Hint {shown} of {len(hints)} for exercise 04_wrap_cpp") and hints[shown - 1] in out
+    assert "the answer is in exercises/solutions/04_wrap_cpp/" in out
+    assert cli.main(["check", "04", "--hint", "1"]) == 0 and hints[0] in capsys.readouterr().out
+
+
+def test_the_04_and_06_readmes_do_not_give_the_code_away():
+    for folder, code in (("04_wrap_cpp", "polygon.get().contains(col, row, FillRule.even_odd)"),
+                         ("06_prange", 'prange(rows, nogil=True, num_threads=team, schedule="static")')):
+        readme = (EXERCISES_DIR / folder / "README.md").read_text()
+        before_hints = readme.split("## Hints")[0]
+        assert code not in before_hints, f"{folder}/README.md gives the answer before the hints"

@@ -31,8 +31,8 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         even_odd
         nonzero
 
-    # TODO: declare `cppclass Polygon` with its (const double *xy, int64_t n_vertices)
-    # constructor (except +) and its `bint contains(double px, double py, FillRule rule)`.
+    # TODO: declare the core's Polygon class (a cppclass): the constructor and the one
+    # method mask() needs, in C types, and what a C++ exception from the constructor becomes.
 
 
 def mask(const double[:, ::1] vertices not None, shape):
@@ -42,7 +42,7 @@ def mask(const double[:, ::1] vertices not None, shape):
     cdef const double *xy = &vertices[0, 0] if vertices.shape[0] > 0 else NULL
     result = np.zeros((rows, cols), dtype=bool)
     cdef unsigned char[:, ::1] out = result.view(np.uint8)
-    # TODO: build the C++ polygon once (a unique_ptr[Polygon] frees it for you:
-    # polygon.reset(new Polygon(xy, vertices.shape[0]))), then, with nogil, set
-    # out[row, col] = polygon.get().contains(col, row, FillRule.even_odd) for every pixel.
+    # TODO: build the C++ polygon once, owned so that it is freed however mask() ends
+    # (unique_ptr is cimported above), then, without the GIL, store its answer for
+    # every pixel in out.  Stuck?  polymask check 04 --hint
     return result

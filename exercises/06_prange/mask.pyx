@@ -1,13 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Exercise 06, prange: split the rows over threads with OpenMP.
 
-The rows of a mask are independent.  Replace the TODO with a row loop
-``for row in prange(rows, nogil=True, num_threads=team, schedule="static")``
+The rows of a mask are independent.  Replace the TODO with a loop over
+the rows that OpenMP splits over `team` threads (cython.parallel.prange),
 and an inner loop over the columns that asks the shared C++ polygon
 about each pixel.  `prange` needs ``nogil``: threads that held the GIL
 would only take turns.  The checker compiles this file with -fopenmp,
-calls ``mask(vertices, shape, threads=2)``, and also checks that your
-loop really is a prange loop.
+calls ``mask(vertices, shape, threads=2)``, and counts at run time the
+threads that did the work.  Stuck?  ``polymask check 06 --hint``.
 
 Check it:  polymask check 06 exercises/06_prange/mask.pyx
 """
@@ -29,7 +29,6 @@ def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     cdef Polygon *shared = polygon.get()  # only read in every thread: contains() is const
     result = np.zeros((rows, cols), dtype=bool)
     cdef unsigned char[:, ::1] out = result.view(np.uint8)
-    # TODO: a prange loop over the rows (nogil=True, num_threads=team, schedule="static"),
-    # and inside it a plain loop over the columns:
-    #     out[row, col] = shared.contains(col, row, FillRule.even_odd)
+    # TODO: a prange loop over the rows on `team` threads without the GIL, and inside
+    # it a plain loop over the columns that stores shared's answer for (col, row) in out.
     return result
