@@ -14,20 +14,23 @@ from pathlib import Path
 import numpy as np
 
 import polymask
-from polymask.bench.timing import median_seconds
+import statistics
+import time
+
+from polymask.bench.timing import calibrate
 from polymask.problems import standard_problem
 
 #: Side of the image the fast stages are timed on.
 SIZE = int(os.environ.get("POLYMASK_NOTEBOOK_SIZE", "1024"))
 #: Side of the image the slow (pure Python) stages are timed on.
 SLOW_SIZE = max(16, SIZE // 8)
-#: Timings per measurement; the median is kept.
-REPEATS = 3 if SIZE >= 512 else 1
+#: Timings per measurement: min, median and max are shown, the median is kept.
+REPEATS = 3
 
 PACKAGE_DIR = Path(polymask.__file__).resolve().parent
 EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
 
-_times: dict[str, tuple[float, bool]] = {}
+_times: dict[str, tuple[list, bool]] = {}
 
 
 def problem(size: int = SIZE):
@@ -44,31 +47,76 @@ def show_source(stage_id: str, skip_docstring: bool = True) -> None:
     print(text)
 
 
+def repeat_seconds(function, repeats: int = REPEATS, min_seconds: float = 0.02) -> list[float]:
+    """Seconds per call of `function`, once per repeat (each repeat averages enough calls
+    to last `min_seconds`): the spread of these is what a busy machine does to a timing."""
+    calls, _ = calibrate(function, min_seconds)
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            function()
+        seconds.append((time.perf_counter() - start) / calls)
+    return seconds
+
+
+def spread(seconds: list[float]) -> str:
+    """'min / median / max' of a list of timings, in ms."""
+    return (f"{min(seconds) * 1e3:9.3f} {statistics.median(seconds) * 1e3:9.3f} "
+            f"{max(seconds) * 1e3:9.3f} ms")
+
+
+def busy_note(seconds: list[float] = ()) -> str:
+    """A warning when the machine looks busy or the repeats disagree; '' when all looks quiet."""
+    notes = []
+    try:
+        load, cores = os.getloadavg()[0], os.cpu_count() or 1
+        if load > 0.8 * cores:
+            notes.append(f"the machine looks busy (load average {load:.1f} on {cores} cores)")
+    except OSError:  # no load average on this platform
+        pass
+    if len(seconds) >= 2 and min(seconds) > 0 and max(seconds) / min(seconds) > 1.5:
+        notes.append(f"repeats vary up to {max(seconds) / min(seconds):.1f}x")
+    if not notes:
+        return ""
+    return "note: " + "; ".join(notes) + ": compare medians, and re-run when the machine is quiet"
+
+
 def time_it(label: str, mask_function, *, slow: bool = False, **options) -> float:
     """Time mask_function on the standard problem, check it against polymask.mask, remember it.
 
-    Returns seconds for a SIZE x SIZE image (scaled from SLOW_SIZE when slow).
+    Returns the median seconds for a SIZE x SIZE image (scaled from SLOW_SIZE when slow).
     """
     size = SLOW_SIZE if slow else SIZE
     vertices, shape = problem(size)
     result = mask_function(vertices, shape, **options)
     assert np.array_equal(result, polymask.mask(vertices, shape)), f"{label}: not the contract's mask!"
-    seconds = median_seconds(lambda: mask_function(vertices, shape, **options), REPEATS)
     scale = (SIZE / size) ** 2
-    _times[label] = (seconds * scale, slow)
-    return seconds * scale
+    seconds = [value * scale for value in repeat_seconds(lambda: mask_function(vertices, shape, **options))]
+    _times[label] = (seconds, slow)
+    return statistics.median(seconds)
 
 
 def speedups() -> None:
-    """Print every time measured so far in this notebook and its speed-up over the first one."""
+    """Print every time measured so far in this notebook (min / median / max of the repeats)
+    and the speed-up of the medians over the first one; warn when the machine looks busy."""
     if not _times:
         print("nothing timed yet")
         return
     first_label, (first, _) = next(iter(_times.items()))
-    print(f"{SIZE}x{SIZE}, 24 vertices; speed-up over {first_label!r}")
+    print(f"{SIZE}x{SIZE}, 24 vertices, {REPEATS} repeats; speed-up of the median over {first_label!r}")
+    print(f"  {'':<36} {'min':>9} {'median':>9} {'max':>9}")
+    everything = []
     for label, (seconds, scaled) in _times.items():
         note = f"  (timed on {SLOW_SIZE}x{SLOW_SIZE}, scaled up)" if scaled else ""
-        print(f"  {label:<36} {seconds * 1e3:10.2f} ms {first / seconds:10.1f}x{note}")
+        ratio = statistics.median(first) / statistics.median(seconds)
+        print(f"  {label:<36} {spread(seconds)} {ratio:10.1f}x{note}")
+        spread_ratio = max(seconds) / min(seconds) if min(seconds) > 0 else 1.0
+        everything.append(spread_ratio)
+    worst = max(everything)
+    note = busy_note([1.0, worst])
+    if note:
+        print(note)
 
 
 def cython_core_flags() -> str:

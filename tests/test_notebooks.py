@@ -85,3 +85,19 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
     text = "\n".join(output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
                      for output in cell.outputs)
     assert "Traceback" not in text
+    if path.stem == "09_table":
+        _assert_numba_row(notebook)
+    if path.stem == "01_profile":
+        assert "Line #      Hits" in text, "lesson 1 must print the line profile it discusses"
+    if path.stem == "04_wrap_cpp":
+        assert "(convert)" in text and "(fill_pixels)" in text, "lesson 4 must print the profile it discusses"
+
+
+def _assert_numba_row(notebook):
+    """Lesson 9's table has a timed Numba row (the notebooks extra brings Numba)."""
+    tables = "\n".join(output.get("data", {}).get("text/markdown", "") for cell in notebook.cells
+                       if cell.cell_type == "code" for output in cell.outputs)
+    rows = [line for line in tables.splitlines() if line.startswith("| Numba")]
+    assert rows, f"lesson 9's table has no Numba row:\n{tables}"
+    time_cell = rows[0].split("|")[2].strip()
+    assert "No module named" not in rows[0] and time_cell not in ("", "—"), rows[0]

@@ -13,13 +13,12 @@
 # loop is C++ too, and no call converts anything.
 
 # %%
-import time
 
 import numpy as np
 
 import polymask
 from polymask.stages.cython_class import Polygon
-from lesson import SIZE, problem, show_source, speedups, time_it
+from lesson import SIZE, busy_note, problem, repeat_seconds, show_source, speedups, spread, time_it
 
 show_source("cython_class")
 
@@ -40,15 +39,12 @@ except AttributeError as error:
 # %%
 cython_cpp = polymask.stages.get("cython_cpp").load()
 tile = (16, 16)
-start = time.perf_counter()
-for _ in range(2000):
-    cython_cpp(vertices, tile)
-per_call = time.perf_counter() - start
-start = time.perf_counter()
-for _ in range(2000):
-    polygon.mask(tile)
-reused = time.perf_counter() - start
-print(f"converting every call: {per_call * 1e3:.1f} ms; one Polygon reused: {reused * 1e3:.1f} ms")
+per_call = repeat_seconds(lambda: [cython_cpp(vertices, tile) for _ in range(2000)])
+reused = repeat_seconds(lambda: [polygon.mask(tile) for _ in range(2000)])
+print("2000 tiles, min / median / max of the repeats:")
+print(f"  converting every call: {spread(per_call)}")
+print(f"  one Polygon reused:    {spread(reused)}")
+print(busy_note(per_call + reused))
 
 # %%
 time_it("cython_cpp", cython_cpp)

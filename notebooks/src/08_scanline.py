@@ -56,13 +56,18 @@ speedups()
 # algorithm can beat; the scanline core is within a small factor of it.
 
 # %%
-from polymask.bench.timing import median_seconds
+import statistics
+
+from lesson import busy_note, repeat_seconds, spread
 
 out = np.empty(shape, dtype=bool)
-floor = median_seconds(lambda: out.fill(False), 3)
-core = median_seconds(lambda: polymask.mask(vertices, shape, out=out), 3)
-print(f"floor: {floor * 1e3:.3f} ms; scanline core into the same array: {core * 1e3:.3f} ms "
-      f"= {core / floor:.1f}x the floor")
+floor = repeat_seconds(lambda: out.fill(False))
+core = repeat_seconds(lambda: polymask.mask(vertices, shape, out=out))
+print("min / median / max of the repeats:")
+print(f"  floor (fill the array once):        {spread(floor)}")
+print(f"  scanline core into the same array:  {spread(core)}")
+print(f"  = {statistics.median(core) / statistics.median(floor):.1f}x the floor (medians)")
+print(busy_note(floor + core))
 
 # %% [markdown]
 # More vertices make the gap grow: per-pixel work grows with N, scanline work barely does.
@@ -73,10 +78,11 @@ from polymask.problems import random_polygon
 side = min(SIZE, 256)
 for n_vertices in (24, 240, 2400):
     many = random_polygon(n_vertices, side)
-    per_pixel = median_seconds(lambda: polymask.mask(many, (side, side), backend="cython_prange"), 1)
-    scanline = median_seconds(lambda: polymask.mask(many, (side, side)), 1)
-    print(f"{n_vertices:5d} vertices on {side}x{side}: per pixel {per_pixel * 1e3:8.2f} ms, "
-          f"scanline {scanline * 1e3:6.3f} ms, {per_pixel / scanline:7.0f}x")
+    per_pixel = repeat_seconds(lambda: polymask.mask(many, (side, side), backend="cython_prange"))
+    scanline = repeat_seconds(lambda: polymask.mask(many, (side, side)))
+    print(f"{n_vertices:5d} vertices on {side}x{side}: per pixel {spread(per_pixel)}, "
+          f"scanline {spread(scanline)} (min / median / max), "
+          f"{statistics.median(per_pixel) / statistics.median(scanline):7.0f}x")
 
 # %% [markdown]
 # Exercise 08: write the fill yourself, `polymask check 08 exercises/08_scanline/mask.py`.

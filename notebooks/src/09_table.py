@@ -20,6 +20,15 @@ results = bench.run_table(args)
 display(Markdown(report.markdown(results)))
 
 # %% [markdown]
+# The table shows medians of the repeats. On a busy machine they move a lot from run to
+# run; the line below says whether this one looked busy while the table was measured.
+
+# %%
+from lesson import busy_note
+
+print(busy_note() or "the machine looked quiet (load average below 0.8 per core)")
+
+# %% [markdown]
 # Every stage's mask was compared with `polymask.mask`: the *pixels differing* column must
 # be 0 for every stage of the ladder.
 
