@@ -273,6 +273,9 @@ def run(job: dict) -> None:
         else:
             guard_polymask()
             module = load_module(Path(job.get("module_path") or path), job.get("module_name") or f"learner_{path.stem}")
+            if not callable(getattr(module, "mask", None)):
+                raise LookupError(f"{path} defines no function mask(vertices, shape); the exercise's "
+                                  "README says what it must define")
             problems = wrong_entry_points(module, exercise)
             if problems:
                 emit({"event": "entry_points", "problems": problems})
