@@ -37,6 +37,7 @@ print(flags)
 # %%
 %%cython {flags}
 # cython: boundscheck=False, wraparound=False
+cimport cython
 import numpy as np
 from libcpp.memory cimport unique_ptr
 from polymask.core cimport FillRule, Polygon
@@ -55,6 +56,32 @@ def wrapped_mask(const double[:, ::1] vertices not None, shape):
                 out[row, col] = polygon.get().contains(col, row, FillRule.even_odd)
     return result
 
+
+# The same work split in two, visible to cProfile (see "The conversion shows in a profile").
+@cython.profile(True)
+cdef Polygon *convert(const double[:, ::1] vertices) except NULL:
+    # The per-call conversion: NumPy's vertices copied into a new C++ polygon.
+    return new Polygon(&vertices[0, 0] if vertices.shape[0] > 0 else NULL, vertices.shape[0])
+
+
+@cython.profile(True)
+cdef void fill_pixels(Polygon *polygon, unsigned char[:, ::1] out):
+    cdef Py_ssize_t row, col
+    for row in range(out.shape[0]):
+        for col in range(out.shape[1]):
+            out[row, col] = polygon.contains(col, row, FillRule.even_odd)
+
+
+@cython.profile(True)
+def profiled_mask(const double[:, ::1] vertices not None, shape):
+    result = np.zeros(shape, dtype=bool)
+    cdef Polygon *polygon = convert(vertices)
+    try:
+        fill_pixels(polygon, result.view(np.uint8))
+    finally:
+        del polygon
+    return result
+
 # %%
 vertices, shape = problem(SIZE)
 assert np.array_equal(wrapped_mask(vertices, shape), polymask.mask(vertices, shape))
@@ -68,38 +95,10 @@ speedups()
 # ## The conversion shows in a profile
 # Every call copies the vertices into a new C++ `Polygon`. To see that in a profile, the
 # cell below splits the same code into two `cdef` functions -- `convert` (NumPy's
-# vertices into a C++ polygon) and `fill_pixels` (the pixel loop) -- and compiles it with
-# the directive `profile=True`, which makes Cython functions visible to `cProfile`
-# (without it, a compiled function is one opaque call). Profiling keeps the GIL, so this
-# version has no `nogil`: it is for reading, not for speed.
-
-# %%
-%%cython {flags}
-# cython: profile=True, boundscheck=False, wraparound=False
-import numpy as np
-from polymask.core cimport FillRule, Polygon
-
-
-cdef Polygon *convert(const double[:, ::1] vertices) except NULL:
-    # The per-call conversion: NumPy's vertices copied into a new C++ polygon.
-    return new Polygon(&vertices[0, 0] if vertices.shape[0] > 0 else NULL, vertices.shape[0])
-
-
-cdef void fill_pixels(const Polygon *polygon, unsigned char[:, ::1] out):
-    cdef Py_ssize_t row, col
-    for row in range(out.shape[0]):
-        for col in range(out.shape[1]):
-            out[row, col] = polygon.contains(col, row, FillRule.even_odd)
-
-
-def profiled_mask(const double[:, ::1] vertices not None, shape):
-    result = np.zeros(shape, dtype=bool)
-    cdef Polygon *polygon = convert(vertices)
-    try:
-        fill_pixels(polygon, result.view(np.uint8))
-    finally:
-        del polygon
-    return result
+# vertices into a C++ polygon) and `fill_pixels` (the pixel loop). They were compiled in
+# the `%%cython` cell above with `@cython.profile(True)`, which makes a Cython function
+# visible to `cProfile` (without it, a compiled function is one opaque call). Profiling
+# keeps the GIL, so `profiled_mask` has no `nogil`: it is for reading, not for speed.
 
 # %%
 import cProfile

@@ -89,8 +89,7 @@ def main_from_args(args: argparse.Namespace) -> int:
             return 2
         outcome = check(args.exercise, args.file, size=args.size, time_size=args.time_size,
                         repeats=args.repeats, timing=not args.no_timing, case_timeout=args.case_timeout,
-                        timing_timeout=args.timing_timeout,
-                        progress=lambda line: print(line, file=sys.stderr, flush=True))
+                        timing_timeout=args.timing_timeout)
     except (ValueError, FileNotFoundError) as error:
         print(f"polymask check: {error}", file=sys.stderr)
         return 2

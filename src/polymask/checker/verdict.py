@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import os
+import sys
 from pathlib import Path
 from typing import Callable
 
@@ -67,14 +68,15 @@ def _looks_like(text: str, exercise) -> str:
 def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: int | None = None,
           repeats: int = 3, timing: bool = True, case_timeout: float = 30.0, timing_timeout: float = 120.0,
           load_timeout: float = 120.0, technique_timeout: float = 120.0,
-          progress: Callable[[str], None] | None = None) -> CheckResult:
+          progress: Callable[[str], None] | bool = True) -> CheckResult:
     """Build the learner's file for `exercise`, check it on the test set, check its technique, time it.
 
     `size` is the side of the test images (the tests use 24); `time_size`
     the side of the timing problem (default 1024, or 128 when this stage or
     the one before is a slow one); `repeats` timings per row, shown as
-    min / median / max.  The limits are seconds per phase.  `progress`
-    receives progress lines (default: none).  Returns a CheckResult:
+    min / median / max.  The limits are seconds per phase, stated in the
+    first progress line.  `progress` receives progress lines (True, the
+    default: printed to stderr; False: none).  Returns a CheckResult:
     ``.passed``, and the report as its str.  Bad arguments raise ValueError
     before anything runs.
     """
@@ -82,6 +84,8 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     limits = runner.Limits(loading=load_timeout, case=case_timeout, technique=technique_timeout,
                            timing=timing_timeout)
     validate_arguments(size, time_size, repeats, limits)
+    if progress is True:  # progress lines go to stderr, so the report alone is on stdout
+        progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     say = progress or (lambda line: None)
     learner_path = Path(path)
     label = f"exercise {spec.folder}"
