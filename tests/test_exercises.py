@@ -397,7 +397,9 @@ def test_get_include_stays_allowed():
 
 
 def test_untyped_loops_fail_exercise_03_naming_the_yellow_lines(tmp_path):
-    untyped = _solution_text("03").replace("    cdef Py_ssize_t row, col\n", "")
+    untyped = _solution_text("03").replace(
+        "    cdef Py_ssize_t rows = shape[0], cols = shape[1]\n    cdef Py_ssize_t row, col\n", "    rows, cols = shape\n")
+    assert untyped != _solution_text("03")
     result = checker.check("03", _learner_file(tmp_path, untyped, name="mask.pyx"), timing=False)
     assert result.status == "wrong" and result.phase == "the annotation check", str(result)
     report = str(result)
@@ -511,7 +513,8 @@ def test_argument_errors_exit_2_before_anything_runs(tmp_path, arguments):
 
     marker = tmp_path / "ran"
     path = _learner_file(tmp_path, f"open({str(marker)!r}, 'w')\ndef mask(vertices, shape):\n    pass\n")
-    completed = subprocess.run([sys.executable, "-m", "polymask", "check", "01", str(path), *arguments],
+    command_line = "import sys; from polymask.cli import main; sys.exit(main(sys.argv[1:]))"
+    completed = subprocess.run([sys.executable, "-c", command_line, "check", "01", str(path), *arguments],
                                capture_output=True, text=True)
     assert completed.returncode == 2, completed.stderr
     assert "expected a" in completed.stderr and not marker.exists()
