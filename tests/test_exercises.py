@@ -324,6 +324,16 @@ def test_a_segfault_only_at_timing_size_fails_in_the_timing_phase(tmp_path):
     assert "crashed the Python process (signal SIGSEGV) during timing" in str(result)
 
 
+def test_an_endless_loop_only_at_timing_size_is_stopped_in_the_timing_phase(tmp_path):
+    text = _with_prefix(SOLUTION.read_text(), "while shape[0] > 64:\n    pass\n")
+    lines = []
+    result = checker.check("01", _learner_file(tmp_path, text), time_size=80, repeats=1, timing_timeout=1.5,
+                           progress=lines.append)
+    assert result.status == "wrong" and result.phase == "timing", str(result)
+    assert "did not finish timing within 1.5 s, its time limit" in str(result)
+    assert "timing 1.5 s per repeat" in lines[0] and "  timing ..." in lines
+
+
 def test_replacing_the_reference_is_refused_before_running(tmp_path):
     path = _learner_file(tmp_path, """\
         import numpy as np

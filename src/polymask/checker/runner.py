@@ -49,8 +49,8 @@ class Limits:
         return self.loading
 
     def statement(self) -> str:
-        return (f"time limits: loading {self.loading:.0f} s, each case {self.case:.0f} s, the technique check "
-                f"{self.technique:.0f} s, timing {self.timing:.0f} s per repeat")
+        return (f"time limits: loading {self.loading:g} s, each case {self.case:g} s, the technique check "
+                f"{self.technique:g} s, timing {self.timing:g} s per repeat")
 
 
 @dataclass

@@ -171,7 +171,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
         return phase_fail(f"is not the file this exercise asks for: it has {'; '.join(entry['problems'])}. "
                           f"Start from exercises/{spec.folder}/{spec.filename}.", "loading")
     if run.ended == "timeout":
-        return phase_fail(f"did not finish {run.phase} within {run.limit:.0f} s, its time limit (an endless "
+        return phase_fail(f"did not finish {run.phase} within {run.limit:g} s, its time limit (an endless "
                           "loop? a loop index that never advances?); it was stopped, with everything it started.",
                           run.phase)
     if not run.first("cases_done"):
