@@ -236,11 +236,16 @@ def probe_threads(learner_mask, options) -> dict:
             "wall_seconds": round(perf_counter() - wall_start, 3), "requested": options.get("threads")}
 
 
-def _peak_memory_bytes() -> int:
-    import resource
+def _memory_bytes() -> int:
+    """Resident memory now (Linux), else the peak so far (a leak raises both)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:
+        import resource
 
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB
 
 
 def probe_polygon_memory(module, constructions: int = 20, n_vertices: int = 100_000) -> dict:
@@ -249,13 +254,13 @@ def probe_polygon_memory(module, constructions: int = 20, n_vertices: int = 100_
     for _ in range(2):  # warm up: allocator pools, first-use buffers
         module.Polygon(vertices)
         gc.collect()
-    before = _peak_memory_bytes()
+    before = _memory_bytes()
     for _ in range(constructions):
         polygon = module.Polygon(vertices)
         del polygon
     gc.collect()
     return {"event": "memory", "constructions": constructions, "n_vertices": n_vertices,
-            "grew_bytes": _peak_memory_bytes() - before, "vertex_bytes": int(vertices.nbytes)}
+            "grew_bytes": _memory_bytes() - before, "vertex_bytes": int(vertices.nbytes)}
 
 
 # ---- the job ------------------------------------------------------------------------------------
