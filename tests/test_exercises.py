@@ -398,6 +398,11 @@ def test_calling_polymask_is_refused_with_the_reason(tmp_path):
         """, name="hidden.py")
     result = checker.check("01", hidden, timing=False)
     assert result.status == "wrong" and "called polymask's own polymask.mask" in str(result)
+    through_stages = _learner_file(tmp_path, hidden.read_text().replace(
+        'getattr(importlib.import_module("poly" + "mask"), "ma" + "sk")',
+        'importlib.import_module("poly" + "mask").stages.get("scanline").load()'), name="stages.py")
+    result = checker.check("01", through_stages, timing=False)
+    assert result.status == "wrong" and "called polymask's own polymask.stages.get" in str(result)
 
 
 def test_get_include_stays_allowed():

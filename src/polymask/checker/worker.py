@@ -105,6 +105,13 @@ def guard_polymask() -> None:
             if callable(value) and not isinstance(value, type) and name not in _ALLOWED \
                     and any(word in name.lower() for word in _GUARDED_WORDS):
                 setattr(module, name, _guard(module_name, name))
+    # The stage registry hands out mask functions too: polymask.stages.get(...).load().
+    stages = sys.modules.get("polymask.stages")
+    if stages is not None:
+        stages.get = _guard("polymask.stages", "get")
+        for stage in getattr(stages, "STAGES", ()):
+            type(stage).load = _guard("polymask.stages.Stage", "load")
+            break
     sys.meta_path.insert(0, _BlockPolymaskImports())
 
 
