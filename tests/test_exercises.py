@@ -498,6 +498,15 @@ def test_nothing_survives_a_timeout(tmp_path):
     assert _group_alive(int(record.read_text())) == []
 
 
+def test_nothing_survives_a_passing_check(tmp_path):
+    record = tmp_path / "pgid"
+    spawner = textwrap.dedent(_SPAWNER.format(record=str(record))).split("def mask")[0]
+    path = _learner_file(tmp_path, spawner + _solution_text("08"))
+    result = checker.check("08", path, timing=False)
+    assert result.passed, str(result)
+    assert _group_alive(int(record.read_text())) == []
+
+
 def test_nothing_survives_an_interrupt(tmp_path):
     import signal
     import subprocess
