@@ -20,13 +20,25 @@ results = bench.run_table(args)
 display(Markdown(report.markdown(results)))
 
 # %% [markdown]
-# The table shows medians of the repeats. On a busy machine they move a lot from run to
-# run; the line below says whether this one looked busy while the table was measured.
+# ## The spread behind the medians
+# The table shows medians. On a busy machine one timing can move a lot from run to run,
+# so here are the fast stages again, each timed a few times: min / median / max, and a
+# note when the machine looks busy or the repeats disagree.
 
 # %%
-from lesson import busy_note
+from polymask import stages
+from lesson import speedups, time_it
 
-print(busy_note() or "the machine looked quiet (load average below 0.8 per core)")
+for stage in stages.STAGES:
+    if stage.slow:
+        continue
+    try:
+        function = stage.load()
+    except ImportError as error:  # OpenCL without a device, say: the table above says why
+        print(f"{stage.id}: not available here ({str(error)[:80]})")
+        continue
+    time_it(stage.id, function)
+speedups()
 
 # %% [markdown]
 # Every stage's mask was compared with `polymask.mask`: the *pixels differing* column must
