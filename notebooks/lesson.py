@@ -9,14 +9,13 @@ every per-pixel stage's work grows with the number of pixels -- and marked so.
 from __future__ import annotations
 
 import os
+import statistics
+import time
 from pathlib import Path
 
 import numpy as np
 
 import polymask
-import statistics
-import time
-
 from polymask.bench.timing import calibrate
 from polymask.problems import standard_problem
 

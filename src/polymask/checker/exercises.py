@@ -135,18 +135,18 @@ def checker_cases(size: int = 24) -> list:
 
 def readme_hints(readme_text: str) -> list[str]:
     """The graded hints of an exercise README: the ``### Hint N`` blocks under ``## Hints``."""
-    section = re.split(r"^## Hints[ \t]*$", readme_text, maxsplit=1, flags=re.M)
+    section = re.split(r"^## Hints[ \t]*$", readme_text, maxsplit=1, flags=re.MULTILINE)
     if len(section) < 2:
         return []
-    body = re.split(r"^## ", section[1], maxsplit=1, flags=re.M)[0]
-    blocks = re.split(r"^### Hint \d+[^\n]*\n", body, flags=re.M)[1:]
+    body = re.split(r"^## ", section[1], maxsplit=1, flags=re.MULTILINE)[0]
+    blocks = re.split(r"^### Hint \d+[^\n]*\n", body, flags=re.MULTILINE)[1:]
     return [block.strip() for block in blocks if block.strip()]
 
 
 def strip_comments(source: str, kind: str) -> str:
     """`source` without comments (so a word in a comment never counts as code)."""
     if kind == "cl":
-        source = re.sub(r"/\*.*?\*/", " ", source, flags=re.S)
+        source = re.sub(r"/\*.*?\*/", " ", source, flags=re.DOTALL)
         return re.sub(r"//[^\n]*", "", source)
     # Python and Cython: drop '#' comments outside string literals (a good-enough scan).
     lines = []

@@ -24,14 +24,26 @@ from typing import Callable
 import numpy as np
 
 from polymask.checker import report, runner, source
-from polymask.checker.exercises import (EXERCISES, FAST_TIME_SIZE, FREES_POLYGON, MANY_THREADS, WHITE_LOOPS,
-                                        checker_cases, default_time_size, get_exercise)
+from polymask.checker.exercises import (
+    EXERCISES,
+    FAST_TIME_SIZE,
+    FREES_POLYGON,
+    MANY_THREADS,
+    WHITE_LOOPS,
+    checker_cases,
+    default_time_size,
+    get_exercise,
+)
 from polymask.checker.report import CheckResult
 
 #: Bounds on the arguments: beyond them a check takes hours or memory it cannot have.
 MAX_SIZE = 4096
 MAX_TIME_SIZE = 16384
 MAX_REPEATS = 1000
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _whole_number(name: str, value, low: int, high: int) -> int:
@@ -84,8 +96,8 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     limits = runner.Limits(loading=load_timeout, case=case_timeout, technique=technique_timeout,
                            timing=timing_timeout)
     validate_arguments(size, time_size, repeats, limits)
-    if progress is True:  # progress lines go to stderr, so the report alone is on stdout
-        progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    if progress is True:
+        progress = _to_stderr  # so the report alone is on stdout
     say = progress or (lambda line: None)
     learner_path = Path(path)
     label = f"exercise {spec.folder}"
@@ -288,9 +300,10 @@ def _clock_mismatch(run) -> str | None:
 
 def _time_stage(stage_id, vertices, shape, repeats, options, say) -> tuple[list, str]:
     """Seconds per mask of polymask's own stage, per repeat (here, in the checker's process)."""
+    import time
+
     from polymask import stages
     from polymask.bench.timing import calibrate
-    import time
 
     stage = stages.get(stage_id)
     stage_options = {"threads": options["threads"]} if "threads" in options and stage.threaded else {}

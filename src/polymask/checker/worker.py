@@ -35,7 +35,7 @@ from time import perf_counter, process_time  # bound now: the learner cannot swa
 
 import numpy as np
 
-from polymask.checker.exercises import MANY_THREADS, FREES_POLYGON, get_exercise, random_vertices
+from polymask.checker.exercises import FREES_POLYGON, MANY_THREADS, get_exercise, random_vertices
 
 _channel = None
 
@@ -91,7 +91,6 @@ class _BlockPolymaskImports(importlib.abc.MetaPathFinder):
         if fullname.startswith("polymask.") and not fullname.startswith("polymask.checker"):
             emit({"event": "borrowed", "what": fullname})
             raise ImportError(f"exercise code may not import {fullname}: compute the mask yourself")
-        return None
 
 
 def guard_polymask() -> None:
