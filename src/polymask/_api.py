@@ -15,12 +15,13 @@ import numpy as np
 
 from polymask import _core, stages
 from polymask._rings import as_rings
+from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
 from polymask._version import __version__
 
 
 def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="evenodd",
-         window=None) -> np.ndarray:
+         window=None, transform=None) -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -59,6 +60,14 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         of the image.  The result has shape (height, width) and equals
         that slice of the full mask exactly; the window must lie inside
         `shape`.
+    transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
+        Georeferenced cells, as GDAL and rasterio have them: pixel
+        (row, col) is the cell with corners T·(col, row) and
+        T·(col+1, row+1), inside iff its centre T·(col+½, row+½) is, and the
+        vertices are world coordinates (x = a·col + b·row + c,
+        y = d·col + e·row + f; rotation and shear allowed).  Without one,
+        integer coordinates are the sample points (the contract).  See
+        docs/geospatial.md.
 
     Returns
     -------
@@ -108,6 +117,9 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     else:
         rings = as_rings(vertices)
         coordinates, ring_ends = rings.vertices, rings.ring_ends
+    cells = as_transform(transform)
+    if cells is not None:  # world coordinates -> the contract's sample-point frame
+        coordinates = to_sample_frame(coordinates, cells)
     rows_cols = as_shape(shape)
     thread_count = as_threads(threads)
     rule = as_fill_rule(fill_rule)
