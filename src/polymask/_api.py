@@ -112,7 +112,7 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
            [1, 1, 1, 1, 1],
            [1, 1, 1, 1, 1]])
     """
-    if type(vertices) is np.ndarray:  # the common case, kept as cheap as before rings existed
+    if type(vertices) is np.ndarray and vertices.dtype != object:  # the common case, kept as cheap as before rings existed
         coordinates, ring_ends = as_vertices(vertices), None
     else:
         rings = as_rings(vertices)

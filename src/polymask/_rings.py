@@ -62,7 +62,7 @@ class Rings:
 
 def as_rings(polygon, name: str = "vertices") -> Rings:
     """Flatten any accepted polygon form into a Rings (validated, finite)."""
-    if type(polygon) is np.ndarray:
+    if type(polygon) is np.ndarray and polygon.dtype != object:  # object arrays may hold shapely geometries
         # A NumPy array is always one (N, 2) ring: an (R, N, 2) array would
         # be ambiguous, so several rings come as a list.
         return Rings(as_vertices(polygon, name), None)
@@ -126,8 +126,8 @@ def _geojson_rings(geometry: Mapping, name: str, depth: int) -> list[np.ndarray]
             raise TypeError(f"{name} is a GeoJSON Feature without a geometry mapping, got {_describe(inner)}")
         return _geojson_rings(inner, f"{name}['geometry']", depth + 1)
     if kind not in _GEOJSON_TYPES:
-        raise ValueError(f"{name} must be a GeoJSON-like Polygon, MultiPolygon or GeometryCollection of them "
-                         f"(or a Feature of one), got type {kind!r}")
+        raise ValueError(f"{name} must be a GeoJSON-like Polygon or MultiPolygon (or a GeometryCollection or "
+                         f"Feature of them), got type {kind!r}")
     if kind == "GeometryCollection":
         members = _sequence(geometry.get("geometries"), f"{name}['geometries']", "geometries")
         rings = []
