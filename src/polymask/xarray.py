@@ -246,8 +246,7 @@ class _Grid:
         cols = np.argsort(self.lon_order)
         if _is_identity(rows) and _is_identity(cols):
             return filled
-        if isinstance(filled, np.ndarray):
-            return filled[..., rows, :][..., cols]  # NumPy copies; Dask takes lazily along each axis
+        return filled[..., rows, :][..., cols]  # NumPy copies; Dask takes lazily along each axis
 
     def to_dataarray(self, values, name, extra_dims=(), extra_coords=None) -> "xr.DataArray":
         coords = {self.lat_name: self.lat, self.lon_name: self.lon}
@@ -275,6 +274,7 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
             at = grid.dateline_col
             out[:, at] = np.where(np.isnan(out[:, at]), column[:, 0], out[:, at])
         return grid.reorder(out)
+    import dask
     import dask.array as da
 
     from polymask.dask import DEFAULT_CHUNK, _Burn, _chunks, _rasterize_block
@@ -282,7 +282,7 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     # The lazy burn's background is 0, so burn index + 1 and look the numbers up per block.
     indices = np.arange(1, len(flat) + 1, dtype=np.int32)
     block_chunks = _chunks(DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, indices.dtype)
-    burn = _Burn(frame, indices)
+    burn = dask.delayed(_Burn(frame, indices), pure=True)  # one key: every block shares the polygons
     labels = da.map_blocks(_rasterize_block, burn, _core.EVEN_ODD, 1, chunks=block_chunks, dtype=indices.dtype,
                            meta=np.empty((0, 0), dtype=indices.dtype))
     table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
