@@ -119,7 +119,7 @@ def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, co
         last = int(ends[-1]) if len(ends) else first
         if last > first:
             _core.fill(np.ascontiguousarray(vertices[first:last]), layers[index].view(np.uint8), 0, col0,
-                       _core.EVEN_ODD, 0, False, np.ascontiguousarray(ends - first))
+                       _core.EVEN_ODD, _threads(layers[index].size), False, np.ascontiguousarray(ends - first))
         ring_begin = ring_end
 
 
@@ -242,11 +242,16 @@ class _Grid:
         """Rows and columns of a fill (..., lat, lon) back in the grid's order."""
         if self.transform is not None:
             return filled
-        rows = np.argsort(self.lat_order)  # fill row of each grid row
-        cols = np.argsort(self.lon_order)
-        if _is_identity(rows) and _is_identity(cols):
-            return filled
-        return filled[..., rows, :][..., cols]  # NumPy copies; Dask takes lazily along each axis
+        rows = _as_slice(np.argsort(self.lat_order))  # fill row of each grid row
+        cols = _as_slice(np.argsort(self.lon_order))
+        # A grid in ascending order is the fill reversed: a view, no copy.
+        filled = filled[..., rows, :]
+        if not isinstance(cols, np.ndarray):
+            return filled[..., cols]
+        runs = _runs(cols)  # a wrapped grid: a few reversed runs, joined faster than a take
+        if len(runs) <= 4 and isinstance(filled, np.ndarray):
+            return np.concatenate([filled[..., run] for run in runs], axis=-1)
+        return filled[..., cols]
 
     def to_dataarray(self, values, name, extra_dims=(), extra_coords=None) -> "xr.DataArray":
         coords = {self.lat_name: self.lat, self.lon_name: self.lon}
@@ -266,11 +271,12 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     if chunks is None and points <= LAZY_POINTS:
         out = np.full(grid.fill_shape, np.nan)
         values = np.ascontiguousarray(numbers, dtype=np.float64)
-        _core.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD, 0)
+        _core.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD,
+                        _threads(points))
         if grid.dateline_col is not None:  # points on the dateline no region took: try them at 180 E
             column = np.full((grid.fill_shape[0], 1), np.nan)
             _core.rasterize(grid.dateline_frame(flat.vertices), frame.ring_ends, frame.polygon_ends, values,
-                            column, 0, grid.dateline_col, _core.EVEN_ODD, 0)
+                            column, 0, grid.dateline_col, _core.EVEN_ODD, 1)
             at = grid.dateline_col
             out[:, at] = np.where(np.isnan(out[:, at]), column[:, 0], out[:, at])
         return grid.reorder(out)
@@ -331,5 +337,30 @@ def _spacing(descending: np.ndarray, name: str) -> float:
     return step
 
 
-def _is_identity(order: np.ndarray) -> bool:
-    return bool(np.array_equal(order, np.arange(len(order))))
+def _as_slice(order: np.ndarray):
+    """`order` as a slice when it is the identity or a reversal (free to apply), else as it is."""
+    if np.array_equal(order, np.arange(len(order))):
+        return slice(None)
+    if np.array_equal(order, np.arange(len(order) - 1, -1, -1)):
+        return slice(None, None, -1)
+    return order
+
+
+def _runs(order: np.ndarray) -> list:
+    """`order` as consecutive slices (steps of +1 or -1), e.g. a rotated, reversed range."""
+    runs, start = [], 0
+    for end in range(1, len(order) + 1):
+        if end == len(order) or abs(int(order[end]) - int(order[end - 1])) != 1 or (
+                end - start > 1 and order[end] - order[end - 1] != order[start + 1] - order[start]):
+            first, last = int(order[start]), int(order[end - 1])
+            step = 1 if last >= first else -1
+            runs.append(slice(first, last + step if last + step >= 0 else None, step))
+            start = end
+            if len(runs) > 4:
+                break
+    return runs
+
+
+def _threads(points: int) -> int:
+    """Core threads for a fill of `points`: one for small grids, where starting threads costs more."""
+    return 1 if points < 2**22 else 0
