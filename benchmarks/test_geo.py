@@ -9,11 +9,13 @@ Four groups; compare medians within a group as ratios, from one run:
   ``polymask.rasterize(frame, ..., values="label", transform=T)`` and by
   ``rasterio.features.rasterize`` (both take the frame as it is: the
   ingestion is timed too);
-* geo-ingestion: ``polymask.rasterize`` of the same 10,000 polygons as a
-  shapely array against the same polygons as a padded (P, 16, 2) array;
+* geo-ingestion: ``polymask.rasterize`` (1 thread) of the same 10,000
+  polygons as a shapely array against the same polygons as a padded
+  (P, 16, 2) array;
 * geo-dask-mask: a 20,000x20,000 mask of a 24-vertex polygon, counted block
-  by block: ``polymask.dask.mask`` (threaded scheduler, 2 threads) against
-  rasterio's ``geometry_mask`` over the same 4096x4096 windows in a loop;
+  by block: ``polymask.dask.mask`` (synchronous scheduler, and threaded with
+  2 threads) against rasterio's ``geometry_mask`` over the same 4096x4096
+  windows in a loop;
 * geo-regions: SREX's 26 regions as regionmask's 3-D mask on a 0.25 degree
   grid, regionmask against ``polymask.xarray.mask_3d``.
 
@@ -29,7 +31,6 @@ import os
 import numpy as np
 import pytest
 
-import dask.array as da
 import geopandas
 import regionmask
 import shapely
@@ -82,11 +83,15 @@ def _record(benchmark, group, backend, result, expected, **info):
                                 pixels_differing=int(np.count_nonzero(result != expected)), **info)
 
 
-def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_labels):
+@pytest.mark.parametrize("threads", [1, 0], ids=["1-thread", "all-threads"])
+def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_labels, threads):
+    # 1 thread too: rasterio burns on one core.
     table, _, shape = frame
-    result = benchmark.pedantic(polymask.rasterize, (table, shape), {"values": "label", "transform": TRANSFORM},
+    result = benchmark.pedantic(polymask.rasterize, (table, shape),
+                                {"values": "label", "transform": TRANSFORM, "threads": threads},
                                 rounds=5, warmup_rounds=1)
-    _record(benchmark, "geo-label-image", "polymask", result, expected_labels, n_polygons=len(table))
+    _record(benchmark, "geo-label-image", f"polymask-threads-{threads}", result, expected_labels,
+            n_polygons=len(table))
     assert benchmark.extra_info["matches_polymask"]
 
 
@@ -107,7 +112,7 @@ def test_ingestion(benchmark, frame, expected_labels, form):
     table, world, shape = frame
     polygons = np.asarray(table.geometry.values, dtype=object) if form == "shapely-array" else world
     labels = table["label"].to_numpy()
-    result = benchmark.pedantic(polymask.rasterize, (polygons, shape, labels), {"transform": TRANSFORM},
+    result = benchmark.pedantic(polymask.rasterize, (polygons, shape, labels), {"transform": TRANSFORM, "threads": 1},
                                 rounds=7, warmup_rounds=1)
     _record(benchmark, "geo-ingestion", form, result, expected_labels, n_polygons=len(table))
     assert benchmark.extra_info["matches_polymask"]
@@ -125,17 +130,26 @@ def big_mask(full):
     return polygon, shape, chunk, count
 
 
-def test_dask_mask_polymask(benchmark, big_mask):
+def _count_block(block: np.ndarray) -> np.ndarray:
+    return np.array([[np.count_nonzero(block)]], dtype=np.int64)
+
+
+@pytest.mark.parametrize("workers", [1, 2], ids=["1-thread", "2-threads"])
+def test_dask_mask_polymask(benchmark, big_mask, workers):
     polygon, shape, chunk, expected = big_mask
+    scheduler = "synchronous" if workers == 1 else "threads"
 
     def count():
         lazy = polymask.dask.mask(polygon, shape, chunks=chunk, transform=TRANSFORM)
-        # count_nonzero per block, as the rasterio loop counts its windows
-        return int(da.count_nonzero(lazy).compute(scheduler="threads", num_workers=2))
+        # np.count_nonzero per block, as the rasterio loop counts its windows (da.count_nonzero
+        # would first cast every block to int64: 8 bytes per pixel)
+        counts = lazy.map_blocks(_count_block, chunks=((1,) * len(lazy.chunks[0]), (1,) * len(lazy.chunks[1])),
+                                 dtype=np.int64)
+        return int(counts.sum().compute(scheduler=scheduler, num_workers=workers))
 
     result = benchmark.pedantic(count, rounds=3, warmup_rounds=0)
     benchmark.group = "geo-dask-mask"
-    benchmark.extra_info.update(backend="polymask.dask (2 threads)", shape=list(shape), chunk=chunk,
+    benchmark.extra_info.update(backend=f"polymask.dask ({workers} thread(s))", shape=list(shape), chunk=chunk,
                                 matches_polymask=result == expected)
     assert result == expected
 
