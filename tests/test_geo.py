@@ -231,6 +231,33 @@ def test_every_bulk_form_gives_the_per_geometry_labels():
         assert np.array_equal(got, expected), name
 
 
+def test_vectorized_extraction_equals_the_geojson_path_on_random_collections():
+    """Holes, multipolygons, nested collections, Z, empties and None, many at once."""
+    rng = np.random.default_rng(11)
+    geometries = []
+    for k in range(60):
+        centre, radius = rng.uniform(0, 40, 2), rng.uniform(2, 12)
+        outer = _star(rng, centre, radius, int(rng.integers(6, 14)))
+        polygon = Polygon(outer, [_star(rng, centre, radius * 0.3, 6)] if k % 2 else [])
+        kind = k % 6
+        if kind == 2:
+            polygon = MultiPolygon([polygon, Polygon(_star(rng, centre + [3 * radius, 0], radius, 7))])
+        elif kind == 3:
+            polygon = GeometryCollection([polygon, GeometryCollection([box(*(centre - 40), *(centre - 38))])])
+        elif kind == 4:
+            polygon = shapely.force_3d(polygon, float(k))
+        elif kind == 5:
+            polygon = [Polygon(), None, MultiPolygon(), polygon][k % 4]
+        geometries.append(polygon)
+    shape = (45, 50)
+    as_dicts = [shapely.geometry.mapping(g) if g is not None else {"type": "Polygon", "coordinates": []}
+                for g in geometries]
+    expected = polymask.rasterize(as_dicts, shape, dtype=np.int32)  # one as_rings per geometry
+    assert expected.max() > 50
+    for form in (np.array(geometries, dtype=object), geopandas.GeoSeries(geometries)):
+        assert np.array_equal(polymask.rasterize(form, shape, dtype=np.int32), expected)
+
+
 def test_a_geodataframe_burns_its_active_geometry_and_named_column():
     frame = geopandas.GeoDataFrame({"code": [40, 30, 20]},
                                    geometry=geopandas.GeoSeries([SQUARE, HOLED, PARTS]))

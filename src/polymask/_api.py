@@ -32,8 +32,11 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         float64.  Or several rings (holes, several parts): a list of (Ni, 2)
         array-likes, a GeoJSON-like ``{"type": "Polygon" | "MultiPolygon",
         "coordinates": ...}`` mapping (or a Feature of one), or any object
-        with ``__geo_interface__`` such as a shapely Polygon or MultiPolygon.
-        A NumPy array is always one ring.
+        with ``__geo_interface__`` such as a shapely Polygon or MultiPolygon
+        (shapely geometries, a GeometryCollection of polygons, or a GeoSeries /
+        GeoDataFrame of exactly one row are read vectorized; Z and M are
+        dropped; an empty geometry gives an empty mask).  A NumPy array of
+        numbers is always one ring.
     shape : (rows, cols)
         The image shape; both at least 1.
     out : numpy.ndarray, optional
