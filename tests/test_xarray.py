@@ -103,6 +103,35 @@ def test_lazy_masks_equal_eager_ones():
     assert np.array_equal(one.values, pxr.mask(regions.polygons[3], lon, lat).values)
 
 
+def test_lazy_3d_stacks_equal_eager_ones_across_the_dateline():
+    regions = regionmask.defined_regions.srex  # region 17 ends at 180 E: the dateline column
+    lon, lat = np.arange(-180.0, 180.0), np.arange(-90.0, 91.0)
+    eager = pxr.mask_3d(regions, lon, lat)
+    lazy = pxr.mask_3d(regions, lon, lat, chunks=(50, 77))
+    assert lazy.chunks is not None
+    assert np.array_equal(lazy.values, eager.values)
+    assert np.array_equal(lazy["region"].values, eager["region"].values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.array_equal(eager.values, regions.mask_3D(lon, lat).values)
+
+
+def test_regions_with_a_crs_are_reprojected_to_the_rasters():
+    import geopandas
+
+    transform = Affine(1000.0, 0.0, 300000.0, 0.0, -1000.0, 5300000.0)
+    raster = xr.DataArray(np.zeros((60, 80)), dims=("y", "x"),
+                          coords={"y": 5300000.0 - 1000.0 * (np.arange(60) + 0.5),
+                                  "x": 300000.0 + 1000.0 * (np.arange(80) + 0.5)})
+    raster = raster.rio.write_crs("EPSG:32633").rio.write_transform(transform)
+    regions = geopandas.GeoSeries([box(12.5, 47.0, 13.5, 47.6), box(13.8, 47.2, 14.4, 47.5)], crs="EPSG:4326")
+    projected = regions.to_crs("EPSG:32633")
+    got = pxr.mask_3d(regions, like=raster, drop=False)
+    for k in range(2):
+        assert np.array_equal(got.values[k], polymask.mask(projected.iloc[k], (60, 80), transform=transform))
+    assert got.values.sum() > 100
+
+
 def test_like_a_georeferenced_raster_uses_its_transform_and_crs():
     transform = Affine(30.0, 0.0, 500000.0, 0.0, -30.0, 4200000.0)
     raster = xr.DataArray(np.zeros((40, 50)), dims=("y", "x"),

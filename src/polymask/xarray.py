@@ -20,8 +20,9 @@ DataArray / Dataset.  Two conventions, one per kind of grid:
   exactly that, and puts the rows and columns back in the grid's order.
 * **Cells** (``like=`` a rioxarray-georeferenced array with x/y dims and no
   lon/lat coordinates): its affine transform goes to ``transform=``, pixel
-  (row, col) is the cell sampled at its centre, as rasterio does, and the
-  result carries the CRS.
+  (row, col) is the cell sampled at its centre, as rasterio does, the
+  result carries the CRS, and GeoPandas regions with another CRS are
+  reprojected to it.
 
 Longitudes are wrapped to the regions' convention (-180..180 or 0..360)
 before the fill and the result keeps the grid's own coordinates, so a
@@ -64,7 +65,7 @@ def mask(polygon, lon=None, lat=None, *, like=None, wrap_lon=None, chunks=None) 
     convention from their longitudes; 180 or 360 forces one; False never
     wraps.
     """
-    rings = as_rings(polygon, "polygon")
+    rings = as_rings(_in_crs_of(polygon, like), "polygon")
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
     grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
     labels = _burn(grid, flat, np.array([1.0]), chunks)
@@ -79,46 +80,79 @@ def mask_2d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=No
     takes.  `numbers`: one per region; default the Regions' numbers, else
     0, 1, 2, ...  Where regions overlap, the later one wins.
     """
-    flat, numbers, _, _ = _regions(regions, numbers)
+    flat, numbers, _, _ = _regions(regions, numbers, like)
     grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
     result = grid.to_dataarray(_burn(grid, flat, numbers, chunks), "mask")
     return result
 
 
-def mask_3d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=None, drop=True) -> "xr.DataArray":
+def mask_3d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=None, drop=True,
+            chunks=None) -> "xr.DataArray":
     """A bool stack (region, lat, lon), one layer per region, as regionmask's ``mask_3D``.
 
     Overlapping regions both hold a point.  With `drop` (the default),
-    regions that hold no grid point are left out.  The region coordinate
+    regions that hold no grid point are left out (for a lazy result that
+    needs one pass over the grid when called).  The region coordinate
     holds the numbers, with names and abbrevs when `regions` has them.
     """
-    flat, numbers, names, abbrevs = _regions(regions, numbers)
+    flat, numbers, names, abbrevs = _regions(regions, numbers, like)
     grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
-    layers = np.zeros((len(flat),) + grid.fill_shape, dtype=bool)
-    _fill_layers(layers, grid.sample_frame(flat.vertices), flat, 0)
-    if grid.dateline_col is not None:  # points on the dateline: also inside where 180 E is
-        column = np.zeros((len(flat), grid.fill_shape[0], 1), dtype=bool)
-        _fill_layers(column, grid.dateline_frame(flat.vertices), flat, grid.dateline_col)
-        layers[:, :, grid.dateline_col] |= column[:, :, 0]
+    stack = _Stack(grid, flat)
+    rows, cols = grid.fill_shape
+    if chunks is None and len(flat) * rows * cols <= LAZY_POINTS:
+        layers = stack.window(0, 0, rows, cols)
+    else:
+        import dask.array as da
+
+        from polymask.dask import DEFAULT_CHUNK, _chunks
+
+        block_chunks = _chunks(DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, np.dtype(bool))
+        layers = da.map_blocks(stack.block, chunks=((len(flat),),) + block_chunks, dtype=bool,
+                               meta=np.empty((0, 0, 0), dtype=bool))
     layers = grid.reorder(layers)
-    keep = layers.any(axis=(1, 2)) if drop else np.ones(len(flat), dtype=bool)
+    keep = np.asarray(layers.any(axis=(1, 2))) if drop else np.ones(len(flat), dtype=bool)
     coords = {"region": numbers[keep]}
     if names is not None:
         coords["names"] = ("region", np.asarray(names, dtype=object)[keep])
     if abbrevs is not None:
         coords["abbrevs"] = ("region", np.asarray(abbrevs, dtype=object)[keep])
-    return grid.to_dataarray(layers[keep], "mask_3D", extra_dims=("region",), extra_coords=coords)
+    return grid.to_dataarray(layers[keep] if not keep.all() else layers, "mask_3D", extra_dims=("region",),
+                             extra_coords=coords)
 
 
-def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, col0: int) -> None:
-    """layers[p] = the mask of region p (its window from column col0), one core fill per region."""
+class _Stack:
+    """Fills any window of the (region, row, col) stack in the fill frame: eagerly or per Dask block."""
+
+    def __init__(self, grid: "_Grid", flat: PolygonList):
+        self.flat = flat
+        self.vertices = grid.sample_frame(flat.vertices)
+        self.dateline_col = grid.dateline_col
+        self.dateline_vertices = grid.dateline_frame(flat.vertices) if grid.dateline_col is not None else None
+
+    def window(self, row0: int, col0: int, height: int, width: int) -> np.ndarray:
+        layers = np.zeros((len(self.flat), height, width), dtype=bool)
+        _fill_layers(layers, self.vertices, self.flat, row0, col0)
+        at = self.dateline_col
+        if at is not None and col0 <= at < col0 + width:  # points on the dateline: also inside where 180 E is
+            column = np.zeros((len(self.flat), height, 1), dtype=bool)
+            _fill_layers(column, self.dateline_vertices, self.flat, row0, at)
+            layers[:, :, at - col0] |= column[:, :, 0]
+        return layers
+
+    def block(self, block_info=None) -> np.ndarray:
+        _, (row_begin, row_end), (col_begin, col_end) = block_info[None]["array-location"]
+        return self.window(row_begin, col_begin, row_end - row_begin, col_end - col_begin)
+
+
+def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, row0: int, col0: int) -> None:
+    """layers[p] = the window (row0, col0) of region p's mask, one core fill per region."""
     ring_begin = 0
     for index, ring_end in enumerate(flat.polygon_ends):
         ends = flat.ring_ends[ring_begin:ring_end]
         first = int(flat.ring_ends[ring_begin - 1]) if ring_begin > 0 else 0
         last = int(ends[-1]) if len(ends) else first
         if last > first:
-            _core.fill(np.ascontiguousarray(vertices[first:last]), layers[index].view(np.uint8), 0, col0,
+            _core.fill(np.ascontiguousarray(vertices[first:last]), layers[index].view(np.uint8), row0, col0,
                        _core.EVEN_ODD, _threads(layers[index].size), False, np.ascontiguousarray(ends - first))
         ring_begin = ring_end
 
@@ -126,9 +160,14 @@ def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, co
 # ---- regions -------------------------------------------------------------------
 
 
-def _regions(regions, numbers):
-    """(PolygonList, numbers, names, abbrevs) of any accepted regions form."""
+def _regions(regions, numbers, like=None):
+    """(PolygonList, numbers, names, abbrevs) of any accepted regions form.
+
+    A GeoDataFrame or GeoSeries with a CRS is reprojected to the CRS of a
+    georeferenced `like` (rioxarray) first.
+    """
     names = abbrevs = None
+    regions = _in_crs_of(regions, like)
     default_numbers = None
     if hasattr(regions, "polygons") and hasattr(regions, "numbers"):  # regionmask.Regions, duck-typed
         default_numbers = np.asarray(regions.numbers)
@@ -144,6 +183,22 @@ def _regions(regions, numbers):
     if numbers.dtype.kind not in "iuf" or numbers.shape != (len(flat),):
         raise ValueError(f"numbers must hold one number per region ({len(flat)}), got {_describe(numbers)}")
     return flat, numbers, names, abbrevs
+
+
+def _in_crs_of(regions, like):
+    """`regions` reprojected to like's rioxarray CRS when both have one (GeoPandas only)."""
+    source = getattr(regions, "crs", None)
+    if source is None or like is None or not type(regions).__module__.startswith("geopandas"):
+        return regions
+    try:
+        import rioxarray  # noqa: F401  (registers the .rio accessor)
+
+        target = like.rio.crs
+    except Exception:  # no rioxarray georeference: nothing to reproject to
+        return regions
+    if target is None or source == target:
+        return regions
+    return regions.to_crs(target)
 
 
 # ---- grids ---------------------------------------------------------------------
