@@ -290,6 +290,15 @@ def test_geojson_z_and_collections():
     assert polymask.mask(COLLECTION, SMALL).sum() == 9 + 12
 
 
+def test_shapely_mixed_with_other_forms_is_read_per_polygon():
+    mixed = [SQUARE, np.array([(0, 0), (4, 0), (0, 4)], float), {"type": "Polygon", "coordinates": [[(5, 5), (9, 5),
+                                                                                                     (9, 9)]]}]
+    expected = polymask.rasterize([np.asarray(SQUARE.exterior.coords), mixed[1], [(5, 5), (9, 5), (9, 9)]], SMALL)
+    assert np.array_equal(polymask.rasterize(mixed, SMALL), expected)
+    assert np.array_equal(polymask.rasterize(np.array([None, SQUARE], dtype=object), SMALL),
+                          polymask.rasterize([np.zeros((0, 2)), np.asarray(SQUARE.exterior.coords)], SMALL))
+
+
 def test_padded_arrays_end_polygons_at_their_padding():
     triangle, square = [(0, 0), (6, 0), (0, 6)], [(2, 2), (9, 2), (9, 9), (2, 9), (2, 5)]
     padded = np.full((3, 5, 2), np.nan)
@@ -308,7 +317,7 @@ BAD_GEOMETRY_INPUTS = [
     ([SQUARE, SQUARE, LineString([(0, 0), (3, 3)])], ValueError, r"polygons\[2\] is a LineString"),
     ([GeometryCollection([SQUARE, Point(3, 3)])], ValueError,
      r"polygons\[0\] is a GeometryCollection holding a Point"),
-    ([SQUARE, "POLYGON"], TypeError, r"polygons\[1\] must be a shapely geometry"),
+    ([SQUARE, "POLYGON"], TypeError, r"polygons\[1\] must be an \(N, 2\) array-like"),
     ([Polygon([(0, 0), (np.inf, 0), (0, 1)])], ValueError, r"polygons\[0\] has a vertex \(inf, 0.0\)"),
     (np.array([[[0, 0], [np.nan, np.nan], [1, 1]]]), ValueError,
      r"polygons\[0\] has a padding row at 1 followed by a vertex at 2"),

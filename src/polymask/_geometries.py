@@ -54,12 +54,19 @@ def geometry_array(polygons):
         geometry = getattr(polygons, "geometry", polygons)  # GeoDataFrame -> its active GeoSeries
         return np.asarray(geometry.values, dtype=object)
     if isinstance(polygons, np.ndarray) and polygons.dtype == object and polygons.ndim == 1:
-        if len(polygons) and (is_shapely(polygons[0]) or polygons[0] is None):
-            return polygons
+        candidates = polygons
+    elif isinstance(polygons, (list, tuple)) and len(polygons) and is_shapely(polygons[0]):
+        # fromiter never looks inside the items (np.array would try to stack same-shape arrays)
+        candidates = np.fromiter(polygons, dtype=object, count=len(polygons))
+    else:
         return None
-    if isinstance(polygons, (list, tuple)) and len(polygons) and is_shapely(polygons[0]):
-        return np.array(polygons, dtype=object)  # a list of shapely geometries (checked below)
-    return None
+    if not len(candidates) or not (is_shapely(candidates[0]) or candidates[0] is None):
+        return None
+    import shapely
+
+    if not shapely.is_valid_input(candidates).all():  # geometries or None
+        return None  # shapely mixed with other forms: the per-polygon path reads each
+    return candidates
 
 
 def flatten_geometries(geometries: np.ndarray, name: str):
@@ -70,7 +77,7 @@ def flatten_geometries(geometries: np.ndarray, name: str):
     if count == 0:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros((0, 2), dtype=np.float64), empty, empty
-    is_geometry = shapely.is_geometry(geometries) | np.equal(geometries, None)
+    is_geometry = shapely.is_valid_input(geometries)  # a geometry or None
     if not is_geometry.all():
         index = int(np.argmin(is_geometry))
         raise TypeError(f"{name}[{index}] must be a shapely geometry (or None), got {_short(geometries[index])}")
