@@ -163,6 +163,8 @@ def test_like_a_georeferenced_raster_uses_its_transform_and_crs():
     (lambda: pxr.mask_2d(5, np.arange(3.0), np.arange(3.0)), TypeError, "regions must be a regionmask.Regions"),
     (lambda: pxr.mask(box(0, 0, 1, 1), np.array([0.0, 360.0, 720.0]), np.arange(3.0)), ValueError,
      "equally spaced and unique"),
+    (lambda: pxr.mask(box(0, 0, 1, 1), np.arange(3.0), np.arange(3.0), chunks=0), ValueError, "chunks must"),
+    (lambda: pxr.mask_3d([box(0, 0, 1, 1)], np.arange(3.0), np.arange(3.0), chunks="x"), ValueError, "chunks must"),
 ])
 def test_bad_grids_and_regions_are_clear_errors(call, error, message):
     with pytest.raises(error, match=message):

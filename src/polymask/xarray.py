@@ -106,7 +106,7 @@ def mask_3d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=No
 
         from polymask.dask import DEFAULT_CHUNK, _chunks
 
-        block_chunks = _chunks(DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, np.dtype(bool))
+        block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
         layers = da.map_blocks(stack.block, chunks=((len(flat),),) + block_chunks, dtype=bool,
                                meta=np.empty((0, 0, 0), dtype=bool))
     layers = grid.reorder(layers)
@@ -342,12 +342,20 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
 
     # The lazy burn's background is 0, so burn index + 1 and look the numbers up per block.
     indices = np.arange(1, len(flat) + 1, dtype=np.int32)
-    block_chunks = _chunks(DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, indices.dtype)
+    block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, indices.dtype)
     burn = dask.delayed(_Burn(frame, indices), pure=True)  # one key: every block shares the polygons
     labels = da.map_blocks(_rasterize_block, burn, _core.EVEN_ODD, 1, chunks=block_chunks, dtype=indices.dtype,
                            meta=np.empty((0, 0), dtype=indices.dtype))
     table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
     return grid.reorder(labels.map_blocks(_lookup, table, dtype=np.float64, meta=np.empty((0, 0))))
+
+
+def _block_chunks(normalize, chunks, shape, dtype):
+    """polymask.dask's chunk check, with zero-sized blocks refused here too."""
+    try:
+        return normalize(chunks, shape, np.dtype(dtype))
+    except ZeroDivisionError:  # dask divides by a zero block size before it validates
+        raise ValueError(f"chunks must be positive block sizes for a grid of shape {shape}, got {chunks!r}") from None
 
 
 def _lookup(block: np.ndarray, table: np.ndarray) -> np.ndarray:
