@@ -89,7 +89,7 @@ def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_label
     table, _, shape = frame
     result = benchmark.pedantic(polymask.rasterize, (table, shape),
                                 {"values": "label", "transform": TRANSFORM, "threads": threads},
-                                rounds=5, warmup_rounds=1)
+                                rounds=9, warmup_rounds=1)
     _record(benchmark, "geo-label-image", f"polymask-threads-{threads}", result, expected_labels,
             n_polygons=len(table))
     assert benchmark.extra_info["matches_polymask"]
@@ -113,7 +113,7 @@ def test_ingestion(benchmark, frame, expected_labels, form):
     polygons = np.asarray(table.geometry.values, dtype=object) if form == "shapely-array" else world
     labels = table["label"].to_numpy()
     result = benchmark.pedantic(polymask.rasterize, (polygons, shape, labels), {"transform": TRANSFORM, "threads": 1},
-                                rounds=7, warmup_rounds=1)
+                                rounds=15, warmup_rounds=1)
     _record(benchmark, "geo-ingestion", form, result, expected_labels, n_polygons=len(table))
     assert benchmark.extra_info["matches_polymask"]
 

@@ -312,6 +312,30 @@ def test_padded_arrays_end_polygons_at_their_padding():
     assert np.array_equal(polymask.rasterize(as_list, SMALL), expected)
 
 
+def test_random_padded_arrays_equal_their_lists():
+    rng = np.random.default_rng(5)
+    count, width = 40, 9
+    lengths = rng.integers(0, width + 1, count)  # empty, degenerate and full polygons
+    padded = np.full((count, width, 2), np.nan)
+    rings = []
+    for p, n in enumerate(lengths):
+        ring = rng.uniform(-3, 30, (n, 2))
+        padded[p, :n] = ring
+        rings.append(ring)
+    expected = polymask.rasterize([ring if len(ring) else np.zeros((0, 2)) for ring in rings], (25, 28),
+                                  dtype=np.int32)
+    assert np.array_equal(polymask.rasterize(padded, (25, 28), dtype=np.int32), expected)
+    as_masked = np.ma.masked_invalid(padded)
+    assert np.array_equal(polymask.rasterize(as_masked, (25, 28), dtype=np.int32), expected)
+
+
+def test_dask_rasterize_takes_a_geodataframe_column():
+    frame = geopandas.GeoDataFrame({"code": [7, 3, 9]}, geometry=[SQUARE, HOLED, PARTS])
+    expected = polymask.rasterize(frame, SMALL, values="code")
+    assert np.array_equal(polymask.dask.rasterize(frame, SMALL, values="code", chunks=5).compute(), expected)
+    assert set(np.unique(expected)) == {0, 3, 7, 9}
+
+
 BAD_GEOMETRY_INPUTS = [
     ([SQUARE, Point(1, 1)], ValueError, r"polygons\[1\] is a Point, which has no area"),
     ([SQUARE, SQUARE, LineString([(0, 0), (3, 3)])], ValueError, r"polygons\[2\] is a LineString"),
