@@ -129,6 +129,17 @@ def test_dask_mask_and_rasterize_take_the_transform():
                           expected)
 
 
+def test_windows_of_a_transformed_mask_are_its_slices():
+    transform = TRANSFORMS["sheared"]
+    geometry = _random_geometries(np.random.default_rng(9), transform)[5]
+    full = polymask.mask(geometry, SHAPE, transform=transform)
+    assert full.any()
+    window = polymask.mask(geometry, SHAPE, transform=transform, window=(7, 11, 30, 25))
+    assert np.array_equal(window, full[7:37, 11:36])
+    labels = polymask.rasterize([geometry], SHAPE, transform=transform, window=(7, 11, 30, 25))
+    assert np.array_equal(labels.astype(bool), full[7:37, 11:36])
+
+
 # ---- the pixel conventions, spelled out -------------------------------------
 
 
