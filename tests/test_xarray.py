@@ -101,6 +101,10 @@ def test_lazy_masks_equal_eager_ones():
     assert _same(lazy.values, eager.values).all()
     one = pxr.mask(regions.polygons[3], lon, lat, chunks=64)
     assert np.array_equal(one.values, pxr.mask(regions.polygons[3], lon, lat).values)
+    # On the borders, across the dateline column (SREX region 18 ends at 180 E).
+    lon, lat = np.arange(-180.0, 180.0), np.arange(-90.0, 91.0)
+    lazy = pxr.mask_2d(regions, lon, lat, chunks=(50, 77))
+    assert _same(lazy.values, regions.mask(lon, lat).values).all()
 
 
 def test_lazy_3d_stacks_equal_eager_ones_across_the_dateline():

@@ -53,8 +53,9 @@ __all__ = ["mask", "mask_2d", "mask_3d"]
 #: Grids with more points than this are computed lazily (Dask) unless chunks= says otherwise.
 LAZY_POINTS = 2**26
 
-_LON_NAMES = ("lon", "longitude", "x")
-_LAT_NAMES = ("lat", "latitude", "y")
+#: Coordinate names read as longitude and latitude from a like= DataArray / Dataset.
+_LON_NAMES = ("lon", "longitude")
+_LAT_NAMES = ("lat", "latitude")
 
 
 def mask(polygon, lon=None, lat=None, *, like=None, wrap_lon=None, chunks=None) -> "xr.DataArray":
@@ -82,8 +83,7 @@ def mask_2d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=No
     """
     flat, numbers, _, _ = _regions(regions, numbers, like)
     grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
-    result = grid.to_dataarray(_burn(grid, flat, numbers, chunks), "mask")
-    return result
+    return grid.to_dataarray(_burn(grid, flat, numbers, chunks), "mask")
 
 
 def mask_3d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=None, drop=True,
@@ -226,14 +226,13 @@ class _Grid:
 
     @classmethod
     def from_arguments(cls, lon, lat, like, vertices, wrap_lon):
-        crs = None
         if like is not None:
             if lon is not None or lat is not None:
                 raise TypeError("pass either lon and lat, or like=, not both")
             if not isinstance(like, (xr.DataArray, xr.Dataset)):
                 raise TypeError(f"like must be an xarray DataArray or Dataset, got {_describe(like)}")
-            lon_name = next((name for name in _LON_NAMES[:2] if name in like.coords), None)
-            lat_name = next((name for name in _LAT_NAMES[:2] if name in like.coords), None)
+            lon_name = next((name for name in _LON_NAMES if name in like.coords), None)
+            lat_name = next((name for name in _LAT_NAMES if name in like.coords), None)
             if lon_name is None or lat_name is None:
                 return cls._from_rio(like)
             lon, lat = like[lon_name], like[lat_name]
@@ -252,7 +251,7 @@ class _Grid:
         lat_step = _spacing(lat_values[lat_order], "lat")
         origin = (float(wrapped[lon_order[0]]), float(lat_values[lat_order[0]]))
         grid = cls(lon_values, lat_values, lon_name, lat_name, lon_order=lon_order, lat_order=lat_order,
-                   origin=origin, step=(lon_step, lat_step), crs=crs)
+                   origin=origin, step=(lon_step, lat_step))
         if wrap_lon is not False:
             # The column at 180 W (or 0 E) is also the column at 180 E (360 E): a region that
             # ends there (on its east edge, which the border rule keeps) holds it too.
@@ -322,18 +321,19 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     """The float64 label image (NaN background) of the regions on the grid, in the grid's order."""
     vertices = grid.sample_frame(flat.vertices)
     frame = PolygonList(vertices, flat.ring_ends, flat.polygon_ends)
+    values = np.ascontiguousarray(numbers, dtype=np.float64)
+    dateline = None
+    if grid.dateline_col is not None:  # points on the dateline no region took: try them at 180 E
+        dateline = np.full((grid.fill_shape[0], 1), np.nan)
+        _core.rasterize(grid.dateline_frame(flat.vertices), frame.ring_ends, frame.polygon_ends, values,
+                        dateline, 0, grid.dateline_col, _core.EVEN_ODD, 1)
     points = grid.fill_shape[0] * grid.fill_shape[1]
     if chunks is None and points <= LAZY_POINTS:
         out = np.full(grid.fill_shape, np.nan)
-        values = np.ascontiguousarray(numbers, dtype=np.float64)
         _core.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD,
                         _threads(points))
-        if grid.dateline_col is not None:  # points on the dateline no region took: try them at 180 E
-            column = np.full((grid.fill_shape[0], 1), np.nan)
-            _core.rasterize(grid.dateline_frame(flat.vertices), frame.ring_ends, frame.polygon_ends, values,
-                            column, 0, grid.dateline_col, _core.EVEN_ODD, 1)
-            at = grid.dateline_col
-            out[:, at] = np.where(np.isnan(out[:, at]), column[:, 0], out[:, at])
+        if dateline is not None:
+            _patch_dateline(out, dateline, grid.dateline_col, 0, 0)
         return grid.reorder(out)
     import dask
     import dask.array as da
@@ -346,8 +346,19 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     burn = dask.delayed(_Burn(frame, indices), pure=True)  # one key: every block shares the polygons
     labels = da.map_blocks(_rasterize_block, burn, _core.EVEN_ODD, 1, chunks=block_chunks, dtype=indices.dtype,
                            meta=np.empty((0, 0), dtype=indices.dtype))
-    table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
-    return grid.reorder(labels.map_blocks(_lookup, table, dtype=np.float64, meta=np.empty((0, 0))))
+    table = np.concatenate([[np.nan], values])
+    numbers_lazy = labels.map_blocks(_lookup, table, dateline, grid.dateline_col, dtype=np.float64,
+                                     meta=np.empty((0, 0)))
+    return grid.reorder(numbers_lazy)
+
+
+def _patch_dateline(block: np.ndarray, dateline, at, row0: int, col0: int) -> None:
+    """Fill the NaN points of the dateline column (fill column `at`) of a block from `dateline`."""
+    if dateline is None or not col0 <= at < col0 + block.shape[1]:
+        return
+    column = block[:, at - col0]
+    rows = dateline[row0:row0 + block.shape[0], 0]
+    block[:, at - col0] = np.where(np.isnan(column), rows, column)
 
 
 def _block_chunks(normalize, chunks, shape, dtype):
@@ -358,9 +369,12 @@ def _block_chunks(normalize, chunks, shape, dtype):
         raise ValueError(f"chunks must be positive block sizes for a grid of shape {shape}, got {chunks!r}") from None
 
 
-def _lookup(block: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """Region numbers (NaN for 0) of a block of burned indices."""
-    return table[block]
+def _lookup(block: np.ndarray, table: np.ndarray, dateline, at, block_info=None) -> np.ndarray:
+    """Region numbers (NaN for 0) of a block of burned indices, the dateline column patched."""
+    numbers = table[block]
+    (row0, _), (col0, _) = block_info[0]["array-location"]
+    _patch_dateline(numbers, dateline, at, row0, col0)
+    return numbers
 
 
 def _coordinate(values, name: str) -> np.ndarray:
