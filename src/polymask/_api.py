@@ -15,12 +15,13 @@ import numpy as np
 
 from polymask import _core, stages
 from polymask._rings import as_rings
+from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
 from polymask._version import __version__
 
 
 def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="evenodd",
-         window=None) -> np.ndarray:
+         window=None, transform=None) -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -31,8 +32,11 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         float64.  Or several rings (holes, several parts): a list of (Ni, 2)
         array-likes, a GeoJSON-like ``{"type": "Polygon" | "MultiPolygon",
         "coordinates": ...}`` mapping (or a Feature of one), or any object
-        with ``__geo_interface__`` such as a shapely Polygon or MultiPolygon.
-        A NumPy array is always one ring.
+        with ``__geo_interface__`` such as a shapely Polygon or MultiPolygon
+        (shapely geometries, a GeometryCollection of polygons, or a GeoSeries /
+        GeoDataFrame of exactly one row are read vectorized; Z and M are
+        dropped; an empty geometry gives an empty mask).  A NumPy array of
+        numbers is always one ring.
     shape : (rows, cols)
         The image shape; both at least 1.
     out : numpy.ndarray, optional
@@ -59,6 +63,14 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         of the image.  The result has shape (height, width) and equals
         that slice of the full mask exactly; the window must lie inside
         `shape`.
+    transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
+        Georeferenced cells, as GDAL and rasterio have them: pixel
+        (row, col) is the cell with corners T·(col, row) and
+        T·(col+1, row+1), inside iff its centre T·(col+½, row+½) is, and the
+        vertices are world coordinates (x = a·col + b·row + c,
+        y = d·col + e·row + f; rotation and shear allowed).  Without one,
+        integer coordinates are the sample points (the contract).  See
+        docs/geospatial.md.
 
     Returns
     -------
@@ -103,11 +115,14 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
            [1, 1, 1, 1, 1],
            [1, 1, 1, 1, 1]])
     """
-    if type(vertices) is np.ndarray:  # the common case, kept as cheap as before rings existed
+    if type(vertices) is np.ndarray and vertices.dtype != object:  # the common case, kept as cheap as before rings existed
         coordinates, ring_ends = as_vertices(vertices), None
     else:
         rings = as_rings(vertices)
         coordinates, ring_ends = rings.vertices, rings.ring_ends
+    cells = as_transform(transform)
+    if cells is not None:  # world coordinates -> the contract's sample-point frame
+        coordinates = to_sample_frame(coordinates, cells)
     rows_cols = as_shape(shape)
     thread_count = as_threads(threads)
     rule = as_fill_rule(fill_rule)

@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _core
+from polymask._geometries import column_values
 from polymask._rings import as_polygon_list
+from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout, window_origin
 
 #: The label types the core is compiled for (csrc/src/rasterize.cpp).
@@ -23,7 +25,7 @@ _DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.in
 
 
 def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="evenodd", window=None,
-              threads=None) -> np.ndarray:
+              threads=None, transform=None) -> np.ndarray:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -33,12 +35,19 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
         (x, y) vertices, a list of rings, a GeoJSON-like mapping or a shapely
         Polygon / MultiPolygon.  A (P, N, 2) NumPy array is P one-ring
         polygons and is read without a Python loop (the fast way to pass
-        many).
+        many); rows of two NaNs (or masked rows of a ``numpy.ma`` array)
+        at the end of a polygon are padding.  Many geometries at once, also
+        without a Python loop per polygon: a GeoDataFrame (its active
+        geometry column), a GeoSeries, a NumPy array or list of shapely
+        geometries (Polygon, MultiPolygon, GeometryCollection of them; Z
+        and M dropped; empty or None burns nothing; points and lines are
+        an error).
     shape : (rows, cols)
         The image shape.
-    values : scalar or sequence of P numbers, optional
+    values : scalar, sequence of P numbers or column name, optional
         The label of each polygon; default 1, 2, ..., P.  A scalar labels
-        every polygon alike.
+        every polygon alike; with a GeoDataFrame, a string names the
+        column that holds the labels.
     out : numpy.ndarray, optional
         A C-contiguous, writable array of one of the label dtypes, with the
         result's shape, to burn into.  Its existing content is the
@@ -56,6 +65,10 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
         full label image.
     threads : int, optional
         None or 0: all cores.
+    transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
+        Georeferenced cells, as in ``polymask.mask``: pixel (row, col) is
+        the cell between T·(col, row) and T·(col+1, row+1), sampled at its
+        centre, as ``rasterio.features.rasterize`` has it.
 
     Returns
     -------
@@ -75,6 +88,9 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
            [1, 1, 2, 2, 0]], dtype=uint8)
     """
     flat = as_polygon_list(polygons)
+    values = column_values(polygons, values)  # a GeoDataFrame column named by values=
+    cells = as_transform(transform)
+    vertices = flat.vertices if cells is None else to_sample_frame(flat.vertices, cells)
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -82,7 +98,7 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
     label_dtype = _label_dtype(dtype, out)
     labels = _label_values(values, len(flat), label_dtype)
     result = _label_image(out, out_shape, labels.dtype)
-    _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
+    _core.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
                     thread_count)
     return result
 

@@ -25,10 +25,15 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from polymask import _core
+from polymask import _core, _geometries
 from polymask._validation import _describe, as_vertices
 
-_GEOJSON_TYPES = ("Polygon", "MultiPolygon")
+_GEOJSON_TYPES = ("Polygon", "MultiPolygon", "GeometryCollection")
+
+#: How deep Features and GeometryCollections may nest: real data nests one
+#: or two levels; a self-containing mapping must end in an error, not a
+#: RecursionError.
+_MAX_GEOJSON_DEPTH = 32
 
 
 class Rings:
@@ -57,10 +62,14 @@ class Rings:
 
 def as_rings(polygon, name: str = "vertices") -> Rings:
     """Flatten any accepted polygon form into a Rings (validated, finite)."""
-    if type(polygon) is np.ndarray:
+    if type(polygon) is np.ndarray and polygon.dtype != object:  # object arrays may hold shapely geometries
         # A NumPy array is always one (N, 2) ring: an (R, N, 2) array would
         # be ambiguous, so several rings come as a list.
         return Rings(as_vertices(polygon, name), None)
+    shapely_rings = _geometries.single_geometry(polygon, name)  # shapely, GeoSeries: vectorized
+    if shapely_rings is not None:
+        vertices, ring_ends = shapely_rings
+        return Rings(vertices, None if len(ring_ends) == 1 else ring_ends)
     geometry = _geo_interface(polygon)
     if geometry is not None:
         return _from_geojson(geometry, name)
@@ -91,38 +100,71 @@ def _geo_interface(polygon):
     interface = getattr(type(polygon), "__geo_interface__", None)
     if interface is None:
         return None
-    return polygon.__geo_interface__
+    geometry = polygon.__geo_interface__
+    if not isinstance(geometry, Mapping):
+        raise TypeError(f"{type(polygon).__name__}.__geo_interface__ must be a GeoJSON-like mapping "
+                        f"(a dict with 'type'), got {_describe(geometry)}")
+    return geometry
 
 
 def _from_geojson(geometry: Mapping, name: str) -> Rings:
+    rings = _geojson_rings(geometry, name, 0)
+    if not rings:  # an empty geometry: no ring, no pixel
+        return Rings(np.zeros((0, 2), dtype=np.float64), np.zeros(0, dtype=np.int64))
+    return _join(rings)
+
+
+def _geojson_rings(geometry: Mapping, name: str, depth: int) -> list[np.ndarray]:
+    """Every ring of a GeoJSON-like Polygon, MultiPolygon, GeometryCollection or Feature."""
+    if depth > _MAX_GEOJSON_DEPTH:
+        raise ValueError(f"{name} nests Features or GeometryCollections more than {_MAX_GEOJSON_DEPTH} levels "
+                         "deep (a mapping that contains itself?)")
     kind = geometry.get("type")
     if kind == "Feature":
         inner = geometry.get("geometry")
         if not isinstance(inner, Mapping):
             raise TypeError(f"{name} is a GeoJSON Feature without a geometry mapping, got {_describe(inner)}")
-        return _from_geojson(inner, f"{name}['geometry']")
+        return _geojson_rings(inner, f"{name}['geometry']", depth + 1)
     if kind not in _GEOJSON_TYPES:
-        raise ValueError(f"{name} must be a GeoJSON-like Polygon or MultiPolygon (or a Feature of one), "
-                         f"got type {kind!r}")
+        raise ValueError(f"{name} must be a GeoJSON-like Polygon or MultiPolygon (or a GeometryCollection or "
+                         f"Feature of them), got type {kind!r}")
+    if kind == "GeometryCollection":
+        members = _sequence(geometry.get("geometries"), f"{name}['geometries']", "geometries")
+        rings = []
+        for k, member in enumerate(members):
+            if not isinstance(member, Mapping):
+                raise TypeError(f"{name}['geometries'][{k}] must be a GeoJSON-like mapping, got {_describe(member)}")
+            rings.extend(_geojson_rings(member, f"{name}['geometries'][{k}]", depth + 1))
+        return rings
     if "coordinates" not in geometry:
         raise ValueError(f"{name} is a GeoJSON {kind} without 'coordinates'")
     coordinates = geometry["coordinates"]
     label = f"{name}['coordinates']"
     if kind == "Polygon":
-        rings = [as_vertices(ring, f"{label}[{k}]") for k, ring in enumerate(_sequence(coordinates, label))]
-    else:
-        rings = [
-            as_vertices(ring, f"{label}[{p}][{k}]")
-            for p, part in enumerate(_sequence(coordinates, label))
-            for k, ring in enumerate(_sequence(part, f"{label}[{p}]"))
-        ]
-    return _join(rings)
+        return [_ring_xy(ring, f"{label}[{k}]") for k, ring in enumerate(_sequence(coordinates, label))]
+    return [
+        _ring_xy(ring, f"{label}[{p}][{k}]")
+        for p, part in enumerate(_sequence(coordinates, label))
+        for k, ring in enumerate(_sequence(part, f"{label}[{p}]"))
+    ]
 
 
-def _sequence(value, label: str):
+def _ring_xy(ring, label: str) -> np.ndarray:
+    """A GeoJSON ring as (N, 2): positions with Z (and M) keep x and y, as GIS tools do."""
+    if isinstance(ring, (list, tuple, np.ndarray)) and len(ring) and not isinstance(ring[0], (str, bytes)):
+        try:
+            array = np.asarray(ring, dtype=np.float64)
+        except (TypeError, ValueError):
+            array = None  # as_vertices explains
+        if array is not None and array.ndim == 2 and array.shape[1] in (3, 4):
+            return as_vertices(np.ascontiguousarray(array[:, :2]), label)
+    return as_vertices(ring, label)
+
+
+def _sequence(value, label: str, what: str = "rings"):
     """`value` as a sequence of rings or parts; a clear error otherwise."""
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__"):
-        raise TypeError(f"{label} must be a sequence of rings, got {_describe(value)}")
+        raise TypeError(f"{label} must be a sequence of {what}, got {_describe(value)}")
     return value
 
 
@@ -160,7 +202,21 @@ def as_polygon_list(polygons, name: str = "polygons") -> PolygonList:
     without a Python loop; that is the cheap way to pass 10,000 polygons.
     """
     if isinstance(polygons, np.ndarray) and polygons.ndim == 3 and polygons.shape[2] == 2:
-        return _from_stacked_rings(polygons, name)
+        padded = _geometries.flatten_padded(polygons, name)  # NaN or masked rows end a polygon early
+        return PolygonList(*padded) if padded is not None else _from_stacked_rings(polygons, name)
+    geometries = _geometries.geometry_array(polygons)  # shapely arrays, GeoSeries, GeoDataFrame
+    if geometries is not None:
+        return PolygonList(*_geometries.flatten_geometries(geometries, name))
+    if isinstance(polygons, Mapping) and polygons.get("type") == "FeatureCollection":
+        features = polygons.get("features")
+        if not isinstance(features, (list, tuple)):
+            raise TypeError(f"{name} is a GeoJSON FeatureCollection whose 'features' is not a list, "
+                            f"got {_describe(features)}")
+        polygons = features
+    if isinstance(polygons, list) and polygons and type(polygons[0]) is np.ndarray:
+        arrays = _geometries.flatten_array_list(polygons, name)  # a list of (N, 2) arrays: one concatenate
+        if arrays is not None:
+            return PolygonList(*arrays)
     if polygons is None or isinstance(polygons, (str, bytes, Mapping, np.ndarray)) or not hasattr(polygons, "__len__"):
         expected = "a sequence of polygons (or a (P, N, 2) array)"
         if isinstance(polygons, np.ndarray):

@@ -58,6 +58,10 @@ def as_transform(transform, name: str = "transform") -> Transform | None:
         return None
     if isinstance(transform, Transform):
         coefficients = tuple(transform)
+    elif isinstance(transform, (str, bytes, dict)):  # iterable, but never six numbers
+        raise TypeError(
+            f"{name} must be an affine.Affine or six numbers (a, b, c, d, e, f), got {_describe(transform)}"
+        )
     else:
         try:
             coefficients = tuple(float(value) for value in transform)

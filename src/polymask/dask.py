@@ -36,7 +36,9 @@ import numpy as np
 
 from polymask import _core
 from polymask._rasterize import _label_dtype, _label_values
-from polymask._rings import as_polygon_list, as_rings
+from polymask._geometries import column_values
+from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings
+from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import as_fill_rule, as_shape, as_threads
 
 __all__ = ["mask", "rasterize"]
@@ -47,7 +49,7 @@ __all__ = ["mask", "rasterize"]
 DEFAULT_CHUNK = 4096
 
 
-def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=1) -> "da.Array":
+def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=1, transform=None) -> "da.Array":
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
 
     Parameters
@@ -59,6 +61,8 @@ def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=
     threads : int
         Core threads per block; default 1, because Dask already runs blocks
         in parallel.  0 means all cores.
+    transform : affine.Affine or six numbers, optional
+        Georeferenced cells, as in ``polymask.mask``.
 
     Returns
     -------
@@ -67,6 +71,9 @@ def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=
         and equals the same slice of ``polymask.mask(vertices, shape)``.
     """
     rings = as_rings(vertices)
+    cells = as_transform(transform)
+    if cells is not None:  # mapped once, here: every block gets sample-frame vertices
+        rings = Rings(to_sample_frame(rings.vertices, cells), rings.ring_ends)
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -78,15 +85,19 @@ def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=
 
 
 def rasterize(polygons, shape, values=None, *, dtype=None, chunks=DEFAULT_CHUNK, fill_rule="evenodd",
-              threads=1) -> "da.Array":
+              threads=1, transform=None) -> "da.Array":
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Parameters are those of ``polymask.rasterize`` (background 0, no
-    `out`), plus `chunks` and per-block `threads` as in :func:`mask`.
+    `out`), plus `chunks`, per-block `threads` and `transform` as in :func:`mask`.
     Each block burns every polygon that reaches it, in order, through the
     core's window, so it equals the same slice of the in-memory label image.
     """
     flat = as_polygon_list(polygons)
+    values = column_values(polygons, values)
+    cells = as_transform(transform)
+    if cells is not None:
+        flat = PolygonList(to_sample_frame(flat.vertices, cells), flat.ring_ends, flat.polygon_ends)
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)

@@ -1,0 +1,192 @@
+"""Geospatial jobs: polymask against rasterio and regionmask, as a pipeline would call them.
+
+Four groups; compare medians within a group as ratios, from one run:
+
+    pytest benchmarks/test_geo.py --benchmark-only --benchmark-columns=median,iqr,rounds
+
+* geo-label-image: 10,000 small shapely polygons in a GeoDataFrame, burned
+  with a column's labels into a 4096x4096 north-up raster by
+  ``polymask.rasterize(frame, ..., values="label", transform=T)`` and by
+  ``rasterio.features.rasterize`` (both take the frame as it is: the
+  ingestion is timed too);
+* geo-ingestion: ``polymask.rasterize`` (1 thread) of the same 10,000
+  polygons as a shapely array against the same polygons as a padded
+  (P, 16, 2) array;
+* geo-dask-mask: a 20,000x20,000 mask of a 24-vertex polygon, counted block
+  by block: ``polymask.dask.mask`` (synchronous scheduler, and threaded with
+  2 threads) against rasterio's ``geometry_mask`` over the same 4096x4096
+  windows in a loop;
+* geo-regions: SREX's 26 regions as regionmask's 3-D mask on a 0.25 degree
+  grid, regionmask against ``polymask.xarray.mask_3d``.
+
+Every contender's answer is compared with polymask's (0 pixels may differ;
+recorded in extra_info).  Under --benchmark-disable (CI) the sizes shrink
+(1,000 polygons on 512x512, a 2048x2048 mask) so the bodies run once and
+cannot rot; POLYMASK_BENCH_GEO_FULL=1 forces the full sizes.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import geopandas
+import regionmask
+import shapely
+from affine import Affine
+from rasterio import features
+from rasterio.windows import Window
+from rasterio.windows import transform as window_transform
+
+import polymask
+import polymask.dask
+import polymask.xarray
+from polymask.problems import standard_problem
+
+SEED = 2014
+#: 10 m pixels, north-up, in a UTM-like frame: GDAL's most common grid.
+TRANSFORM = Affine(10.0, 0.0, 500000.0, 0.0, -10.0, 4200000.0)
+
+
+@pytest.fixture(scope="module")
+def full(request):
+    return bool(os.environ.get("POLYMASK_BENCH_GEO_FULL")) or not request.config.getoption("benchmark_disable", False)
+
+
+@pytest.fixture(scope="module")
+def frame(full):
+    """(GeoDataFrame, padded (P, 16, 2) world coordinates, shape): 16-vertex stars within 20 px."""
+    count, shape = (10_000, (4096, 4096)) if full else (1_000, (512, 512))
+    rng = np.random.default_rng(SEED)
+    centres = rng.uniform(0, 1, size=(count, 1, 2)) * [shape[1], shape[0]]
+    angles = np.sort(rng.uniform(0, 2 * np.pi, size=(count, 16)), axis=1)
+    radii = rng.uniform(3, 20, size=(count, 16))
+    pixels = centres + np.stack([radii * np.cos(angles), radii * np.sin(angles)], axis=-1)
+    a, b, c, d, e, f = tuple(TRANSFORM)[:6]
+    world = np.stack([a * pixels[..., 0] + b * pixels[..., 1] + c, d * pixels[..., 0] + e * pixels[..., 1] + f],
+                     axis=-1)
+    geometries = shapely.polygons(world)
+    labels = rng.permutation(count).astype(np.uint16) + 1
+    return geopandas.GeoDataFrame({"label": labels}, geometry=geometries), world, shape
+
+
+@pytest.fixture(scope="module")
+def expected_labels(frame):
+    table, world, shape = frame
+    return polymask.rasterize(world, shape, table["label"].to_numpy(), transform=TRANSFORM)
+
+
+def _record(benchmark, group, backend, result, expected, **info):
+    benchmark.group = group
+    benchmark.extra_info.update(backend=backend, matches_polymask=bool(np.array_equal(result, expected)),
+                                pixels_differing=int(np.count_nonzero(result != expected)), **info)
+
+
+@pytest.mark.parametrize("threads", [1, 0], ids=["1-thread", "all-threads"])
+def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_labels, threads):
+    # 1 thread too: rasterio burns on one core.
+    table, _, shape = frame
+    result = benchmark.pedantic(polymask.rasterize, (table, shape),
+                                {"values": "label", "transform": TRANSFORM, "threads": threads},
+                                rounds=9, warmup_rounds=1)
+    _record(benchmark, "geo-label-image", f"polymask-threads-{threads}", result, expected_labels,
+            n_polygons=len(table))
+    assert benchmark.extra_info["matches_polymask"]
+
+
+def test_label_image_rasterio_from_geodataframe(benchmark, frame, expected_labels):
+    table, _, shape = frame
+
+    def burn():
+        return features.rasterize(zip(table.geometry, table["label"]), out_shape=shape, transform=TRANSFORM,
+                                  dtype=np.uint16)
+
+    result = benchmark.pedantic(burn, rounds=3, warmup_rounds=0)
+    _record(benchmark, "geo-label-image", "rasterio", result, expected_labels, n_polygons=len(table))
+    assert benchmark.extra_info["matches_polymask"]  # random float polygons: GDAL agrees pixel for pixel
+
+
+@pytest.mark.parametrize("form", ["shapely-array", "padded-array"])
+def test_ingestion(benchmark, frame, expected_labels, form):
+    table, world, shape = frame
+    polygons = np.asarray(table.geometry.values, dtype=object) if form == "shapely-array" else world
+    labels = table["label"].to_numpy()
+    result = benchmark.pedantic(polymask.rasterize, (polygons, shape, labels), {"transform": TRANSFORM, "threads": 1},
+                                rounds=15, warmup_rounds=1)
+    _record(benchmark, "geo-ingestion", form, result, expected_labels, n_polygons=len(table))
+    assert benchmark.extra_info["matches_polymask"]
+
+
+@pytest.fixture(scope="module")
+def big_mask(full):
+    """(world polygon, shape, chunk, inside count) for the chunked mask."""
+    side, chunk = (20_000, 4096) if full else (2048, 512)
+    pixels, shape = standard_problem(size=side, n_vertices=24)
+    a, b, c, d, e, f = tuple(TRANSFORM)[:6]
+    world = np.c_[a * pixels[:, 0] + c, e * pixels[:, 1] + f]
+    polygon = shapely.Polygon(world)
+    count = int(np.count_nonzero(polymask.mask(polygon, shape, transform=TRANSFORM)))
+    return polygon, shape, chunk, count
+
+
+def _count_block(block: np.ndarray) -> np.ndarray:
+    return np.array([[np.count_nonzero(block)]], dtype=np.int64)
+
+
+@pytest.mark.parametrize("workers", [1, 2], ids=["1-thread", "2-threads"])
+def test_dask_mask_polymask(benchmark, big_mask, workers):
+    polygon, shape, chunk, expected = big_mask
+    scheduler = "synchronous" if workers == 1 else "threads"
+
+    def count():
+        lazy = polymask.dask.mask(polygon, shape, chunks=chunk, transform=TRANSFORM)
+        # np.count_nonzero per block, as the rasterio loop counts its windows (da.count_nonzero
+        # would first cast every block to int64: 8 bytes per pixel)
+        counts = lazy.map_blocks(_count_block, chunks=((1,) * len(lazy.chunks[0]), (1,) * len(lazy.chunks[1])),
+                                 dtype=np.int64)
+        return int(counts.sum().compute(scheduler=scheduler, num_workers=workers))
+
+    result = benchmark.pedantic(count, rounds=3, warmup_rounds=0)
+    benchmark.group = "geo-dask-mask"
+    benchmark.extra_info.update(backend=f"polymask.dask ({workers} thread(s))", shape=list(shape), chunk=chunk,
+                                matches_polymask=result == expected)
+    assert result == expected
+
+
+def test_dask_mask_rasterio_windowed(benchmark, big_mask):
+    polygon, shape, chunk, expected = big_mask
+
+    def count():
+        inside = 0
+        for row0 in range(0, shape[0], chunk):
+            for col0 in range(0, shape[1], chunk):
+                window = Window(col0, row0, min(chunk, shape[1] - col0), min(chunk, shape[0] - row0))
+                inside += int(np.count_nonzero(features.geometry_mask(
+                    [polygon], out_shape=(int(window.height), int(window.width)),
+                    transform=window_transform(window, TRANSFORM), invert=True)))
+        return inside
+
+    result = benchmark.pedantic(count, rounds=3 if shape[0] < 10_000 else 1, warmup_rounds=0)
+    benchmark.group = "geo-dask-mask"
+    benchmark.extra_info.update(backend="rasterio windowed (1 thread)", shape=list(shape), chunk=chunk,
+                                matches_polymask=result == expected, pixels_differing=abs(result - expected))
+    assert result == expected
+
+
+@pytest.fixture(scope="module")
+def region_grid(full):
+    step = 0.25 if full else 2.0
+    return np.arange(-180 + step / 2, 180, step), np.arange(-90 + step / 2, 90, step)
+
+
+@pytest.mark.parametrize("backend", ["regionmask", "polymask.xarray"])
+def test_regions_3d(benchmark, region_grid, backend):
+    lon, lat = region_grid
+    regions = regionmask.defined_regions.srex
+    expected = regions.mask_3D(lon, lat, drop=False).values
+    call = ((lambda: regions.mask_3D(lon, lat, drop=False)) if backend == "regionmask"
+            else (lambda: polymask.xarray.mask_3d(regions, lon, lat, drop=False)))
+    result = benchmark.pedantic(call, rounds=5, warmup_rounds=1).values
+    _record(benchmark, "geo-regions", backend, result, expected, grid=[len(lat), len(lon)])
+    assert benchmark.extra_info["matches_polymask"]

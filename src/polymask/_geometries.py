@@ -1,0 +1,211 @@
+"""Geometry collections flattened without a Python loop per polygon.
+
+polymask/_rings.py turns one polygon (or a list of them) into the core's
+(vertices, ring ends, polygon ends), one Python step per ring.  That is
+fine for a few polygons and far too slow for 10,000: this module owns the
+forms that come in bulk and flattens them with NumPy and shapely 2's
+vectorized functions instead:
+
+* shapely geometries in bulk: a NumPy object array of them, a list of them,
+  a GeoPandas GeoSeries, or a GeoDataFrame (its active geometry column).
+  ``shapely.get_parts`` splits MultiPolygons and GeometryCollections,
+  ``shapely.get_rings`` gives each polygon's exterior then its holes, and
+  ``shapely.get_coordinates(..., return_index=True)`` gives every vertex
+  with the ring it belongs to, in C;
+* a padded (P, K, 2) array: polygon p is its first rows up to the first
+  padding row, where padding is a row of two NaNs (or a masked row of a
+  ``numpy.ma`` array, whatever its fill value);
+* a list of (N, 2) float arrays: concatenated in one call.
+
+Conventions shared with GIS tools: Z and M coordinates are dropped (the mask
+is the footprint in x, y); an empty geometry (or a missing one, None) burns
+no pixel; a non-empty point or line has no area and is an error naming its
+type and index.  shapely and GeoPandas are never imported unless the caller
+handed in one of their objects.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from polymask import _core
+
+#: shapely's type ids (shapely.GeometryType) this module treats by name.
+_POLYGON, _MULTIPOLYGON, _COLLECTION = 3, 6, 7
+_TYPE_NAMES = {-1: "missing", 0: "Point", 1: "LineString", 2: "LinearRing", 3: "Polygon", 4: "MultiPoint",
+               5: "MultiLineString", 6: "MultiPolygon", 7: "GeometryCollection"}
+
+
+def _from_module(value, prefix: str) -> bool:
+    return type(value).__module__.split(".")[0] == prefix
+
+
+def is_shapely(value) -> bool:
+    """Whether `value` is one shapely geometry (without importing shapely)."""
+    return _from_module(value, "shapely") and hasattr(value, "geom_type")
+
+
+def geometry_array(polygons):
+    """`polygons` as a 1-D object array of shapely geometries, or None for other forms.
+
+    A GeoDataFrame gives its active geometry column, a GeoSeries its values,
+    a NumPy object array or a list of shapely geometries themselves.
+    """
+    if _from_module(polygons, "geopandas"):
+        geometry = getattr(polygons, "geometry", polygons)  # GeoDataFrame -> its active GeoSeries
+        return np.asarray(geometry.values, dtype=object)
+    if isinstance(polygons, np.ndarray) and polygons.dtype == object and polygons.ndim == 1:
+        candidates = polygons
+    elif isinstance(polygons, (list, tuple)) and len(polygons) and is_shapely(polygons[0]):
+        # fromiter never looks inside the items (np.array would try to stack same-shape arrays)
+        candidates = np.fromiter(polygons, dtype=object, count=len(polygons))
+    else:
+        return None
+    if not len(candidates) or not (is_shapely(candidates[0]) or candidates[0] is None):
+        return None
+    import shapely
+
+    if not shapely.is_valid_input(candidates).all():  # geometries or None
+        return None  # shapely mixed with other forms: the per-polygon path reads each
+    return candidates
+
+
+def flatten_geometries(geometries: np.ndarray, name: str):
+    """(vertices, ring_ends, polygon_ends) of a 1-D object array of shapely geometries."""
+    import shapely
+
+    count = len(geometries)
+    if count == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros((0, 2), dtype=np.float64), empty, empty
+    is_geometry = shapely.is_valid_input(geometries)  # a geometry or None
+    if not is_geometry.all():
+        index = int(np.argmin(is_geometry))
+        raise TypeError(f"{name}[{index}] must be a shapely geometry (or None), got {_short(geometries[index])}")
+    # Split multi-part geometries until only single parts are left.  A part
+    # keeps the index of the geometry it came from; nesting is rare and shallow.
+    parts, owner = geometries, np.arange(count, dtype=np.int64)
+    for _ in range(64):
+        kinds = shapely.get_type_id(parts)
+        multi = (kinds == _MULTIPOLYGON) | (kinds == _COLLECTION)
+        if not multi.any():
+            break
+        split, split_index = shapely.get_parts(parts[multi], return_index=True)
+        parts = np.concatenate([parts[~multi], split])
+        owner = np.concatenate([owner[~multi], owner[multi][split_index]])
+        order = np.argsort(owner, kind="stable")  # parts of geometry p stay in their order
+        parts, owner = parts[order], owner[order]
+    else:
+        raise ValueError(f"{name} holds GeometryCollections nested more than 64 levels deep")
+    kinds = shapely.get_type_id(parts)
+    areal = kinds == _POLYGON
+    if not areal.all():
+        # Missing (None) and empty geometries of any type burn nothing; a
+        # point or a line with coordinates has no inside.
+        ignorable = (kinds == -1) | shapely.is_empty(parts)
+        bad = ~areal & ~ignorable
+        if bad.any():
+            at = int(np.argmax(bad))
+            index = int(owner[at])
+            part = _TYPE_NAMES.get(int(kinds[at]), "geometry")
+            whole = _TYPE_NAMES.get(int(shapely.get_type_id(geometries[index])), "geometry")
+            what = f"is a {part}" if part == whole else f"is a {whole} holding a {part}"
+            raise ValueError(f"{name}[{index}] {what}, which has no area; expected a Polygon, a MultiPolygon, "
+                             "a GeometryCollection of them, or an empty geometry")
+        parts, owner = parts[areal], owner[areal]
+    rings, ring_part = shapely.get_rings(parts, return_index=True)
+    coordinates, ring_of_vertex = shapely.get_coordinates(rings, return_index=True)  # Z and M dropped
+    vertices = np.ascontiguousarray(coordinates, dtype=np.float64)
+    bad_row = _core.first_non_finite(vertices)
+    if bad_row >= 0:
+        index = int(owner[ring_part[ring_of_vertex[bad_row]]])
+        x, y = (float(v) for v in vertices[bad_row])
+        raise ValueError(f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; "
+                         "every coordinate must be a finite number")
+    ring_ends = np.cumsum(np.bincount(ring_of_vertex, minlength=len(rings)), dtype=np.int64)
+    rings_per_geometry = np.bincount(owner[ring_part], minlength=count)
+    return vertices, ring_ends, np.cumsum(rings_per_geometry, dtype=np.int64)
+
+
+def flatten_padded(polygons: np.ndarray, name: str):
+    """(vertices, ring_ends, polygon_ends) of a (P, K, 2) array, NaN rows (or masked rows) as padding."""
+    count, width = polygons.shape[:2]
+    if polygons.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold real numbers, got dtype {polygons.dtype}")
+    if isinstance(polygons, np.ma.MaskedArray):
+        row_masked = np.ma.getmaskarray(polygons).any(axis=2)
+        padded = np.asarray(polygons.filled(0), dtype=np.float64)
+    else:
+        padded = np.asarray(polygons, dtype=np.float64)
+        row_masked = None
+    if row_masked is None:
+        if polygons.dtype.kind != "f":
+            return None  # integers cannot be padded with NaN: the plain stacked path
+        row_masked = np.isnan(padded).all(axis=2)
+        if not row_masked.any():
+            return None
+    # Padding must be a tail: a real vertex after a padding row is a mistake.
+    misplaced = row_masked[:, :-1] & ~row_masked[:, 1:]
+    if misplaced.any():
+        polygon, vertex = np.argwhere(misplaced)[0]
+        raise ValueError(f"{name}[{polygon}] has a padding row at {vertex} followed by a vertex at {vertex + 1}; "
+                         "padding (NaN rows or masked rows) may only end a polygon")
+    keep = ~row_masked.ravel()
+    vertices = np.ascontiguousarray(padded.reshape(count * width, 2)[keep])
+    bad_row = _core.first_non_finite(vertices)
+    if bad_row >= 0:
+        polygon, vertex = divmod(int(np.flatnonzero(keep)[bad_row]), width)
+        x, y = (float(v) for v in vertices[bad_row])
+        raise ValueError(f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; every coordinate must "
+                         "be a finite number (padding is a row of two NaNs)")
+    ring_ends = np.cumsum((~row_masked).sum(axis=1), dtype=np.int64)
+    return vertices, ring_ends, np.arange(1, count + 1, dtype=np.int64)
+
+
+def flatten_array_list(polygons, name: str):
+    """(vertices, ring_ends, polygon_ends) of a list of (N, 2) float64 arrays, or None for other lists."""
+    if not all(type(ring) is np.ndarray and ring.ndim == 2 and ring.shape[1] == 2 and ring.dtype.kind in "iuf"
+               for ring in polygons):
+        return None
+    lengths = np.fromiter((len(ring) for ring in polygons), dtype=np.int64, count=len(polygons))
+    vertices = np.ascontiguousarray(np.concatenate(polygons), dtype=np.float64)
+    bad_row = _core.first_non_finite(vertices)
+    if bad_row >= 0:
+        ends = np.cumsum(lengths)
+        polygon = int(np.searchsorted(ends, bad_row, side="right"))
+        vertex = bad_row - (int(ends[polygon - 1]) if polygon else 0)
+        x, y = (float(v) for v in vertices[bad_row])
+        raise ValueError(f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; "
+                         "every coordinate must be a finite number")
+    return vertices, np.cumsum(lengths), np.arange(1, len(polygons) + 1, dtype=np.int64)
+
+
+def single_geometry(polygon, name: str):
+    """(vertices, ring_ends) of one shapely geometry or a one-row GeoSeries/GeoDataFrame/array, else None."""
+    if is_shapely(polygon):
+        geometries = np.array([polygon], dtype=object)
+    else:
+        geometries = geometry_array(polygon)
+        if geometries is None:
+            return None
+        if len(geometries) != 1:
+            raise ValueError(f"{name} must be one polygon; got {len(geometries)} geometries "
+                             f"({type(polygon).__name__}). Burn several with polymask.rasterize, "
+                             "or pass one of them (e.g. series.iloc[0])")
+        name = f"{name}[0]"
+    vertices, ring_ends, _ = flatten_geometries(geometries, name.removesuffix("[0]"))
+    return vertices, ring_ends
+
+
+def column_values(polygons, values):
+    """The values of a GeoDataFrame column named by `values`, or `values` unchanged."""
+    if isinstance(values, str) and _from_module(polygons, "geopandas") and hasattr(polygons, "columns"):
+        if values not in polygons.columns:
+            raise ValueError(f"values={values!r} names no column of the GeoDataFrame; its columns are "
+                             f"{list(polygons.columns)}")
+        return polygons[values].to_numpy()
+    return values
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return (text[:57] + "...") if len(text) > 60 else text + f" (type {type(value).__name__})"
