@@ -13,9 +13,9 @@ import platform
 
 import numpy as np
 
-from polymask import _core, stages
+from polymask import _core, _layouts, stages
 from polymask._rings import as_rings
-from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
+from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
 from polymask._version import __version__
 
 
@@ -103,7 +103,11 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
            [1, 1, 1, 1, 1],
            [1, 1, 1, 1, 1]])
     """
-    if type(vertices) is np.ndarray:  # the common case, kept as cheap as before rings existed
+    parts = _layouts.segmentation_parts(vertices)
+    if parts is not None:  # a COCO segmentation: COCO unites its parts
+        return _union_of_parts(parts, shape, out=out, threads=threads, backend=backend,
+                               fill_rule=fill_rule, window=window)
+    if type(vertices) is np.ndarray and vertices.ndim == 2:  # the common case, kept as cheap as before rings existed
         coordinates, ring_ends = as_vertices(vertices), None
     else:
         rings = as_rings(vertices)
@@ -130,6 +134,17 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         raise RuntimeError(f"backend {stage.id!r} returned {stage_mask.dtype} {stage_mask.shape}, "
                            f"expected bool {rows_cols}")
     buffer[...] = stage_mask
+    return result
+
+
+def _union_of_parts(parts, shape, *, out, **options) -> np.ndarray:
+    """The union of the parts' masks (each a COCO flat list): COCO's meaning of an object's parts."""
+    result = mask(parts[0], shape, out=out, **options)
+    for k, part in enumerate(parts[1:], start=1):
+        if not _layouts.is_flat(part):
+            raise ValueError(f"vertices[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like vertices[0], "
+                             f"got {_describe(part)}")
+        np.logical_or(result, mask(part, shape, **options), out=result)
     return result
 
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from polymask import _core
+from polymask import _core, _layouts
 from polymask._validation import _describe, as_vertices
 
 _GEOJSON_TYPES = ("Polygon", "MultiPolygon")
@@ -57,17 +57,34 @@ class Rings:
 
 def as_rings(polygon, name: str = "vertices") -> Rings:
     """Flatten any accepted polygon form into a Rings (validated, finite)."""
-    if type(polygon) is np.ndarray:
+    if type(polygon) is np.ndarray and polygon.ndim == 2:
         # A NumPy array is always one (N, 2) ring: an (R, N, 2) array would
         # be ambiguous, so several rings come as a list.
-        return Rings(as_vertices(polygon, name), None)
+        return Rings(_with_layout_hint(as_vertices, polygon, name), None)
+    # COCO flat lists and OpenCV contours: polymask/_layouts.py.
+    layout_rings = _layouts.rings_of(polygon, name)
+    if layout_rings is not None:
+        return _join(layout_rings) if layout_rings else Rings(np.zeros((0, 2), dtype=np.float64), None)
+    if type(polygon) is np.ndarray:
+        return Rings(_with_layout_hint(as_vertices, polygon, name), None)
     geometry = _geo_interface(polygon)
     if geometry is not None:
         return _from_geojson(geometry, name)
     if isinstance(polygon, (list, tuple)) and len(polygon) > 0 and _is_ring(polygon[0]):
         return _join([as_vertices(ring, f"{name}[{k}]") for k, ring in enumerate(polygon)])
     # One ring, or bad input: as_vertices says which.
-    return Rings(as_vertices(polygon, name), None)
+    return Rings(_with_layout_hint(as_vertices, polygon, name), None)
+
+
+def _with_layout_hint(convert, polygon, name: str):
+    """convert(polygon, name), with a hint at the layout a refused value looks like."""
+    try:
+        return convert(polygon, name)
+    except (TypeError, ValueError) as error:
+        hint = _layouts.layout_hint(polygon)
+        if hint is None:
+            raise
+        raise type(error)(f"{error}; {hint}") from None
 
 
 def _is_ring(item) -> bool:
@@ -161,6 +178,12 @@ def as_polygon_list(polygons, name: str = "polygons") -> PolygonList:
     """
     if isinstance(polygons, np.ndarray) and polygons.ndim == 3 and polygons.shape[2] == 2:
         return _from_stacked_rings(polygons, name)
+    if _layouts.is_contour(polygons) and len(polygons) > 0:
+        raise ValueError(f"{name} is an array of shape {polygons.shape}, which looks like one OpenCV contour "
+                         "(N, 1, 2) rather than polygons; pass [contour] for one polygon")
+    if _layouts.is_contours_with_hierarchy(polygons):
+        # cv2.findContours' pair: one polygon per outer contour, with its holes.
+        polygons = _layouts.hierarchy_polygons(*polygons, name)
     if polygons is None or isinstance(polygons, (str, bytes, Mapping, np.ndarray)) or not hasattr(polygons, "__len__"):
         expected = "a sequence of polygons (or a (P, N, 2) array)"
         if isinstance(polygons, np.ndarray):
