@@ -107,7 +107,7 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     if parts is not None:  # a COCO segmentation: COCO unites its parts
         return _union_of_parts(parts, shape, out=out, threads=threads, backend=backend,
                                fill_rule=fill_rule, window=window)
-    if type(vertices) is np.ndarray and vertices.ndim == 2:  # the common case, kept as cheap as before rings existed
+    if type(vertices) is np.ndarray and vertices.ndim == 2 and vertices.shape[1] == 2:  # the common case, kept as cheap as before rings existed
         coordinates, ring_ends = as_vertices(vertices), None
     else:
         rings = as_rings(vertices)
@@ -139,12 +139,13 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
 
 def _union_of_parts(parts, shape, *, out, **options) -> np.ndarray:
     """The union of the parts' masks (each a COCO flat list): COCO's meaning of an object's parts."""
-    result = mask(parts[0], shape, out=out, **options)
+    result = mask(_layouts.flat_ring(parts[0], "vertices[0]"), shape, out=out, **options)
     for k, part in enumerate(parts[1:], start=1):
         if not _layouts.is_flat(part):
             raise ValueError(f"vertices[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like vertices[0], "
                              f"got {_describe(part)}")
-        np.logical_or(result, mask(part, shape, **options), out=result)
+        ring = _layouts.flat_ring(part, f"vertices[{k}]")
+        np.logical_or(result, mask(ring, shape, **options), out=result)
     return result
 
 

@@ -49,16 +49,22 @@ def is_flat(value) -> bool:
     return isinstance(value, (list, tuple)) and len(value) > 0 and _is_number(value[0])
 
 
-def is_segmentation(value) -> bool:
+def is_segmentation(value, thorough: bool = False) -> bool:
     """Whether `value` is a COCO segmentation: a list of flat lists.
 
     Told from a list of (x, y) points by its first entry: a point has two
-    numbers, a flat ring any other count.
+    numbers, a flat ring any other count.  With `thorough`, a list whose
+    first entry has two numbers is a segmentation too when all entries are
+    flat and some entry has another count (a first part of one vertex).
     """
     if not isinstance(value, (list, tuple)) or len(value) == 0:
         return False
     first = value[0]
-    return is_flat(first) and len(first) != 2
+    if not is_flat(first):
+        return False
+    if len(first) != 2:
+        return True
+    return thorough and all(is_flat(part) for part in value) and any(len(part) != 2 for part in value)
 
 
 def flat_ring(value, name: str) -> np.ndarray:
@@ -151,6 +157,8 @@ def rings_of(polygon, name: str) -> list[np.ndarray] | None:
     A COCO segmentation with several parts raises: rings would XOR what COCO
     unites.  polymask.mask handles that case before calling here.
     """
+    if isinstance(polygon, Mapping) and "counts" in polygon and "size" in polygon:
+        raise ValueError(f"{name} looks like a COCO RLE, not a polygon: decode it with polymask.coco.decode")
     if is_flat(polygon):
         return [flat_ring(polygon, name)]
     if is_contour(polygon):
@@ -191,6 +199,9 @@ def layout_hint(value) -> str | None:
         if value.ndim == 2 and value.shape[0] == 1 and value.shape[1] % 2 == 0:
             return (f"an array of shape {value.shape} looks like one COCO flat list [[x1, y1, ...]]: "
                     "pass array.reshape(-1, 2)")
+    if is_segmentation(value, thorough=True):
+        return ("that looks like a COCO segmentation whose first part has a single vertex: "
+                "pass the parts to polymask.coco.encode, or drop the one-vertex parts")
     if isinstance(value, Mapping) and "counts" in value and "size" in value:
         return "that looks like a COCO RLE, not a polygon: decode it with polymask.coco.decode"
     return None

@@ -176,11 +176,11 @@ def as_polygon_list(polygons, name: str = "polygons") -> PolygonList:
     A (P, N, 2) NumPy array is P polygons of one N-vertex ring each, read
     without a Python loop; that is the cheap way to pass 10,000 polygons.
     """
-    if isinstance(polygons, np.ndarray) and polygons.ndim == 3 and polygons.shape[2] == 2:
-        return _from_stacked_rings(polygons, name)
     if _layouts.is_contour(polygons) and len(polygons) > 0:
         raise ValueError(f"{name} is an array of shape {polygons.shape}, which looks like one OpenCV contour "
                          "(N, 1, 2) rather than polygons; pass [contour] for one polygon")
+    if isinstance(polygons, np.ndarray) and polygons.ndim == 3 and polygons.shape[2] == 2:
+        return _from_stacked_rings(polygons, name)
     if _layouts.is_contours_with_hierarchy(polygons):
         # cv2.findContours' pair: one polygon per outer contour, with its holes.
         polygons = _layouts.hierarchy_polygons(*polygons, name)

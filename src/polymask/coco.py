@@ -120,7 +120,7 @@ class _Batch:
             return
         if _layouts.is_flat(item):
             parts = [item]
-        elif _layouts.is_segmentation(item) or (isinstance(item, (list, tuple)) and len(item) == 0):
+        elif _layouts.is_segmentation(item, thorough=True) or (isinstance(item, (list, tuple)) and len(item) == 0):
             parts = item
         else:
             self._add_polygon(index, item, name)
