@@ -202,6 +202,9 @@ def test_encode_takes_any_polygon_as_one_part():
         assert np.array_equal(coco.decode(rle), expected)
     (flat,) = coco.encode([square.ravel().tolist()], *shape)  # one flat list: one part
     assert np.array_equal(coco.decode(flat), polymask.mask(cell_ring(square.ravel()), shape))
+    # Parts as 1-D arrays, as code that builds segmentations with NumPy has them.
+    assert coco.encode([[square.ravel(), hole.ravel()]], *shape) == coco.encode(
+        [[square.ravel().tolist(), hole.ravel().tolist()]], *shape)
 
 
 # ---- the layouts in mask and rasterize ---------------------------------------------
@@ -213,7 +216,8 @@ def test_mask_takes_a_flat_list_as_one_ring():
     ring = np.reshape(TRIANGLE, (-1, 2))
     assert np.array_equal(polymask.mask(TRIANGLE, (9, 9)), polymask.mask(ring, (9, 9)))
     assert np.array_equal(polymask.mask(tuple(TRIANGLE), (9, 9)), polymask.mask(ring, (9, 9)))
-    assert np.array_equal(polymask.mask(np.array(TRIANGLE), (9, 9)), polymask.mask(ring, (9, 9)))
+    with pytest.raises(ValueError, match=r"COCO flat list.*reshape\(-1, 2\)"):
+        polymask.mask(np.array(TRIANGLE), (9, 9))  # a NumPy array is always (N, 2)
     assert np.array_equal(polymask.mask([TRIANGLE], (9, 9)), polymask.mask(ring, (9, 9)))
 
 
@@ -265,7 +269,7 @@ def test_rasterize_takes_flat_lists():
 # ---- refused inputs ------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, error, words", [
-    (lambda: polymask.mask([1.0, 2.0, 3.0, 4.0, 5.0], (5, 5)), ValueError, "odd count"),
+    (lambda: polymask.mask([1.0, 2.0, 3.0, 4.0, 5.0], (5, 5)), ValueError, "odd count (5"),
     (lambda: polymask.mask([[1, 2, 3, 4, 5, 6], [1, 2, 3]], (5, 5)), ValueError, "vertices[1]"),
     (lambda: polymask.mask([[1, 2, 3, 4, 5, 6], "abc"], (5, 5)), ValueError, "COCO flat list"),
     (lambda: polymask.mask([1.0, "x", 3.0, 4.0], (5, 5)), ValueError, "not a list of numbers"),

@@ -4,8 +4,10 @@ polymask/_rings.py owns the polygon forms; this module teaches it the two
 layouts that annotation and vision code hand around, and explains the ones
 it refuses:
 
-* **COCO flat list** ``[x1, y1, x2, y2, ...]`` (a list, tuple or 1-D array
-  of an even count of numbers): one ring.
+* **COCO flat list** ``[x1, y1, x2, y2, ...]`` (a list or tuple of an even
+  count of numbers): one ring.  A 1-D NumPy array stays refused, since a
+  NumPy array is always one (N, 2) ring; its error says to reshape(-1, 2).
+  (``polymask.coco.encode`` takes 1-D arrays as parts of a segmentation.)
 * **COCO segmentation** ``[[x1, y1, ...], [x1, y1, ...], ...]``: an object's
   parts, which COCO *unites*.  With one part it is that ring.  With several,
   ``polymask.mask`` returns the union of the parts' masks (each part under
@@ -73,8 +75,9 @@ def flat_ring(value, name: str) -> np.ndarray:
     if array.ndim != 1:
         raise ValueError(f"{name} must be a flat list [x1, y1, x2, y2, ...], got an array of shape {array.shape}")
     if len(array) % 2:
-        raise ValueError(f"{name} looks like a COCO flat list [x1, y1, x2, y2, ...] but holds an odd count of "
-                         f"numbers ({len(array)}); every vertex needs an x and a y")
+        raise ValueError(f"{name} must have shape (N, 2) of (x, y) pairs or be a COCO flat list "
+                         f"[x1, y1, x2, y2, ...] with an even count of numbers, got an odd count "
+                         f"({len(array)}, shape {array.shape}); every vertex needs an x and a y")
     return as_vertices(array.reshape(-1, 2), name)
 
 
@@ -159,7 +162,8 @@ def rings_of(polygon, name: str) -> list[np.ndarray] | None:
     """
     if isinstance(polygon, Mapping) and "counts" in polygon and "size" in polygon:
         raise ValueError(f"{name} looks like a COCO RLE, not a polygon: decode it with polymask.coco.decode")
-    if is_flat(polygon):
+    if is_flat(polygon) and not isinstance(polygon, np.ndarray):
+        # A 1-D array stays refused (a NumPy array is one (N, 2) ring), with a hint.
         return [flat_ring(polygon, name)]
     if is_contour(polygon):
         return [contour_ring(polygon, name)]
@@ -188,6 +192,9 @@ def segmentation_parts(polygon) -> list | None:
 def layout_hint(value) -> str | None:
     """A sentence saying what a refused value looks like and how to pass it, or None."""
     if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
+        if value.ndim == 1 and len(value) % 2 == 0:
+            return (f"an array of shape {value.shape} looks like a COCO flat list [x1, y1, x2, y2, ...]: "
+                    "pass array.reshape(-1, 2) (or the list itself)")
         if value.ndim == 3 and value.shape[0] == 1 and value.shape[2] == 2:
             return (f"an array of shape {value.shape} looks like a batch of one (N, 2) polygon: "
                     "pass array[0]")
