@@ -287,7 +287,7 @@ def test_rasterize_takes_flat_lists():
     (lambda: coco.encode([1, 2, 3, 4, 5, 6], 5, 5), TypeError, "pass [[flat_list]]"),
     (lambda: coco.encode({"size": [5, 5], "counts": b"0"}, 5, 5), TypeError, "sequence of objects"),
     (lambda: coco.encode([[[1, 2, 3, 4, 5]]], 5, 5), ValueError, "odd count"),
-    (lambda: coco.encode([[[1, 2, 3, 4, 5, 6], [[1, 2], [3, 4]]]], 5, 5), ValueError, "objects[0][1]"),
+    (lambda: coco.encode([[[1, 2, 3, 4, 5, 6], [[1, 2], [3, 4]]]], 5, 5), TypeError, "objects[0][1]"),
     (lambda: coco.encode([[[1, 2, 3, "x", 5, 6]]], 5, 5), TypeError, "'x'"),
     (lambda: coco.encode([[[1, 2, 3, float("nan"), 5, 6]]], 5, 5), ValueError, "finite"),
     (lambda: coco.encode(["abc"], 5, 5), (TypeError, ValueError), "objects[0]"),

@@ -6,8 +6,9 @@
 //      overlapping or touching ones: the union, row by row;
 //   3. walk the rows: the columns where row r and row r - 1 differ are the
 //      symmetric difference of their spans, i.e. between the 0th and 1st,
-//      2nd and 3rd... of their merged, sorted boundaries.  Each such column c
-//      gives a toggle at column-major position c * height + r;
+//      2nd and 3rd... of their merged, sorted boundaries: a few bands of
+//      columns per row.  Each column c in a band gives a toggle at
+//      column-major position c * height + r;
 //   4. counting-sort the toggles by column (rows arrive in order already),
 //      and turn positions into run lengths.
 // A column that ends inside (toggle at row == height) and the next one
@@ -78,12 +79,23 @@ void unite_spans(std::vector<RowSpan> &spans)
     spans.resize(kept);
 }
 
-// Reusable buffers of one thread.
+// A stretch of columns [begin, end) whose pixels on `row` differ from the
+// pixels above them: each column in it starts or ends a column-major run.
+struct ToggleBand {
+    int64_t row;
+    int64_t begin;
+    int64_t end;
+};
+
+// Reusable buffers of one thread: kept across objects and calls, so the
+// encoder allocates almost nothing per object.
 struct EncodeScratch {
     std::vector<detail::EdgeRows> edge_rows;
     std::vector<RowSpan> spans;
     std::vector<int64_t> boundaries;  // merged boundaries of two rows
-    std::vector<int64_t> toggle_cols, toggle_rows, per_column, sorted_rows;
+    std::vector<ToggleBand> bands;
+    std::vector<int64_t> column_start;  // per column: where its toggles go
+    std::vector<int64_t> positions;     // toggles as column-major positions, in order
 };
 
 // The COCO counts of the spans (sorted, disjoint, non-adjacent per row).
@@ -96,10 +108,6 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
         counts.push_back(static_cast<uint32_t>(n_pixels));
         return;
     }
-    std::vector<int64_t> &cols = scratch.toggle_cols;
-    std::vector<int64_t> &rows = scratch.toggle_rows;
-    cols.clear();
-    rows.clear();
     int64_t col_min = spans.front().begin;
     int64_t col_max = spans.front().end;  // exclusive
     for (const RowSpan &s : spans) {
@@ -107,105 +115,136 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
         col_max = std::max(col_max, s.end);
     }
 
-    // Walk rows from the first span row to one past the last: rows without
-    // spans in between are empty rows, and the row after the last closes.
+    // 1. Bands of toggles, row by row, from the first span row to one past
+    //    the last: rows without spans in between are empty rows, and the row
+    //    after the last closes the runs.
+    std::vector<ToggleBand> &bands = scratch.bands;
+    bands.clear();
+    bands.reserve(2 * static_cast<size_t>(spans.back().row - spans.front().row + 2));
     size_t prev_begin = 0, prev_end = 0;  // spans of row - 1
     size_t next = 0;
-    const int64_t row_first = spans.front().row;
     const int64_t row_last = spans.back().row;
-    for (int64_t row = row_first; row <= row_last + 1; ++row) {
+    for (int64_t row = spans.front().row; row <= row_last + 1; ++row) {
         const size_t cur_begin = next;
         while (next < spans.size() && spans[next].row == row) ++next;
         const size_t cur_end = next;
         if (cur_begin == cur_end && prev_begin == prev_end) continue;  // both rows empty
-        // Merge the two rows' boundaries; XOR is inside between the 2m-th
-        // and (2m+1)-th of them (equal boundaries cancel into nothing).
-        std::vector<int64_t> &bounds = scratch.boundaries;
-        bounds.clear();
-        size_t i = prev_begin, j = cur_begin;
-        int side_i = 0, side_j = 0;  // 0: at span begin, 1: at span end
-        while (i < prev_end || j < cur_end) {
-            const int64_t bi = i < prev_end ? (side_i ? spans[i].end : spans[i].begin) : INT64_MAX;
-            const int64_t bj = j < cur_end ? (side_j ? spans[j].end : spans[j].begin) : INT64_MAX;
-            if (bi <= bj) {
-                bounds.push_back(bi);
-                if (side_i) ++i;
-                side_i ^= 1;
-            } else {
-                bounds.push_back(bj);
-                if (side_j) ++j;
-                side_j ^= 1;
+        if (cur_end - cur_begin == 1 && prev_end - prev_begin == 1) {
+            // The usual case, one span over one span: two bands at most.
+            const RowSpan &a = spans[prev_begin], &b = spans[cur_begin];
+            if (a.begin != b.begin) bands.push_back({row, std::min(a.begin, b.begin), std::max(a.begin, b.begin)});
+            if (a.end != b.end) bands.push_back({row, std::min(a.end, b.end), std::max(a.end, b.end)});
+        } else {
+            // Merge the two rows' boundaries; XOR is inside between the
+            // 2m-th and (2m+1)-th of them (equal boundaries cancel).
+            std::vector<int64_t> &bounds = scratch.boundaries;
+            bounds.clear();
+            for (size_t k = prev_begin; k < prev_end; ++k) {
+                bounds.push_back(spans[k].begin);
+                bounds.push_back(spans[k].end);
             }
-        }
-        for (size_t k = 0; k + 1 < bounds.size(); k += 2) {
-            for (int64_t c = bounds[k]; c < bounds[k + 1]; ++c) {
-                cols.push_back(c);
-                rows.push_back(row);
+            const size_t middle = bounds.size();
+            for (size_t k = cur_begin; k < cur_end; ++k) {
+                bounds.push_back(spans[k].begin);
+                bounds.push_back(spans[k].end);
+            }
+            std::inplace_merge(bounds.begin(), bounds.begin() + static_cast<std::ptrdiff_t>(middle), bounds.end());
+            for (size_t k = 0; k + 1 < bounds.size(); k += 2) {
+                if (bounds[k] < bounds[k + 1]) bands.push_back({row, bounds[k], bounds[k + 1]});
             }
         }
         prev_begin = cur_begin;
         prev_end = cur_end;
     }
 
-    // Counting sort by column; rows of one column stay in increasing order.
-    std::vector<int64_t> &start = scratch.per_column;
-    start.assign(static_cast<size_t>(col_max - col_min + 1), 0);
-    for (int64_t c : cols) ++start[static_cast<size_t>(c - col_min + 1)];
-    for (size_t k = 1; k < start.size(); ++k) start[k] += start[k - 1];
-    std::vector<int64_t> &sorted = scratch.sorted_rows;
-    sorted.resize(rows.size());
-    // sorted holds column-major positions c * height + r, in order.
-    for (size_t k = 0; k < rows.size(); ++k) {
-        sorted[static_cast<size_t>(start[static_cast<size_t>(cols[k] - col_min)]++)] = cols[k] * height + rows[k];
+    // 2. Counting sort by column: toggles per column from a difference
+    //    array over the bands, then each band drops its toggles into place.
+    //    Bands come in row order, so each column's rows stay increasing.
+    const size_t n_columns = static_cast<size_t>(col_max - col_min);
+    std::vector<int64_t> &start = scratch.column_start;
+    start.assign(n_columns + 1, 0);
+    for (const ToggleBand &band : bands) {
+        ++start[static_cast<size_t>(band.begin - col_min)];
+        --start[static_cast<size_t>(band.end - col_min)];
+    }
+    int64_t per_column = 0, total = 0;
+    for (size_t c = 0; c < n_columns; ++c) {
+        per_column += start[c];  // toggles in column c
+        start[c] = total;        // where they go
+        total += per_column;
+    }
+    std::vector<int64_t> &positions = scratch.positions;
+    positions.resize(static_cast<size_t>(total));
+    for (const ToggleBand &band : bands) {
+        for (int64_t c = band.begin; c < band.end; ++c) {
+            positions[static_cast<size_t>(start[static_cast<size_t>(c - col_min)]++)] = c * height + band.row;
+        }
     }
 
-    // Toggle positions to runs; equal neighbours (a column ending inside,
-    // the next starting inside) cancel.
+    // 3. Toggle positions to runs; equal neighbours (a column ending inside,
+    //    the next starting inside) cancel.
+    counts.reserve(positions.size() + 1);
     int64_t previous = 0;
     int64_t pending = -1;  // a toggle not yet written, or -1
-    auto emit = [&](int64_t position) {
-        counts.push_back(static_cast<uint32_t>(position - previous));
-        previous = position;
-    };
-    for (int64_t position : sorted) {
+    for (int64_t position : positions) {
         if (pending == position) {
             pending = -1;
             continue;
         }
-        if (pending >= 0) emit(pending);
+        if (pending >= 0) {
+            counts.push_back(static_cast<uint32_t>(pending - previous));
+            previous = pending;
+        }
         pending = position;
     }
     // A toggle at the very end only closes the last run.
-    if (pending >= 0 && pending < n_pixels) emit(pending);
-    emit(n_pixels);
+    if (pending >= 0 && pending < n_pixels) {
+        counts.push_back(static_cast<uint32_t>(pending - previous));
+        previous = pending;
+    }
+    counts.push_back(static_cast<uint32_t>(n_pixels - previous));
 }
 
 }  // namespace
 
-void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
-                int64_t height, int64_t width, FillRule rule, int threads,
-                std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings)
+namespace {
+
+void check_size(int64_t height, int64_t width)
 {
     if (height < 0 || width < 0 || (width > 0 && height > (int64_t{1} << 32) / width) ||
         height * width >= (int64_t{1} << 32)) {
         throw std::invalid_argument("polymask::rle_encode: height * width must be in [0, 2^32), got " +
                                     std::to_string(height) + " x " + std::to_string(width));
     }
-    if (n_parts < 0 || n_objects < 0) throw std::invalid_argument("polymask::rle_encode: negative count");
-    int64_t previous = 0;
-    for (int64_t o = 0; o < n_objects; ++o) {
-        if (object_ends[o] < previous || object_ends[o] > n_parts) {
-            throw std::invalid_argument("polymask::rle_encode: object_ends must be non-decreasing and at most the "
-                                        "part count, got object_ends[" + std::to_string(o) + "] = " +
-                                        std::to_string(object_ends[o]));
-        }
-        previous = object_ends[o];
-    }
-    if (previous != n_parts) {
-        throw std::invalid_argument("polymask::rle_encode: the last object must end at the part count (" +
-                                    std::to_string(n_parts) + "), got " + std::to_string(previous));
-    }
+}
 
+// ends[0..n) must be cumulative counts: non-decreasing, within [0, total],
+// the last equal to total.
+void check_ends(const char *what, const int64_t *ends, int64_t n, int64_t total)
+{
+    if (n < 0 || total < 0) throw std::invalid_argument("polymask::rle_encode: negative count");
+    int64_t previous = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        if (ends[k] < previous || ends[k] > total) {
+            throw std::invalid_argument(std::string("polymask::rle_encode: ") + what +
+                                        " must be non-decreasing and at most " + std::to_string(total) + ", got " +
+                                        what + "[" + std::to_string(k) + "] = " + std::to_string(ends[k]));
+        }
+        previous = ends[k];
+    }
+    if (previous != total) {
+        throw std::invalid_argument(std::string("polymask::rle_encode: the last of ") + what + " must be " +
+                                    std::to_string(total) + ", got " + std::to_string(previous));
+    }
+}
+
+// Encode every object, threaded across objects.  part_at(p, scratch)
+// returns part p's Polygon, valid until the next call on that thread.
+template <class PartAt>
+void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t height, int64_t width, FillRule rule,
+                    int threads, std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings,
+                    PartAt part_at)
+{
     counts.assign(static_cast<size_t>(n_objects), {});
     if (strings != nullptr) strings->assign(static_cast<size_t>(n_objects), {});
     const Window image{0, 0, height, width};
@@ -213,7 +252,8 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
     const int64_t per_chunk = 4;
     const int64_t n_chunks = (n_objects + per_chunk - 1) / per_chunk;
     detail::parallel_for(n_chunks, threads, [&](int64_t chunk) {
-        EncodeScratch scratch;
+        // Buffers live as long as the thread: no allocation per object.
+        thread_local EncodeScratch scratch;
         const int64_t first = chunk * per_chunk;
         const int64_t last = std::min(n_objects, first + per_chunk);
         for (int64_t o = first; o < last; ++o) {
@@ -222,7 +262,7 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
             scratch.spans.clear();
             if (height > 0 && width > 0) {
                 for (int64_t p = part_begin; p < part_end; ++p) {
-                    collect_part_spans(parts[p], image, rule, scratch.edge_rows, scratch.spans);
+                    collect_part_spans(part_at(p), image, rule, scratch.edge_rows, scratch.spans);
                 }
             }
             if (part_end - part_begin > 1) unite_spans(scratch.spans);
@@ -233,6 +273,43 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
                 std::vector<uint32_t>().swap(runs);
             }
         }
+    });
+}
+
+}  // namespace
+
+void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
+                int64_t height, int64_t width, FillRule rule, int threads,
+                std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings)
+{
+    check_size(height, width);
+    check_ends("object_ends", object_ends, n_objects, n_parts);
+    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
+                   [parts](int64_t p) -> const Polygon & { return parts[p]; });
+}
+
+void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
+                const int64_t *part_ends, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
+                int64_t height, int64_t width, FillRule rule, int threads,
+                std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings)
+{
+    check_size(height, width);
+    check_ends("ring_ends", ring_ends, n_rings, n_vertices);
+    check_ends("part_ends", part_ends, n_parts, n_rings);
+    check_ends("object_ends", object_ends, n_objects, n_parts);
+    // Each thread builds the parts of its own objects: the edge tables are
+    // made (and sorted) in parallel, and only one part is alive at a time.
+    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings, [=](int64_t p) -> const Polygon & {
+        thread_local Polygon part;
+        thread_local std::vector<int64_t> local_ends;
+        const int64_t ring_begin = p > 0 ? part_ends[p - 1] : 0;
+        const int64_t ring_end = part_ends[p];
+        const int64_t vertex_begin = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
+        const int64_t vertex_end = ring_end > 0 ? ring_ends[ring_end - 1] : 0;
+        local_ends.clear();
+        for (int64_t k = ring_begin; k < ring_end; ++k) local_ends.push_back(ring_ends[k] - vertex_begin);
+        part = Polygon(xy + 2 * vertex_begin, vertex_end - vertex_begin, local_ends.data(), ring_end - ring_begin);
+        return part;
     });
 }
 

@@ -24,13 +24,13 @@ many.  The RLEs written here are byte for byte what
 """
 from __future__ import annotations
 
-import itertools
+import numbers
 from collections.abc import Mapping
 
 import numpy as np
 
 from polymask import _coco, _core, _layouts
-from polymask._rings import as_rings
+from polymask._rings import Rings, as_rings
 from polymask._transform import IDENTITY, to_sample_frame
 from polymask._validation import _as_integer, _describe, as_threads
 
@@ -81,9 +81,17 @@ def encode(objects, height, width, *, compressed: bool = True, threads=None) -> 
     if _layouts.is_flat(objects):
         raise TypeError("objects looks like one COCO flat list [x1, y1, ...]: pass [[flat_list]] "
                         "(a list of objects, each a list of parts)")
-    batch = _Batch(len(objects))
+    batch = _Batch()
+    parts, parts_per_object, polygon_objects = batch.parts, batch.parts_per_object, batch.polygon_objects
     for index, item in enumerate(objects):
-        batch.add(index, item, height, width)
+        # The common case inline: a list of flat lists whose first has more
+        # than one vertex.  Each part's contents are checked in C later.
+        if type(item) is list and item and type(item[0]) is list and len(item[0]) > 2:
+            parts.extend(item)
+            parts_per_object.append(len(item))
+            polygon_objects.append(index)
+        else:
+            batch.add(index, item)
     vertices, ring_ends, part_ends, object_ends = batch.arrays()
     polygon_objects = batch.polygon_objects
     encoded = _coco.encode(vertices, ring_ends, part_ends, object_ends, height, width,
@@ -101,40 +109,39 @@ def encode(objects, height, width, *, compressed: bool = True, threads=None) -> 
 class _Batch:
     """Objects flattened for one call into the core: rings, parts, objects.
 
-    COCO flat lists are the common case and are gathered without a NumPy
-    call per part: all their numbers go through one np.fromiter.
+    COCO flat lists are the common case: they are gathered as they are and
+    converted in one pass in C (_coco.flat_parts), never one NumPy call per
+    part.  Other polygon forms go through as_rings, one part each.
     """
 
-    def __init__(self, count: int):
-        self.flat_parts: list = []           # flat lists, in order of their parts
-        self.part_sizes: list[int] = []      # ring count per part (1 for flat lists)
-        self.ring_arrays: list = []          # (N, 2) arrays of the non-flat parts, or None for flat
+    def __init__(self):
+        self.parts: list = []                # flat lists, or Rings of other polygon forms
         self.parts_per_object: list[int] = []
         self.polygon_objects: list[int] = []  # object index of each encoded object
         self.passthrough: dict[int, Mapping] = {}
+        self.has_rings = False
 
-    def add(self, index: int, item, height: int, width: int) -> None:
-        name = f"objects[{index}]"
+    def add(self, index: int, item) -> None:
+        # The common case first, with exact type checks: a list of lists of numbers.
+        if type(item) is list and item and type(item[0]) is list and item[0] and type(item[0][0]) in (float, int):
+            if len(item[0]) != 2 or _layouts.is_segmentation(item, thorough=True):
+                self._add_parts(index, item)
+                return
         if isinstance(item, Mapping) and "counts" in item:
             self.passthrough[index] = item
-            return
-        if _layouts.is_flat(item):
-            parts = [item]
+        elif _layouts.is_flat(item):
+            self._add_parts(index, [item])
         elif _layouts.is_segmentation(item, thorough=True) or (isinstance(item, (list, tuple)) and len(item) == 0):
-            parts = item
+            self._add_parts(index, item)
         else:
-            self._add_polygon(index, item, name)
-            return
+            self._add_polygon(index, item, f"objects[{index}]")
+
+    def _add_parts(self, index: int, parts) -> None:
         for k, part in enumerate(parts):
-            if not _layouts.is_flat(part):
-                raise ValueError(f"{name}[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
-                                 f"{name}[0], got {_describe(part)}")
-            if len(part) % 2:
-                raise ValueError(f"{name}[{k}] holds an odd count of numbers ({len(part)}); a COCO flat list "
-                                 "is [x1, y1, x2, y2, ...]")
-            self.flat_parts.append(part)
-            self.ring_arrays.append(None)
-            self.part_sizes.append(1)
+            if type(part) is not list and not _layouts.is_flat(part):
+                raise ValueError(f"objects[{index}][{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
+                                 f"objects[{index}][0], got {_describe(part)}")
+        self.parts.extend(parts)
         self.parts_per_object.append(len(parts))
         self.polygon_objects.append(index)
 
@@ -144,65 +151,60 @@ class _Batch:
         except (TypeError, ValueError) as error:
             raise type(error)(f"{error} (objects[i] may be a COCO segmentation [[x1, y1, ...], ...], "
                               "a COCO RLE dict, or any polygon polymask.mask takes)") from None
-        ends = rings.ring_ends_or_single()
-        starts = np.concatenate([[0], ends[:-1]])
-        for begin, end in zip(starts, ends):
-            self.ring_arrays.append(rings.vertices[begin:end])
-            self.flat_parts.append(None)
-        self.part_sizes.append(len(ends))
+        self.parts.append(rings)
         self.parts_per_object.append(1)
         self.polygon_objects.append(index)
+        self.has_rings = True
 
     def arrays(self):
         """(vertices in the sample frame, ring_ends, part_ends, object_ends)."""
-        ring_lengths = []
-        chunks = []
-        flat = [part for part in self.flat_parts if part is not None]
-        flat_numbers = _flat_numbers(flat)
-        flat_ring_lengths = iter([len(part) // 2 for part in flat])
-        offset = 0
-        pending_flat = 0  # flat rings in a row, copied as one slice
-        for part, ring in zip(self.flat_parts, self.ring_arrays):
-            if part is not None:
-                n = next(flat_ring_lengths)
-                ring_lengths.append(n)
-                pending_flat += n
-                continue
-            if pending_flat:
-                chunks.append(flat_numbers[offset:offset + pending_flat])
-                offset += pending_flat
-                pending_flat = 0
-            chunks.append(ring)
-            ring_lengths.append(len(ring))
-        if pending_flat:
-            chunks.append(flat_numbers[offset:offset + pending_flat])
-        vertices = np.concatenate(chunks) if chunks else np.zeros((0, 2), dtype=np.float64)
-        vertices = to_sample_frame(np.ascontiguousarray(vertices, dtype=np.float64), IDENTITY)
-        ring_ends = np.cumsum(np.asarray(ring_lengths, dtype=np.int64))
-        part_ends = np.cumsum(np.asarray(self.part_sizes, dtype=np.int64))
         object_ends = np.cumsum(np.asarray(self.parts_per_object, dtype=np.int64))
-        return vertices, ring_ends, part_ends, object_ends
+        if not self.has_rings:
+            vertices, ring_ends = self._flat(self.parts, object_ends, 0)
+            part_ends = np.arange(1, len(self.parts) + 1, dtype=np.int64)
+        else:
+            chunks, lengths, part_sizes = [], [], []
+            for k, part in enumerate(self.parts):
+                if isinstance(part, Rings):
+                    ends = part.ring_ends_or_single()
+                    chunks.append(part.vertices)
+                    lengths.append(np.diff(ends, prepend=0))
+                    part_sizes.append(len(ends))
+                else:
+                    ring, ring_length = self._flat([part], object_ends, k)
+                    chunks.append(ring)
+                    lengths.append(ring_length)
+                    part_sizes.append(1)
+            vertices = np.concatenate(chunks)
+            ring_ends = np.cumsum(np.concatenate(lengths))
+            part_ends = np.cumsum(np.asarray(part_sizes, dtype=np.int64))
+        vertices = to_sample_frame(np.ascontiguousarray(vertices, dtype=np.float64), IDENTITY)
+        return vertices, np.ascontiguousarray(ring_ends, dtype=np.int64), part_ends, object_ends
 
+    def _flat(self, parts: list, object_ends: np.ndarray, first_part: int):
+        """Flat lists to (M, 2) vertices and ring ends; errors name the object and part."""
+        vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
+        if bad >= 0:
+            name = self._part_name(first_part + bad, object_ends)
+            part = parts[bad]
+            if problem == "odd":
+                raise ValueError(f"{name} holds an odd count of numbers ({len(part)}); a COCO flat list is "
+                                 "[x1, y1, x2, y2, ...]")
+            culprit = next((v for v in part if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
+                           part)
+            raise TypeError(f"{name} must be a COCO flat list of numbers, got {_describe(culprit)} in it")
+        bad_row = _core.first_non_finite(vertices)
+        if bad_row >= 0:
+            part_index = first_part + int(np.searchsorted(ring_ends, bad_row, side="right"))
+            raise ValueError(f"{self._part_name(part_index, object_ends)} holds the non-finite vertex "
+                             f"({vertices[bad_row, 0]!r}, {vertices[bad_row, 1]!r}); every coordinate must be a "
+                             "finite number")
+        return vertices, ring_ends
 
-def _flat_numbers(flat_parts: list) -> np.ndarray:
-    """All numbers of the flat parts as one (M, 2) float64 array of finite numbers."""
-    total = sum(len(part) for part in flat_parts)
-    try:
-        numbers = np.fromiter(itertools.chain.from_iterable(flat_parts), dtype=np.float64, count=total)
-    except (TypeError, ValueError):
-        # Find the culprit for the message; the fast path saw only "not a number".
-        for part in flat_parts:
-            for value in part:
-                if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-                    raise TypeError(f"a COCO flat list must hold numbers, got {_describe(value)} "
-                                    f"in {_describe(part)}") from None
-        raise
-    points = numbers.reshape(-1, 2)
-    bad = _core.first_non_finite(points)
-    if bad >= 0:
-        raise ValueError(f"a COCO flat list holds the non-finite vertex ({points[bad, 0]!r}, {points[bad, 1]!r}); "
-                         "every coordinate must be a finite number")
-    return points
+    def _part_name(self, part_index: int, object_ends: np.ndarray) -> str:
+        position = int(np.searchsorted(object_ends, part_index, side="right"))
+        first = int(object_ends[position - 1]) if position > 0 else 0
+        return f"objects[{self.polygon_objects[position]}][{part_index - first}]"
 
 
 def _image_size(height, width) -> tuple[int, int]:

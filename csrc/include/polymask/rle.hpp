@@ -38,6 +38,16 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
                 int64_t height, int64_t width, FillRule rule, int threads,
                 std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings = nullptr);
 
+// The same, for parts given as rings of one flat vertex list (the layout of
+// polygons_from_rings in rasterize.hpp): ring k is vertices
+// [ring_ends[k-1], ring_ends[k]), part p is rings [part_ends[p-1],
+// part_ends[p]), object o is parts [object_ends[o-1], object_ends[o]).  The
+// parts' edge tables are built by the threads that encode them.
+void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
+                const int64_t *part_ends, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
+                int64_t height, int64_t width, FillRule rule, int threads,
+                std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings = nullptr);
+
 // COCO's counts string (pycocotools' rleToString): LEB128-like, 5 bits per
 // character plus a continuation bit, offset by 48, each count from the
 // third on stored as the difference to the count two before it.
