@@ -91,19 +91,58 @@ def merge(const uint32_t[::1] a not None, const uint32_t[::1] b not None, bint i
     return _as_array(merged)
 
 
-def intersection_areas(list left not None, list right not None):
-    """(len(left), len(right)) uint64 matrix of pixels in both, for uint32 count arrays."""
+cdef void _bbox(const uint32_t[::1] counts, int64_t height, int64_t *box) noexcept nogil:
+    """Column-major bounding box of the ones: box = (col0, col1, row0, row1), inclusive; col0 > col1 if empty."""
+    cdef int64_t position = 0, k, begin, last, c0, c1
+    box[0] = 1
+    box[1] = 0
+    box[2] = height
+    box[3] = -1
+    for k in range(counts.shape[0]):
+        if k % 2 == 1 and counts[k] > 0:
+            begin = position
+            last = position + counts[k] - 1
+            c0 = begin // height
+            c1 = last // height
+            if box[0] > box[1]:
+                box[0] = c0
+            box[1] = c1
+            if c0 != c1:  # a run over a column break covers every row
+                box[2] = 0
+                box[3] = height - 1
+            else:
+                box[2] = min(box[2], begin % height)
+                box[3] = max(box[3], last % height)
+        position += counts[k]
+
+
+def intersection_areas(list left not None, list right not None, int64_t height):
+    """(len(left), len(right)) uint64 matrix of pixels in both, for uint32 count arrays.
+
+    Pairs whose bounding boxes do not meet are skipped, as pycocotools does.
+    """
     cdef Py_ssize_t n_left = len(left), n_right = len(right), i, j
     result = np.zeros((n_left, n_right), dtype=np.uint64)
     cdef uint64_t[:, ::1] areas = result
+    boxes_left = np.zeros((n_left, 4), dtype=np.int64)
+    boxes_right = np.zeros((n_right, 4), dtype=np.int64)
+    cdef int64_t[:, ::1] bl = boxes_left
+    cdef int64_t[:, ::1] br = boxes_right
     cdef const uint32_t[::1] a
     cdef const uint32_t[::1] b
     for i in range(n_left):
+        _bbox(left[i], max(height, 1), &bl[i, 0])
+    for j in range(n_right):
+        _bbox(right[j], max(height, 1), &br[j, 0])
+    for i in range(n_left):
+        if bl[i, 0] > bl[i, 1]:
+            continue
         a = left[i]
         for j in range(n_right):
-            b = right[j]
-            if a.shape[0] == 0 or b.shape[0] == 0:
+            if (br[j, 0] > br[j, 1] or br[j, 0] > bl[i, 1] or bl[i, 0] > br[j, 1]
+                    or br[j, 2] > bl[i, 3] or bl[i, 2] > br[j, 3]):
                 continue
+            b = right[j]
             with nogil:
                 areas[i, j] = rle_intersection_area(&a[0], a.shape[0], &b[0], b.shape[0])
     return result

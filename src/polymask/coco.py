@@ -326,7 +326,7 @@ def iou(detections, ground_truths, iscrowd=None) -> np.ndarray:
     crowd = np.zeros(len(right), dtype=bool) if iscrowd is None else np.asarray(iscrowd, dtype=bool).reshape(-1)
     if len(crowd) != len(right):
         raise ValueError(f"iscrowd must have one flag per ground truth ({len(right)}), got {len(crowd)}")
-    inter = _coco.intersection_areas(left_counts, right_counts).astype(np.float64)
+    inter = _coco.intersection_areas(left_counts, right_counts, size[0] if size else 1).astype(np.float64)
     area_left = np.array([c[1::2].sum(dtype=np.uint64) for c in left_counts], dtype=np.float64)
     area_right = np.array([c[1::2].sum(dtype=np.uint64) for c in right_counts], dtype=np.float64)
     union = area_left[:, None] + area_right[None, :] - inter
