@@ -17,6 +17,8 @@
 #include "polymask/rle.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <utility>
 #include <stdexcept>
 #include <string>
 
@@ -44,10 +46,9 @@ struct SpanCollector {
 };
 
 // Spans of one part inside the height x width image, appended to `spans`.
-void collect_part_spans(const Polygon &part, const Window &image, FillRule rule,
+void collect_part_spans(const std::vector<Edge> &edges, const Window &image, FillRule rule,
                         std::vector<detail::EdgeRows> &edge_rows, std::vector<RowSpan> &spans)
 {
-    const std::vector<Edge> &edges = part.edges_by_y();
     if (edges.empty()) return;
     // Edges are sorted by y_low: the first starts the part's rows, the
     // largest y_high ends them (rows [ceil(y_low), ceil(y_high))).
@@ -60,6 +61,35 @@ void collect_part_spans(const Polygon &part, const Window &image, FillRule rule,
     SpanCollector sink{spans};
     detail::scan_rows(edges, edge_rows, image, rule, row_first, row_end, sink);
 }
+
+// The edge table of one part, as Polygon builds it (polygon.cpp): each
+// ring's edges from vertex j = i - 1 to vertex i, horizontal ones dropped,
+// stably sorted by y_low.  Rebuilt in place for part after part.
+struct PartEdges {
+    std::vector<Edge> edges;
+    std::vector<Edge> unsorted;
+    std::vector<std::pair<double, int32_t>> order;  // (y_low, index): a stable sort
+
+    void build(const double *xy, const int64_t *ring_ends, int64_t ring_begin, int64_t ring_end)
+    {
+        unsorted.clear();
+        int64_t start = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
+        for (int64_t k = ring_begin; k < ring_end; start = ring_ends[k++]) {
+            const int64_t end = ring_ends[k];
+            for (int64_t i = start, j = end - 1; i < end; j = i++) {
+                const double xi = xy[2 * i], yi = xy[2 * i + 1];
+                const double xj = xy[2 * j], yj = xy[2 * j + 1];
+                if (!(yi < yj) && !(yi > yj)) continue;
+                unsorted.push_back({xi, yi, xj, yj, std::min(yi, yj), std::max(yi, yj), (yi > yj) ? 1 : -1});
+            }
+        }
+        order.clear();
+        for (size_t k = 0; k < unsorted.size(); ++k) order.emplace_back(unsorted[k].y_low, static_cast<int32_t>(k));
+        std::sort(order.begin(), order.end());
+        edges.clear();
+        for (const auto &item : order) edges.push_back(unsorted[static_cast<size_t>(item.second)]);
+    }
+};
 
 // Sort spans by (row, begin) and merge the ones that overlap or touch, so
 // each row holds disjoint, non-adjacent spans in increasing order.
@@ -238,12 +268,12 @@ void check_ends(const char *what, const int64_t *ends, int64_t n, int64_t total)
     }
 }
 
-// Encode every object, threaded across objects.  part_at(p, scratch)
-// returns part p's Polygon, valid until the next call on that thread.
-template <class PartAt>
+// Encode every object, threaded across objects.  edges_at(p) returns part
+// p's edge table (sorted by y_low), valid until its next call on that thread.
+template <class EdgesAt>
 void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t height, int64_t width, FillRule rule,
                     int threads, std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings,
-                    PartAt part_at)
+                    EdgesAt edges_at)
 {
     counts.assign(static_cast<size_t>(n_objects), {});
     if (strings != nullptr) strings->assign(static_cast<size_t>(n_objects), {});
@@ -262,7 +292,7 @@ void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t heigh
             scratch.spans.clear();
             if (height > 0 && width > 0) {
                 for (int64_t p = part_begin; p < part_end; ++p) {
-                    collect_part_spans(part_at(p), image, rule, scratch.edge_rows, scratch.spans);
+                    collect_part_spans(edges_at(p), image, rule, scratch.edge_rows, scratch.spans);
                 }
             }
             if (part_end - part_begin > 1) unite_spans(scratch.spans);
@@ -285,7 +315,7 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
     check_size(height, width);
     check_ends("object_ends", object_ends, n_objects, n_parts);
     encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
-                   [parts](int64_t p) -> const Polygon & { return parts[p]; });
+                   [parts](int64_t p) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
 }
 
 void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
@@ -297,20 +327,21 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
     check_ends("ring_ends", ring_ends, n_rings, n_vertices);
     check_ends("part_ends", part_ends, n_parts, n_rings);
     check_ends("object_ends", object_ends, n_objects, n_parts);
-    // Each thread builds the parts of its own objects: the edge tables are
-    // made (and sorted) in parallel, and only one part is alive at a time.
-    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings, [=](int64_t p) -> const Polygon & {
-        thread_local Polygon part;
-        thread_local std::vector<int64_t> local_ends;
-        const int64_t ring_begin = p > 0 ? part_ends[p - 1] : 0;
-        const int64_t ring_end = part_ends[p];
-        const int64_t vertex_begin = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
-        const int64_t vertex_end = ring_end > 0 ? ring_ends[ring_end - 1] : 0;
-        local_ends.clear();
-        for (int64_t k = ring_begin; k < ring_end; ++k) local_ends.push_back(ring_ends[k] - vertex_begin);
-        part = Polygon(xy + 2 * vertex_begin, vertex_end - vertex_begin, local_ends.data(), ring_end - ring_begin);
-        return part;
-    });
+    for (int64_t k = 0, start = 0; k < n_rings; start = ring_ends[k++]) {
+        // Edge indices are int32 in the sweep, as in Polygon.
+        if (ring_ends[k] - start > std::numeric_limits<int32_t>::max() / 2) {
+            throw std::length_error("polymask::rle_encode: a ring has too many vertices");
+        }
+    }
+    // Each thread builds the edge tables of its own objects' parts, into
+    // buffers it keeps: the tables are made in parallel, without allocating.
+    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
+                   [=](int64_t p) -> const std::vector<Edge> & {
+                       thread_local PartEdges part;
+                       const int64_t ring_begin = p > 0 ? part_ends[p - 1] : 0;
+                       part.build(xy, ring_ends, ring_begin, part_ends[p]);
+                       return part.edges;
+                   });
 }
 
 std::string rle_compress(const uint32_t *counts, int64_t n_counts)

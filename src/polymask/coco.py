@@ -96,9 +96,13 @@ def encode(objects, height, width, *, compressed: bool = True, threads=None) -> 
     polygon_objects = batch.polygon_objects
     encoded = _coco.encode(vertices, ring_ends, part_ends, object_ends, height, width,
                            _core.EVEN_ODD, thread_count, compressed)
+    if not compressed:
+        encoded = [counts.tolist() for counts in encoded]
+    if not batch.passthrough:  # every object was a polygon: results in order
+        return [{"size": [height, width], "counts": counts} for counts in encoded]
     results: list = [None] * len(objects)
     for index, counts in zip(polygon_objects, encoded):
-        results[index] = {"size": [height, width], "counts": counts if compressed else counts.tolist()}
+        results[index] = {"size": [height, width], "counts": counts}
     for index, rle in batch.passthrough.items():
         counts = _counts_of(rle, f"objects[{index}]", (height, width))
         results[index] = {"size": [height, width],
