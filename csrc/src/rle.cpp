@@ -281,7 +281,12 @@ void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t heigh
     // Objects in chunks of a few, so tiny objects do not pay one claim each.
     const int64_t per_chunk = 4;
     const int64_t n_chunks = (n_objects + per_chunk - 1) / per_chunk;
-    detail::parallel_for(n_chunks, threads, [&](int64_t chunk) {
+    // The thread count follows the work: a thread is worth starting for a
+    // few dozen objects (each a few microseconds), not for a handful.
+    const int64_t objects_per_thread = 32;
+    const int64_t useful = std::max<int64_t>(1, n_objects / objects_per_thread);
+    const int team = static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
+    detail::parallel_for(n_chunks, team, [&](int64_t chunk) {
         // Buffers live as long as the thread: no allocation per object.
         thread_local EncodeScratch scratch;
         const int64_t first = chunk * per_chunk;
