@@ -32,7 +32,12 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         array-likes, a GeoJSON-like ``{"type": "Polygon" | "MultiPolygon",
         "coordinates": ...}`` mapping (or a Feature of one), or any object
         with ``__geo_interface__`` such as a shapely Polygon or MultiPolygon.
-        A NumPy array is always one ring.
+        A NumPy array is always one ring.  Also COCO's flat list
+        ``[x1, y1, x2, y2, ...]`` (one ring) and segmentation (a list of flat
+        lists: the *union* of the parts' masks, as COCO means it), and
+        OpenCV contours: an (N, 1, 2) array, a list of them (rings), or
+        ``cv2.findContours``' ``(contours, hierarchy)`` pair
+        (polymask/_layouts.py).
     shape : (rows, cols)
         The image shape; both at least 1.
     out : numpy.ndarray, optional
