@@ -246,7 +246,9 @@ def test_opencv_contours():
     assert np.array_equal(polymask.mask(contours[0], shape), polymask.mask(rings[0], shape))
     assert np.array_equal(polymask.mask(list(contours), shape), polymask.mask(rings, shape))
     assert np.array_equal(polymask.mask((contours, hierarchy), shape), polymask.mask(rings, shape))
-    # rasterize: one polygon per outer contour, with its holes.
+    # rasterize: a list of contours is one polygon per contour ...
+    assert np.array_equal(polymask.rasterize(list(contours), shape), polymask.rasterize(rings, shape))
+    # ... and the (contours, hierarchy) pair one polygon per outer contour, with its holes.
     labels = polymask.rasterize((contours, hierarchy), shape)
     parents = hierarchy[0][:, 3]
     outer = [k for k in range(len(contours)) if parents[k] < 0 or parents[parents[k]] >= 0]
