@@ -16,7 +16,7 @@ BAD_VERTICES = [
     (None, TypeError, "got None"),
     ("abc", TypeError, "got 'abc'"),
     ([1, 2, 3], ValueError, r"shape \(N, 2\).*\(3,\)"),
-    ([[1, 2, 3]], ValueError, r"shape \(N, 2\).*\(1, 3\)"),
+    ([[1, 2, 3]], ValueError, r"vertices\[0\] must have shape \(N, 2\).*COCO flat list.*\(3,\)"),
     (np.zeros((2, 2, 2)), ValueError, r"\(2, 2, 2\)"),
     ([[1, 2], [3]], ValueError, "could not read"),
     ([(0, 0), (1, float("nan")), (2, 2)], ValueError, r"vertices\[1\] = \(1.0, nan\) is not finite"),

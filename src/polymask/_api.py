@@ -13,10 +13,10 @@ import platform
 
 import numpy as np
 
-from polymask import _core, stages
+from polymask import _core, _layouts, stages
 from polymask._rings import as_rings
 from polymask._transform import as_transform, to_sample_frame
-from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
+from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
 from polymask._version import __version__
 
 
@@ -36,7 +36,12 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         (shapely geometries, a GeometryCollection of polygons, or a GeoSeries /
         GeoDataFrame of exactly one row are read vectorized; Z and M are
         dropped; an empty geometry gives an empty mask).  A NumPy array of
-        numbers is always one ring.
+        numbers is always one ring.  Also COCO's flat list
+        ``[x1, y1, x2, y2, ...]`` (one ring) and segmentation (a list of flat
+        lists: the *union* of the parts' masks, as COCO means it), and
+        OpenCV contours: an (N, 1, 2) array, a list of them (rings), or
+        ``cv2.findContours``' ``(contours, hierarchy)`` pair
+        (polymask/_layouts.py).
     shape : (rows, cols)
         The image shape; both at least 1.
     out : numpy.ndarray, optional
@@ -115,7 +120,12 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
            [1, 1, 1, 1, 1],
            [1, 1, 1, 1, 1]])
     """
-    if type(vertices) is np.ndarray and vertices.dtype != object:  # the common case, kept as cheap as before rings existed
+    parts = _layouts.segmentation_parts(vertices)
+    if parts is not None:  # a COCO segmentation: COCO unites its parts
+        return _union_of_parts(parts, shape, out=out, threads=threads, backend=backend,
+                               fill_rule=fill_rule, window=window, transform=transform)
+    if (type(vertices) is np.ndarray and vertices.dtype != object and vertices.ndim == 2
+            and vertices.shape[1] == 2):  # the common case, kept as cheap as before rings existed
         coordinates, ring_ends = as_vertices(vertices), None
     else:
         rings = as_rings(vertices)
@@ -145,6 +155,18 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         raise RuntimeError(f"backend {stage.id!r} returned {stage_mask.dtype} {stage_mask.shape}, "
                            f"expected bool {rows_cols}")
     buffer[...] = stage_mask
+    return result
+
+
+def _union_of_parts(parts, shape, *, out, **options) -> np.ndarray:
+    """The union of the parts' masks (each a COCO flat list): COCO's meaning of an object's parts."""
+    result = mask(_layouts.flat_ring(parts[0], "vertices[0]"), shape, out=out, **options)
+    for k, part in enumerate(parts[1:], start=1):
+        if not _layouts.is_flat(part):
+            raise ValueError(f"vertices[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like vertices[0], "
+                             f"got {_describe(part)}")
+        ring = _layouts.flat_ring(part, f"vertices[{k}]")
+        np.logical_or(result, mask(ring, shape, **options), out=result)
     return result
 
 

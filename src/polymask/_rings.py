@@ -25,7 +25,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from polymask import _core, _geometries
+from polymask import _core, _geometries, _layouts
 from polymask._validation import _describe, as_vertices
 
 _GEOJSON_TYPES = ("Polygon", "MultiPolygon", "GeometryCollection")
@@ -62,10 +62,16 @@ class Rings:
 
 def as_rings(polygon, name: str = "vertices") -> Rings:
     """Flatten any accepted polygon form into a Rings (validated, finite)."""
-    if type(polygon) is np.ndarray and polygon.dtype != object:  # object arrays may hold shapely geometries
+    if type(polygon) is np.ndarray and polygon.dtype != object and polygon.ndim == 2:
         # A NumPy array is always one (N, 2) ring: an (R, N, 2) array would
         # be ambiguous, so several rings come as a list.
-        return Rings(as_vertices(polygon, name), None)
+        return Rings(_with_layout_hint(as_vertices, polygon, name), None)
+    # COCO flat lists and OpenCV contours: polymask/_layouts.py.
+    layout_rings = _layouts.rings_of(polygon, name)
+    if layout_rings is not None:
+        return _join(layout_rings) if layout_rings else Rings(np.zeros((0, 2), dtype=np.float64), None)
+    if type(polygon) is np.ndarray and polygon.dtype != object:  # object arrays may hold shapely geometries
+        return Rings(_with_layout_hint(as_vertices, polygon, name), None)
     shapely_rings = _geometries.single_geometry(polygon, name)  # shapely, GeoSeries: vectorized
     if shapely_rings is not None:
         vertices, ring_ends = shapely_rings
@@ -76,7 +82,18 @@ def as_rings(polygon, name: str = "vertices") -> Rings:
     if isinstance(polygon, (list, tuple)) and len(polygon) > 0 and _is_ring(polygon[0]):
         return _join([as_vertices(ring, f"{name}[{k}]") for k, ring in enumerate(polygon)])
     # One ring, or bad input: as_vertices says which.
-    return Rings(as_vertices(polygon, name), None)
+    return Rings(_with_layout_hint(as_vertices, polygon, name), None)
+
+
+def _with_layout_hint(convert, polygon, name: str):
+    """convert(polygon, name), with a hint at the layout a refused value looks like."""
+    try:
+        return convert(polygon, name)
+    except (TypeError, ValueError) as error:
+        hint = _layouts.layout_hint(polygon)
+        if hint is None:
+            raise
+        raise type(error)(f"{error}; {hint}") from None
 
 
 def _is_ring(item) -> bool:
@@ -201,6 +218,9 @@ def as_polygon_list(polygons, name: str = "polygons") -> PolygonList:
     A (P, N, 2) NumPy array is P polygons of one N-vertex ring each, read
     without a Python loop; that is the cheap way to pass 10,000 polygons.
     """
+    if _layouts.is_contour(polygons) and len(polygons) > 0:
+        raise ValueError(f"{name} is an array of shape {polygons.shape}, which looks like one OpenCV contour "
+                         "(N, 1, 2) rather than polygons; pass [contour] for one polygon")
     if isinstance(polygons, np.ndarray) and polygons.ndim == 3 and polygons.shape[2] == 2:
         padded = _geometries.flatten_padded(polygons, name)  # NaN or masked rows end a polygon early
         return PolygonList(*padded) if padded is not None else _from_stacked_rings(polygons, name)
@@ -213,6 +233,9 @@ def as_polygon_list(polygons, name: str = "polygons") -> PolygonList:
             raise TypeError(f"{name} is a GeoJSON FeatureCollection whose 'features' is not a list, "
                             f"got {_describe(features)}")
         polygons = features
+    if _layouts.is_contours_with_hierarchy(polygons):
+        # cv2.findContours' pair: one polygon per outer contour, with its holes.
+        polygons = _layouts.hierarchy_polygons(*polygons, name)
     if isinstance(polygons, list) and polygons and type(polygons[0]) is np.ndarray:
         arrays = _geometries.flatten_array_list(polygons, name)  # a list of (N, 2) arrays: one concatenate
         if arrays is not None:

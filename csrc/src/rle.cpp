@@ -1,0 +1,484 @@
+// rle.cpp -- COCO run lengths from scanline spans, and COCO's counts string.
+//
+// See rle.hpp for the format.  The encoder per object:
+//   1. sweep each part's rows (scan_rows) and collect its spans;
+//   2. with several parts, sort the spans by (row, column) and merge the
+//      overlapping or touching ones: the union, row by row;
+//   3. walk the rows: the columns where row r and row r - 1 differ are the
+//      symmetric difference of their spans, i.e. between the 0th and 1st,
+//      2nd and 3rd... of their merged, sorted boundaries: a few bands of
+//      columns per row.  Each column c in a band gives a toggle at
+//      column-major position c * height + r;
+//   4. counting-sort the toggles by column (rows arrive in order already),
+//      and turn positions into run lengths.
+// A column that ends inside (toggle at row == height) and the next one
+// that starts inside (toggle at row 0) give the same position; they cancel,
+// since the run simply continues over the column break.
+#include "polymask/rle.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+#include <stdexcept>
+#include <string>
+
+#include "parallel.hpp"
+#include "polymask/scanline.hpp"
+
+namespace polymask {
+
+namespace {
+
+struct RowSpan {
+    int64_t row;
+    int64_t begin;
+    int64_t end;
+};
+
+// The scan_rows sink: appends every span of every row it is shown.
+struct SpanCollector {
+    std::vector<RowSpan> &spans;
+    int64_t row = 0;
+
+    void begin_row(int64_t r) { row = r; }
+    void span(int64_t begin, int64_t end) { spans.push_back({row, begin, end}); }
+    void end_row() {}
+};
+
+// Spans of one part inside the height x width image, appended to `spans`.
+void collect_part_spans(const std::vector<Edge> &edges, const Window &image, FillRule rule,
+                        std::vector<detail::EdgeRows> &edge_rows, std::vector<RowSpan> &spans)
+{
+    if (edges.empty()) return;
+    // Edges are sorted by y_low: the first starts the part's rows, the
+    // largest y_high ends them (rows [ceil(y_low), ceil(y_high))).
+    double y_high = edges.front().y_high;
+    for (const Edge &e : edges) y_high = std::max(y_high, e.y_high);
+    const int64_t row_first = detail::ceil_clamped(edges.front().y_low, 0, image.height);
+    const int64_t row_end = detail::ceil_clamped(y_high, 0, image.height);
+    if (row_first >= row_end) return;
+    detail::edge_rows_in_window(edges, image, edge_rows);
+    SpanCollector sink{spans};
+    detail::scan_rows(edges, edge_rows, image, rule, row_first, row_end, sink);
+}
+
+// The edge table of one part, as Polygon builds it (polygon.cpp): each
+// ring's edges from vertex j = i - 1 to vertex i, horizontal ones dropped,
+// stably sorted by y_low.  Rebuilt in place for part after part.
+struct PartEdges {
+    std::vector<Edge> edges;
+    std::vector<Edge> unsorted;
+    std::vector<std::pair<double, int32_t>> order;  // (y_low, index): a stable sort
+
+    void build(const double *xy, const int64_t *ring_ends, int64_t ring_begin, int64_t ring_end)
+    {
+        unsorted.clear();
+        int64_t start = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
+        for (int64_t k = ring_begin; k < ring_end; start = ring_ends[k++]) {
+            const int64_t end = ring_ends[k];
+            for (int64_t i = start, j = end - 1; i < end; j = i++) {
+                const double xi = xy[2 * i], yi = xy[2 * i + 1];
+                const double xj = xy[2 * j], yj = xy[2 * j + 1];
+                if (!(yi < yj) && !(yi > yj)) continue;
+                unsorted.push_back({xi, yi, xj, yj, std::min(yi, yj), std::max(yi, yj), (yi > yj) ? 1 : -1});
+            }
+        }
+        order.clear();
+        for (size_t k = 0; k < unsorted.size(); ++k) order.emplace_back(unsorted[k].y_low, static_cast<int32_t>(k));
+        std::sort(order.begin(), order.end());
+        edges.clear();
+        for (const auto &item : order) edges.push_back(unsorted[static_cast<size_t>(item.second)]);
+    }
+};
+
+// Sort spans by (row, begin) and merge the ones that overlap or touch, so
+// each row holds disjoint, non-adjacent spans in increasing order.
+void unite_spans(std::vector<RowSpan> &spans)
+{
+    std::sort(spans.begin(), spans.end(), [](const RowSpan &a, const RowSpan &b) {
+        return a.row != b.row ? a.row < b.row : a.begin < b.begin;
+    });
+    size_t kept = 0;
+    for (size_t k = 0; k < spans.size(); ++k) {
+        if (kept > 0 && spans[kept - 1].row == spans[k].row && spans[k].begin <= spans[kept - 1].end) {
+            spans[kept - 1].end = std::max(spans[kept - 1].end, spans[k].end);
+        } else {
+            spans[kept++] = spans[k];
+        }
+    }
+    spans.resize(kept);
+}
+
+// A stretch of columns [begin, end) whose pixels on `row` differ from the
+// pixels above them: each column in it starts or ends a column-major run.
+struct ToggleBand {
+    int64_t row;
+    int64_t begin;
+    int64_t end;
+};
+
+// Reusable buffers of one thread: kept across objects and calls, so the
+// encoder allocates almost nothing per object.
+struct EncodeScratch {
+    std::vector<detail::EdgeRows> edge_rows;
+    std::vector<RowSpan> spans;
+    std::vector<int64_t> boundaries;  // merged boundaries of two rows
+    std::vector<ToggleBand> bands;
+    std::vector<int64_t> column_start;  // per column: where its toggles go
+    std::vector<int64_t> positions;     // toggles as column-major positions, in order
+};
+
+// The COCO counts of the spans (sorted, disjoint, non-adjacent per row).
+void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t width, EncodeScratch &scratch,
+                     std::vector<uint32_t> &counts)
+{
+    const int64_t n_pixels = height * width;
+    counts.clear();
+    if (spans.empty()) {
+        counts.push_back(static_cast<uint32_t>(n_pixels));
+        return;
+    }
+    int64_t col_min = spans.front().begin;
+    int64_t col_max = spans.front().end;  // exclusive
+    for (const RowSpan &s : spans) {
+        col_min = std::min(col_min, s.begin);
+        col_max = std::max(col_max, s.end);
+    }
+
+    // 1. Bands of toggles, row by row, from the first span row to one past
+    //    the last: rows without spans in between are empty rows, and the row
+    //    after the last closes the runs.
+    std::vector<ToggleBand> &bands = scratch.bands;
+    bands.clear();
+    bands.reserve(2 * static_cast<size_t>(spans.back().row - spans.front().row + 2));
+    size_t prev_begin = 0, prev_end = 0;  // spans of row - 1
+    size_t next = 0;
+    const int64_t row_last = spans.back().row;
+    for (int64_t row = spans.front().row; row <= row_last + 1; ++row) {
+        const size_t cur_begin = next;
+        while (next < spans.size() && spans[next].row == row) ++next;
+        const size_t cur_end = next;
+        if (cur_begin == cur_end && prev_begin == prev_end) continue;  // both rows empty
+        if (cur_end - cur_begin == 1 && prev_end - prev_begin == 1) {
+            // The usual case, one span over one span: two bands at most.
+            const RowSpan &a = spans[prev_begin], &b = spans[cur_begin];
+            if (a.begin != b.begin) bands.push_back({row, std::min(a.begin, b.begin), std::max(a.begin, b.begin)});
+            if (a.end != b.end) bands.push_back({row, std::min(a.end, b.end), std::max(a.end, b.end)});
+        } else {
+            // Merge the two rows' boundaries; XOR is inside between the
+            // 2m-th and (2m+1)-th of them (equal boundaries cancel).
+            std::vector<int64_t> &bounds = scratch.boundaries;
+            bounds.clear();
+            for (size_t k = prev_begin; k < prev_end; ++k) {
+                bounds.push_back(spans[k].begin);
+                bounds.push_back(spans[k].end);
+            }
+            const size_t middle = bounds.size();
+            for (size_t k = cur_begin; k < cur_end; ++k) {
+                bounds.push_back(spans[k].begin);
+                bounds.push_back(spans[k].end);
+            }
+            std::inplace_merge(bounds.begin(), bounds.begin() + static_cast<std::ptrdiff_t>(middle), bounds.end());
+            for (size_t k = 0; k + 1 < bounds.size(); k += 2) {
+                if (bounds[k] < bounds[k + 1]) bands.push_back({row, bounds[k], bounds[k + 1]});
+            }
+        }
+        prev_begin = cur_begin;
+        prev_end = cur_end;
+    }
+
+    // 2. Counting sort by column: toggles per column from a difference
+    //    array over the bands, then each band drops its toggles into place.
+    //    Bands come in row order, so each column's rows stay increasing.
+    const size_t n_columns = static_cast<size_t>(col_max - col_min);
+    std::vector<int64_t> &start = scratch.column_start;
+    start.assign(n_columns + 1, 0);
+    for (const ToggleBand &band : bands) {
+        ++start[static_cast<size_t>(band.begin - col_min)];
+        --start[static_cast<size_t>(band.end - col_min)];
+    }
+    int64_t per_column = 0, total = 0;
+    for (size_t c = 0; c < n_columns; ++c) {
+        per_column += start[c];  // toggles in column c
+        start[c] = total;        // where they go
+        total += per_column;
+    }
+    std::vector<int64_t> &positions = scratch.positions;
+    positions.resize(static_cast<size_t>(total));
+    for (const ToggleBand &band : bands) {
+        for (int64_t c = band.begin; c < band.end; ++c) {
+            positions[static_cast<size_t>(start[static_cast<size_t>(c - col_min)]++)] = c * height + band.row;
+        }
+    }
+
+    // 3. Toggle positions to runs; equal neighbours (a column ending inside,
+    //    the next starting inside) cancel.
+    counts.reserve(positions.size() + 1);
+    int64_t previous = 0;
+    int64_t pending = -1;  // a toggle not yet written, or -1
+    for (int64_t position : positions) {
+        if (pending == position) {
+            pending = -1;
+            continue;
+        }
+        if (pending >= 0) {
+            counts.push_back(static_cast<uint32_t>(pending - previous));
+            previous = pending;
+        }
+        pending = position;
+    }
+    // A toggle at the very end only closes the last run.
+    if (pending >= 0 && pending < n_pixels) {
+        counts.push_back(static_cast<uint32_t>(pending - previous));
+        previous = pending;
+    }
+    counts.push_back(static_cast<uint32_t>(n_pixels - previous));
+}
+
+}  // namespace
+
+namespace {
+
+void check_size(int64_t height, int64_t width)
+{
+    if (height < 0 || width < 0 || (width > 0 && height > (int64_t{1} << 32) / width) ||
+        height * width >= (int64_t{1} << 32)) {
+        throw std::invalid_argument("polymask::rle_encode: height * width must be in [0, 2^32), got " +
+                                    std::to_string(height) + " x " + std::to_string(width));
+    }
+}
+
+// ends[0..n) must be cumulative counts: non-decreasing, within [0, total],
+// the last equal to total.
+void check_ends(const char *what, const int64_t *ends, int64_t n, int64_t total)
+{
+    if (n < 0 || total < 0) throw std::invalid_argument("polymask::rle_encode: negative count");
+    int64_t previous = 0;
+    for (int64_t k = 0; k < n; ++k) {
+        if (ends[k] < previous || ends[k] > total) {
+            throw std::invalid_argument(std::string("polymask::rle_encode: ") + what +
+                                        " must be non-decreasing and at most " + std::to_string(total) + ", got " +
+                                        what + "[" + std::to_string(k) + "] = " + std::to_string(ends[k]));
+        }
+        previous = ends[k];
+    }
+    if (previous != total) {
+        throw std::invalid_argument(std::string("polymask::rle_encode: the last of ") + what + " must be " +
+                                    std::to_string(total) + ", got " + std::to_string(previous));
+    }
+}
+
+// Encode every object, threaded across objects.  edges_at(p) returns part
+// p's edge table (sorted by y_low), valid until its next call on that thread.
+template <class EdgesAt>
+void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t height, int64_t width, FillRule rule,
+                    int threads, std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings,
+                    EdgesAt edges_at)
+{
+    counts.assign(static_cast<size_t>(n_objects), {});
+    if (strings != nullptr) strings->assign(static_cast<size_t>(n_objects), {});
+    const Window image{0, 0, height, width};
+    // Objects in chunks of a few, so tiny objects do not pay one claim each.
+    const int64_t per_chunk = 4;
+    const int64_t n_chunks = (n_objects + per_chunk - 1) / per_chunk;
+    // The thread count follows the work: a thread is worth starting for a
+    // few dozen objects (each a few microseconds), not for a handful.
+    const int64_t objects_per_thread = 32;
+    const int64_t useful = std::max<int64_t>(1, n_objects / objects_per_thread);
+    const int team = static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
+    detail::parallel_for(n_chunks, team, [&](int64_t chunk) {
+        // Buffers live as long as the thread: no allocation per object.
+        thread_local EncodeScratch scratch;
+        const int64_t first = chunk * per_chunk;
+        const int64_t last = std::min(n_objects, first + per_chunk);
+        for (int64_t o = first; o < last; ++o) {
+            const int64_t part_begin = o > 0 ? object_ends[o - 1] : 0;
+            const int64_t part_end = object_ends[o];
+            scratch.spans.clear();
+            if (height > 0 && width > 0) {
+                for (int64_t p = part_begin; p < part_end; ++p) {
+                    collect_part_spans(edges_at(p), image, rule, scratch.edge_rows, scratch.spans);
+                }
+            }
+            if (part_end - part_begin > 1) unite_spans(scratch.spans);
+            std::vector<uint32_t> &runs = counts[static_cast<size_t>(o)];
+            runs_from_spans(scratch.spans, height, width, scratch, runs);
+            if (strings != nullptr) {
+                (*strings)[static_cast<size_t>(o)] = rle_compress(runs.data(), static_cast<int64_t>(runs.size()));
+                std::vector<uint32_t>().swap(runs);
+            }
+        }
+    });
+}
+
+}  // namespace
+
+void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
+                int64_t height, int64_t width, FillRule rule, int threads,
+                std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings)
+{
+    check_size(height, width);
+    check_ends("object_ends", object_ends, n_objects, n_parts);
+    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
+                   [parts](int64_t p) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
+}
+
+void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
+                const int64_t *part_ends, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
+                int64_t height, int64_t width, FillRule rule, int threads,
+                std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings)
+{
+    check_size(height, width);
+    check_ends("ring_ends", ring_ends, n_rings, n_vertices);
+    check_ends("part_ends", part_ends, n_parts, n_rings);
+    check_ends("object_ends", object_ends, n_objects, n_parts);
+    for (int64_t k = 0, start = 0; k < n_rings; start = ring_ends[k++]) {
+        // Edge indices are int32 in the sweep, as in Polygon.
+        if (ring_ends[k] - start > std::numeric_limits<int32_t>::max() / 2) {
+            throw std::length_error("polymask::rle_encode: a ring has too many vertices");
+        }
+    }
+    // Each thread builds the edge tables of its own objects' parts, into
+    // buffers it keeps: the tables are made in parallel, without allocating.
+    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
+                   [=](int64_t p) -> const std::vector<Edge> & {
+                       thread_local PartEdges part;
+                       const int64_t ring_begin = p > 0 ? part_ends[p - 1] : 0;
+                       part.build(xy, ring_ends, ring_begin, part_ends[p]);
+                       return part.edges;
+                   });
+}
+
+std::string rle_compress(const uint32_t *counts, int64_t n_counts)
+{
+    std::string text;
+    text.reserve(static_cast<size_t>(n_counts) * 2);
+    for (int64_t k = 0; k < n_counts; ++k) {
+        int64_t x = static_cast<int64_t>(counts[k]);
+        // pycocotools codes the difference from k > 2 on (not k >= 2): the
+        // second count is stored whole.  Same here, or strings would differ.
+        if (k > 2) x -= static_cast<int64_t>(counts[k - 2]);
+        bool more = true;
+        while (more) {
+            char c = static_cast<char>(x & 0x1f);
+            x >>= 5;  // arithmetic: a negative difference keeps its sign bits
+            more = (c & 0x10) ? x != -1 : x != 0;
+            if (more) c |= 0x20;
+            text.push_back(static_cast<char>(c + 48));
+        }
+    }
+    return text;
+}
+
+std::vector<uint32_t> rle_decompress(const char *text, int64_t n_chars)
+{
+    std::vector<uint32_t> counts;
+    int64_t p = 0;
+    while (p < n_chars) {
+        uint64_t x = 0;
+        int k = 0;
+        bool more = true;
+        while (more) {
+            if (p >= n_chars) {
+                throw std::invalid_argument("polymask::rle_decompress: the counts string ends inside a number");
+            }
+            const int c = static_cast<unsigned char>(text[p]) - 48;
+            if (c < 0 || c > 63) {
+                throw std::invalid_argument("polymask::rle_decompress: character " + std::to_string(p) +
+                                            " is outside '0'..'o' (code " +
+                                            std::to_string(static_cast<unsigned char>(text[p])) + ")");
+            }
+            if (k >= 12) throw std::invalid_argument("polymask::rle_decompress: a number longer than 12 characters");
+            x |= static_cast<uint64_t>(c & 0x1f) << (5 * k);
+            more = (c & 0x20) != 0;
+            ++p;
+            ++k;
+            if (!more && (c & 0x10)) x |= ~uint64_t{0} << (5 * k);  // sign-extend
+        }
+        int64_t value = static_cast<int64_t>(x);
+        if (counts.size() > 2) value += static_cast<int64_t>(counts[counts.size() - 2]);
+        if (value < 0 || value > int64_t{0xffffffff}) {
+            throw std::invalid_argument("polymask::rle_decompress: count " + std::to_string(counts.size()) +
+                                        " is " + std::to_string(value) + ", outside [0, 2^32)");
+        }
+        counts.push_back(static_cast<uint32_t>(value));
+    }
+    return counts;
+}
+
+namespace {
+
+// Walks the runs of one RLE: the value (0 or 1) and what is left of the run.
+struct RunCursor {
+    const uint32_t *counts;
+    int64_t n;
+    int64_t index = 0;
+    uint64_t left = 0;
+
+    RunCursor(const uint32_t *c, int64_t count) : counts(c), n(count) { skip_empty(); }
+    bool done() const { return index >= n; }
+    int value() const { return static_cast<int>(index & 1); }
+    void skip_empty()
+    {
+        while (index < n && (left = counts[index]) == 0) ++index;
+    }
+    void advance(uint64_t step)
+    {
+        left -= step;
+        if (left == 0) {
+            ++index;
+            skip_empty();
+        }
+    }
+};
+
+uint64_t total(const uint32_t *counts, int64_t n)
+{
+    uint64_t sum = 0;
+    for (int64_t k = 0; k < n; ++k) sum += counts[k];
+    return sum;
+}
+
+}  // namespace
+
+std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect)
+{
+    const uint64_t n_pixels = total(a, n_a);
+    if (total(b, n_b) != n_pixels) {
+        throw std::invalid_argument("polymask::rle_merge: the two RLEs cover " + std::to_string(n_pixels) + " and " +
+                                    std::to_string(total(b, n_b)) + " pixels");
+    }
+    std::vector<uint32_t> out;
+    RunCursor ca(a, n_a), cb(b, n_b);
+    int value = 0;     // value of the run being built
+    uint64_t run = 0;  // its length so far
+    while (!ca.done() && !cb.done()) {
+        const uint64_t step = std::min(ca.left, cb.left);
+        const int merged = intersect ? (ca.value() & cb.value()) : (ca.value() | cb.value());
+        if (merged != value) {
+            out.push_back(static_cast<uint32_t>(run));
+            value = merged;
+            run = 0;
+        }
+        run += step;
+        ca.advance(step);
+        cb.advance(step);
+    }
+    out.push_back(static_cast<uint32_t>(run));
+    return out;
+}
+
+uint64_t rle_intersection_area(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b)
+{
+    uint64_t area = 0;
+    RunCursor ca(a, n_a), cb(b, n_b);
+    while (!ca.done() && !cb.done()) {
+        const uint64_t step = std::min(ca.left, cb.left);
+        if (ca.value() & cb.value()) area += step;
+        ca.advance(step);
+        cb.advance(step);
+    }
+    return area;
+}
+
+}  // namespace polymask

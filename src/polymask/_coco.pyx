@@ -1,0 +1,188 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Binding of the core's COCO RLE code (csrc/include/polymask/rle.hpp).
+
+Adapts validated NumPy buffers and calls the core with the GIL released;
+polymask/coco.py validates and builds the dicts.  Counts cross the boundary
+as uint32 NumPy arrays, compressed strings as bytes.
+"""
+import numpy as np
+
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+from libcpp.string cimport string
+from libcpp.vector cimport vector
+
+from polymask.core cimport FillRule
+from polymask.rle cimport (
+    rle_compress, rle_decompress, rle_encode, rle_intersection_area, rle_merge,
+)
+
+
+cdef object _as_array(const vector[uint32_t] &counts):
+    """A new uint32 array holding `counts`."""
+    result = np.empty(counts.size(), dtype=np.uint32)
+    cdef uint32_t[::1] view = result
+    if counts.size() > 0:
+        memcpy(&view[0], counts.data(), counts.size() * sizeof(uint32_t))
+    return result
+
+
+def encode(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
+           const int64_t[::1] part_ends not None, const int64_t[::1] object_ends not None,
+           int64_t height, int64_t width, int rule=0, int threads=0, bint compress=True):
+    """COCO RLEs of many objects, each the union of its parts.
+
+    Ring k is vertices [ring_ends[k-1], ring_ends[k]), part p is rings
+    [part_ends[p-1], part_ends[p]), object o is parts
+    [object_ends[o-1], object_ends[o]).  Vertices are in the contract's
+    sample-point frame.  Returns a list of bytes (compress) or of uint32
+    count arrays.
+    """
+    if vertices.shape[1] != 2:
+        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
+    cdef int64_t n_vertices = vertices.shape[0]
+    cdef int64_t n_rings = ring_ends.shape[0]
+    cdef int64_t n_parts = part_ends.shape[0]
+    cdef int64_t n_objects = object_ends.shape[0]
+    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
+    cdef const int64_t *ring_ptr = &ring_ends[0] if n_rings > 0 else NULL
+    cdef const int64_t *part_ptr = &part_ends[0] if n_parts > 0 else NULL
+    cdef const int64_t *object_ptr = &object_ends[0] if n_objects > 0 else NULL
+    cdef FillRule fill_rule = FillRule.nonzero if rule == 1 else FillRule.even_odd
+
+    cdef vector[vector[uint32_t]] counts
+    cdef vector[string] strings
+    with nogil:
+        rle_encode(xy, n_vertices, ring_ptr, n_rings, part_ptr, n_parts, object_ptr, n_objects,
+                   height, width, fill_rule, threads, counts, &strings if compress else NULL)
+    cdef size_t k
+    if compress:
+        return [bytes(strings[k]) for k in range(strings.size())]
+    return [_as_array(counts[k]) for k in range(counts.size())]
+
+
+def compress(const uint32_t[::1] counts not None):
+    """COCO's counts string (bytes) of uint32 run lengths."""
+    cdef int64_t n = counts.shape[0]
+    cdef const uint32_t *ptr = &counts[0] if n > 0 else NULL
+    cdef string text
+    with nogil:
+        text = rle_compress(ptr, n)
+    return bytes(text)
+
+
+def decompress(bytes text not None):
+    """The uint32 run lengths of a COCO counts string."""
+    cdef const char *ptr = text
+    cdef int64_t n = len(text)
+    cdef vector[uint32_t] counts
+    with nogil:
+        counts = rle_decompress(ptr, n)
+    return _as_array(counts)
+
+
+def merge(const uint32_t[::1] a not None, const uint32_t[::1] b not None, bint intersect=False):
+    """Run lengths of the union (or intersection) of two RLEs."""
+    cdef const uint32_t *pa = &a[0] if a.shape[0] > 0 else NULL
+    cdef const uint32_t *pb = &b[0] if b.shape[0] > 0 else NULL
+    cdef vector[uint32_t] merged
+    with nogil:
+        merged = rle_merge(pa, a.shape[0], pb, b.shape[0], intersect)
+    return _as_array(merged)
+
+
+cdef void _bbox(const uint32_t[::1] counts, int64_t height, int64_t *box) noexcept nogil:
+    """Column-major bounding box of the ones: box = (col0, col1, row0, row1), inclusive; col0 > col1 if empty."""
+    cdef int64_t position = 0, k, begin, last, c0, c1
+    box[0] = 1
+    box[1] = 0
+    box[2] = height
+    box[3] = -1
+    for k in range(counts.shape[0]):
+        if k % 2 == 1 and counts[k] > 0:
+            begin = position
+            last = position + counts[k] - 1
+            c0 = begin // height
+            c1 = last // height
+            if box[0] > box[1]:
+                box[0] = c0
+            box[1] = c1
+            if c0 != c1:  # a run over a column break covers every row
+                box[2] = 0
+                box[3] = height - 1
+            else:
+                box[2] = min(box[2], begin % height)
+                box[3] = max(box[3], last % height)
+        position += counts[k]
+
+
+def intersection_areas(list left not None, list right not None, int64_t height):
+    """(len(left), len(right)) uint64 matrix of pixels in both, for uint32 count arrays.
+
+    Pairs whose bounding boxes do not meet are skipped, as pycocotools does.
+    """
+    cdef Py_ssize_t n_left = len(left), n_right = len(right), i, j
+    result = np.zeros((n_left, n_right), dtype=np.uint64)
+    cdef uint64_t[:, ::1] areas = result
+    boxes_left = np.zeros((n_left, 4), dtype=np.int64)
+    boxes_right = np.zeros((n_right, 4), dtype=np.int64)
+    cdef int64_t[:, ::1] bl = boxes_left
+    cdef int64_t[:, ::1] br = boxes_right
+    cdef const uint32_t[::1] a
+    cdef const uint32_t[::1] b
+    for i in range(n_left):
+        _bbox(left[i], max(height, 1), &bl[i, 0])
+    for j in range(n_right):
+        _bbox(right[j], max(height, 1), &br[j, 0])
+    for i in range(n_left):
+        if bl[i, 0] > bl[i, 1]:
+            continue
+        a = left[i]
+        for j in range(n_right):
+            if (br[j, 0] > br[j, 1] or br[j, 0] > bl[i, 1] or bl[i, 0] > br[j, 1]
+                    or br[j, 2] > bl[i, 3] or bl[i, 2] > br[j, 3]):
+                continue
+            b = right[j]
+            with nogil:
+                areas[i, j] = rle_intersection_area(&a[0], a.shape[0], &b[0], b.shape[0])
+    return result
+
+
+def flat_parts(list parts not None):
+    """COCO flat lists to one (M, 2) float64 vertex array and cumulative ring ends.
+
+    Returns (vertices, ring_ends, bad_part, problem): bad_part is -1 when
+    every part is an even-length sequence of numbers, else the index of the
+    first part that is not, with problem "odd" or "number".  One pass in C
+    over the Python floats: the conversion NumPy would do per part.
+    """
+    cdef Py_ssize_t n_parts = len(parts), k = 0, i, n, total = 0, position = 0
+    try:
+        for k in range(n_parts):
+            total += len(parts[k])
+    except TypeError:  # a part without a length: not a flat list
+        return None, None, k, "number"
+    vertices = np.empty(total, dtype=np.float64)
+    ring_ends = np.empty(n_parts, dtype=np.int64)
+    cdef double[::1] out = vertices
+    cdef int64_t[::1] ends = ring_ends
+    cdef list items
+    k = 0
+    try:
+        for k in range(n_parts):
+            part = parts[k]
+            n = len(part)
+            if n % 2:
+                return None, None, k, "odd"
+            if type(part) is list:
+                items = <list>part
+                for i in range(n):
+                    out[position + i] = <double>items[i]
+            else:
+                for i, value in enumerate(part):
+                    out[position + i] = <double>value
+            position += n
+            ends[k] = position // 2
+    except (TypeError, ValueError):
+        return None, None, k, "number"
+    return vertices.reshape(-1, 2), ring_ends, -1, None

@@ -1,0 +1,340 @@
+"""COCO masks: polygons in, run-length encodings out, no dense mask in between.
+
+Instance-segmentation datasets in COCO's format store each object as a
+*segmentation*: a list of parts, each a flat list ``[x1, y1, x2, y2, ...]``
+in pixel-cell coordinates (pixel (0, 0) spans [0, 1] x [0, 1]); the object
+is the **union** of its parts.  Evaluation reads masks as COCO run-length
+encodings (RLE): ``{"size": [h, w], "counts": b"..."}``, runs over the pixels
+in column-major order, compressed into a string.  This module turns the one
+into the other with polymask's exact rule, and reads RLEs back:
+
+* ``encode(objects, height, width)``: one RLE per object, computed from the
+  scanline spans in C++ (csrc/src/rle.cpp), threaded across objects;
+* ``decode``, ``area``, ``merge``, ``iou``: the same operations
+  pycocotools.mask offers, for round trips without it.
+
+**The pixel rule.**  A pixel is in an object iff its centre (c + ½, r + ½)
+is inside some part under polymask's contract (even-odd, half-open,
+bit-exact in float64); i.e. the cell convention of polymask/_transform.py
+with the identity transform.  pycocotools rasterises polygons differently
+(it draws the outline on a 5x finer grid and rounds), so its masks differ
+from these by a few pixels along the boundaries; docs/coco.md measures how
+many.  The RLEs written here are byte for byte what
+``pycocotools.mask.encode`` writes for the same mask.
+"""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+
+import numpy as np
+
+from polymask import _coco, _core, _layouts
+from polymask._rings import Rings, as_rings
+from polymask._transform import IDENTITY, to_sample_frame
+from polymask._validation import _as_integer, _describe, as_threads
+
+__all__ = ["area", "decode", "encode", "iou", "merge"]
+
+# COCO's counts are 32-bit: an image must have fewer than 2^32 pixels.
+_MAX_PIXELS = 2**32 - 1
+
+
+def encode(objects, height, width, *, compressed: bool = True, threads=None) -> list[dict]:
+    """COCO RLEs of many objects of one height x width image.
+
+    Parameters
+    ----------
+    objects : sequence
+        One entry per object, each one of:
+
+        * a COCO polygon segmentation, a list of flat lists
+          ``[[x1, y1, x2, y2, ...], ...]``, whose parts are united;
+        * one flat list ``[x1, y1, ...]`` (one part; this is how
+          ``pycocotools.mask.frPyObjects`` reads a list of flat lists too);
+        * a COCO RLE dict (``iscrowd`` annotations), passed through;
+        * any polygon ``polymask.mask`` takes (an (N, 2) array, rings, a
+          GeoJSON-like mapping, shapely, OpenCV contours): one part whose
+          rings follow the even-odd rule.
+
+        Coordinates are COCO's pixel-cell coordinates.  For one object,
+        pass ``[segmentation]``.
+    height, width : int
+        The image size; height * width must be below 2^32.
+    compressed : bool, optional
+        True (default): ``counts`` is COCO's compressed bytes; False: a list
+        of ints (COCO's uncompressed RLE).
+    threads : int, optional
+        Threads to spread the objects over; None or 0 means all cores.
+
+    Returns
+    -------
+    list of dict
+        ``{"size": [height, width], "counts": ...}`` per object, in order,
+        readable by ``pycocotools.mask.decode``, ``area`` and ``iou``.
+    """
+    height, width = _image_size(height, width)
+    thread_count = as_threads(threads)
+    if isinstance(objects, (str, bytes, Mapping)) or not hasattr(objects, "__len__"):
+        raise TypeError(f"objects must be a sequence of objects (segmentations, RLEs or polygons), "
+                        f"got {_describe(objects)}; for one object pass [segmentation]")
+    if _layouts.is_flat(objects):
+        raise TypeError("objects looks like one COCO flat list [x1, y1, ...]: pass [[flat_list]] "
+                        "(a list of objects, each a list of parts)")
+    batch = _Batch()
+    parts, parts_per_object, polygon_objects = batch.parts, batch.parts_per_object, batch.polygon_objects
+    for index, item in enumerate(objects):
+        # The common case inline: a list of flat lists whose first has more
+        # than one vertex.  Each part's contents are checked in C later.
+        if type(item) is list and item and type(item[0]) is list and len(item[0]) > 2:
+            parts.extend(item)
+            parts_per_object.append(len(item))
+            polygon_objects.append(index)
+        else:
+            batch.add(index, item)
+    vertices, ring_ends, part_ends, object_ends = batch.arrays()
+    polygon_objects = batch.polygon_objects
+    encoded = _coco.encode(vertices, ring_ends, part_ends, object_ends, height, width,
+                           _core.EVEN_ODD, thread_count, compressed)
+    if not compressed:
+        encoded = [counts.tolist() for counts in encoded]
+    if not batch.passthrough:  # every object was a polygon: results in order
+        return [{"size": [height, width], "counts": counts} for counts in encoded]
+    results: list = [None] * len(objects)
+    for index, counts in zip(polygon_objects, encoded):
+        results[index] = {"size": [height, width], "counts": counts}
+    for index, rle in batch.passthrough.items():
+        counts = _counts_of(rle, f"objects[{index}]", (height, width))
+        results[index] = {"size": [height, width],
+                          "counts": _coco.compress(counts) if compressed else counts.tolist()}
+    return results
+
+
+class _Batch:
+    """Objects flattened for one call into the core: rings, parts, objects.
+
+    COCO flat lists are the common case: they are gathered as they are and
+    converted in one pass in C (_coco.flat_parts), never one NumPy call per
+    part.  Other polygon forms go through as_rings, one part each.
+    """
+
+    def __init__(self):
+        self.parts: list = []                # flat lists, or Rings of other polygon forms
+        self.parts_per_object: list[int] = []
+        self.polygon_objects: list[int] = []  # object index of each encoded object
+        self.passthrough: dict[int, Mapping] = {}
+        self.has_rings = False
+
+    def add(self, index: int, item) -> None:
+        # The common case first, with exact type checks: a list of lists of numbers.
+        if type(item) is list and item and type(item[0]) is list and item[0] and type(item[0][0]) in (float, int):
+            if len(item[0]) != 2 or _layouts.is_segmentation(item, thorough=True):
+                self._add_parts(index, item)
+                return
+        if isinstance(item, Mapping) and "counts" in item:
+            self.passthrough[index] = item
+        elif _layouts.is_flat(item):
+            self._add_parts(index, [item])
+        elif _layouts.is_segmentation(item, thorough=True) or (isinstance(item, (list, tuple)) and len(item) == 0):
+            self._add_parts(index, item)
+        else:
+            self._add_polygon(index, item, f"objects[{index}]")
+
+    def _add_parts(self, index: int, parts) -> None:
+        for k, part in enumerate(parts):
+            if type(part) is not list and not _layouts.is_flat(part):
+                raise ValueError(f"objects[{index}][{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
+                                 f"objects[{index}][0], got {_describe(part)}")
+        self.parts.extend(parts)
+        self.parts_per_object.append(len(parts))
+        self.polygon_objects.append(index)
+
+    def _add_polygon(self, index: int, item, name: str) -> None:
+        try:
+            rings = as_rings(item, name)
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"{error} (objects[i] may be a COCO segmentation [[x1, y1, ...], ...], "
+                              "a COCO RLE dict, or any polygon polymask.mask takes)") from None
+        self.parts.append(rings)
+        self.parts_per_object.append(1)
+        self.polygon_objects.append(index)
+        self.has_rings = True
+
+    def arrays(self):
+        """(vertices in the sample frame, ring_ends, part_ends, object_ends)."""
+        object_ends = np.cumsum(np.asarray(self.parts_per_object, dtype=np.int64))
+        if not self.has_rings:
+            vertices, ring_ends = self._flat(self.parts, object_ends, 0)
+            part_ends = np.arange(1, len(self.parts) + 1, dtype=np.int64)
+        else:
+            chunks, lengths, part_sizes = [], [], []
+            for k, part in enumerate(self.parts):
+                if isinstance(part, Rings):
+                    ends = part.ring_ends_or_single()
+                    chunks.append(part.vertices)
+                    lengths.append(np.diff(ends, prepend=0))
+                    part_sizes.append(len(ends))
+                else:
+                    ring, ring_length = self._flat([part], object_ends, k)
+                    chunks.append(ring)
+                    lengths.append(ring_length)
+                    part_sizes.append(1)
+            vertices = np.concatenate(chunks)
+            ring_ends = np.cumsum(np.concatenate(lengths))
+            part_ends = np.cumsum(np.asarray(part_sizes, dtype=np.int64))
+        vertices = to_sample_frame(np.ascontiguousarray(vertices, dtype=np.float64), IDENTITY)
+        return vertices, np.ascontiguousarray(ring_ends, dtype=np.int64), part_ends, object_ends
+
+    def _flat(self, parts: list, object_ends: np.ndarray, first_part: int):
+        """Flat lists to (M, 2) vertices and ring ends; errors name the object and part."""
+        vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
+        if bad >= 0:
+            name = self._part_name(first_part + bad, object_ends)
+            part = parts[bad]
+            if problem == "odd":
+                raise ValueError(f"{name} holds an odd count of numbers ({len(part)}); a COCO flat list is "
+                                 "[x1, y1, x2, y2, ...]")
+            culprit = next((v for v in part if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
+                           part)
+            raise TypeError(f"{name} must be a COCO flat list of numbers, got {_describe(culprit)} in it")
+        bad_row = _core.first_non_finite(vertices)
+        if bad_row >= 0:
+            part_index = first_part + int(np.searchsorted(ring_ends, bad_row, side="right"))
+            raise ValueError(f"{self._part_name(part_index, object_ends)} holds the non-finite vertex "
+                             f"({vertices[bad_row, 0]!r}, {vertices[bad_row, 1]!r}); every coordinate must be a "
+                             "finite number")
+        return vertices, ring_ends
+
+    def _part_name(self, part_index: int, object_ends: np.ndarray) -> str:
+        position = int(np.searchsorted(object_ends, part_index, side="right"))
+        first = int(object_ends[position - 1]) if position > 0 else 0
+        return f"objects[{self.polygon_objects[position]}][{part_index - first}]"
+
+
+def _image_size(height, width) -> tuple[int, int]:
+    height = _as_integer(height, "height")
+    width = _as_integer(width, "width")
+    if height < 1 or width < 1:
+        raise ValueError(f"height and width must be at least 1, got {height} x {width}")
+    if height * width > _MAX_PIXELS:
+        raise ValueError(f"height * width must be below 2^32 (COCO's counts are 32-bit), got {height} x {width}")
+    return height, width
+
+
+def _size_of(rle, name: str) -> tuple[int, int]:
+    if not isinstance(rle, Mapping) or "size" not in rle or "counts" not in rle:
+        raise TypeError(f"{name} must be a COCO RLE dict {{'size': [h, w], 'counts': ...}}, got {_describe(rle)}")
+    size = rle["size"]
+    try:
+        height, width = size
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}['size'] must be [height, width], got {_describe(size)}") from None
+    height = _as_integer(height, f"{name}['size'] height")
+    width = _as_integer(width, f"{name}['size'] width")
+    if height < 0 or width < 0 or height * width > _MAX_PIXELS:
+        raise ValueError(f"{name}['size'] must be two sizes >= 0 with fewer than 2^32 pixels, got {size!r}")
+    return height, width
+
+
+def _counts_of(rle, name: str, expected_size=None) -> np.ndarray:
+    """The uint32 run lengths of a compressed or uncompressed RLE, validated."""
+    height, width = _size_of(rle, name)
+    if expected_size is not None and (height, width) != tuple(expected_size):
+        raise ValueError(f"{name} has size {[height, width]}, expected {list(expected_size)}")
+    counts = rle["counts"]
+    if isinstance(counts, str):
+        counts = counts.encode("ascii", errors="replace")
+    if isinstance(counts, bytes):
+        try:
+            runs = _coco.decompress(counts)
+        except ValueError as error:
+            raise ValueError(f"{name}['counts'] is not a COCO counts string: {error}") from None
+    else:
+        try:
+            runs = np.asarray(counts)
+        except (TypeError, ValueError):
+            runs = np.asarray([], dtype=object)
+        if runs.ndim != 1 or (runs.size and runs.dtype.kind not in "iu"):
+            raise TypeError(f"{name}['counts'] must be bytes, str or a list of run lengths (ints), "
+                            f"got {_describe(counts)}")
+        if runs.size and (runs.min() < 0 or runs.max() > _MAX_PIXELS):
+            raise ValueError(f"{name}['counts'] run lengths must be in [0, 2^32), got {_describe(counts)}")
+        runs = runs.astype(np.uint32)
+    total = int(runs.sum(dtype=np.uint64))
+    if total != height * width:
+        raise ValueError(f"{name}'s runs cover {total} pixels, but its size {[height, width]} has {height * width}")
+    return runs
+
+
+def _as_rle_list(rles, name: str) -> tuple[list, bool]:
+    """(list of RLE dicts, whether one dict was passed)."""
+    if isinstance(rles, Mapping):
+        return [rles], True
+    if isinstance(rles, (str, bytes)) or not hasattr(rles, "__len__"):
+        raise TypeError(f"{name} must be a COCO RLE dict or a list of them, got {_describe(rles)}")
+    return list(rles), False
+
+
+def decode(rles) -> np.ndarray:
+    """The bool mask of an RLE, (h, w); or of a list of RLEs, (h, w, n) as pycocotools returns."""
+    items, single = _as_rle_list(rles, "rles")
+    masks = []
+    size = None
+    for k, rle in enumerate(items):
+        name = "rles" if single else f"rles[{k}]"
+        counts = _counts_of(rle, name, size)
+        size = _size_of(rle, name)
+        height, width = size
+        values = np.arange(len(counts)) % 2 == 1
+        # Column-major runs: fill the transposed image row by row.
+        masks.append(np.repeat(values, counts).reshape(width, height).T)
+    if single:
+        return masks[0]
+    if not masks:
+        raise ValueError("rles is empty: decode needs at least one RLE to know the image size")
+    return np.stack(masks, axis=-1)
+
+
+def area(rles):
+    """Pixels inside an RLE (an int), or per RLE of a list (a uint64 array)."""
+    items, single = _as_rle_list(rles, "rles")
+    areas = np.array([int(_counts_of(rle, "rles" if single else f"rles[{k}]")[1::2].sum(dtype=np.uint64))
+                      for k, rle in enumerate(items)], dtype=np.uint64)
+    return int(areas[0]) if single else areas
+
+
+def merge(rles, intersect: bool = False, *, compressed: bool = True) -> dict:
+    """The union (or, with intersect=True, intersection) of RLEs of one image size."""
+    items, _ = _as_rle_list(rles, "rles")
+    if not items:
+        raise ValueError("rles is empty: merge needs at least one RLE")
+    size = _size_of(items[0], "rles[0]")
+    merged = _counts_of(items[0], "rles[0]")
+    for k, rle in enumerate(items[1:], start=1):
+        merged = _coco.merge(merged, _counts_of(rle, f"rles[{k}]", size), bool(intersect))
+    return {"size": list(size), "counts": _coco.compress(merged) if compressed else merged.tolist()}
+
+
+def iou(detections, ground_truths, iscrowd=None) -> np.ndarray:
+    """Intersection over union of every detection with every ground truth.
+
+    As pycocotools.mask.iou: a (len(detections), len(ground_truths)) float64
+    array; for a ground truth with iscrowd true the denominator is the
+    detection's area alone.  All RLEs must have one image size.
+    """
+    left, _ = _as_rle_list(detections, "detections")
+    right, _ = _as_rle_list(ground_truths, "ground_truths")
+    size = _size_of(left[0], "detections[0]") if left else (_size_of(right[0], "ground_truths[0]") if right else None)
+    left_counts = [_counts_of(rle, f"detections[{k}]", size) for k, rle in enumerate(left)]
+    right_counts = [_counts_of(rle, f"ground_truths[{k}]", size) for k, rle in enumerate(right)]
+    crowd = np.zeros(len(right), dtype=bool) if iscrowd is None else np.asarray(iscrowd, dtype=bool).reshape(-1)
+    if len(crowd) != len(right):
+        raise ValueError(f"iscrowd must have one flag per ground truth ({len(right)}), got {len(crowd)}")
+    inter = _coco.intersection_areas(left_counts, right_counts, size[0] if size else 1).astype(np.float64)
+    area_left = np.array([c[1::2].sum(dtype=np.uint64) for c in left_counts], dtype=np.float64)
+    area_right = np.array([c[1::2].sum(dtype=np.uint64) for c in right_counts], dtype=np.float64)
+    union = area_left[:, None] + area_right[None, :] - inter
+    union = np.where(crowd[None, :], area_left[:, None], union)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
+    return result
