@@ -86,6 +86,8 @@ class MaskEngine:
         self._shape = None
         self._events = {}
         self._lock = threading.RLock()
+        #: A CPU device computes in host memory: its buffers are NumPy's (see _new_buffer).
+        self._host_memory = bool(self.device.type & cl.device_type.CPU)
 
     def __repr__(self):
         return f"MaskEngine(device={self.device.name.strip()!r}, precision={self.precision!r})"
@@ -113,17 +115,30 @@ class MaskEngine:
                 f"the {what} needs {nbytes:,} bytes, but device {device_label(self.device)} allows at most "
                 f"{self.device.max_mem_alloc_size:,} bytes per buffer; use a smaller image or polymask.mask")
         del current  # the old buffer goes before the new one comes: peak memory is the larger, not both
-        try:
-            buffer = cl.Buffer(self.context, flags, nbytes)
-            # Runtimes may reserve memory only when a buffer is first used
-            # (PoCL does): touch it now, and wait, so that a failed
-            # allocation is an error here instead of a crash in the kernel.
-            cl.enqueue_fill_buffer(self.queue, buffer, np.uint8(0), 0, nbytes).wait()
-        except cl.Error as error:
-            raise OpenCLMemoryError(f"allocating {nbytes:,} bytes for the {what} on device "
-                                    f"{device_label(self.device)} failed: {error}") from None
+        buffer = self._new_buffer(flags, nbytes, what)
         self.allocations += 1
         return buffer
+
+    def _new_buffer(self, flags, nbytes: int, what: str):
+        """A device buffer of `nbytes` whose allocation has really happened (or a clean error).
+
+        Runtimes may reserve memory only when a buffer is first used, and
+        PoCL's CPU device dies (SIGSEGV) when that late allocation fails.  On
+        a CPU device the buffer's memory is host memory anyway, so NumPy
+        allocates it (a failure is a MemoryError) and the runtime uses it in
+        place (USE_HOST_PTR).  Elsewhere the buffer is touched once and
+        waited for, so a failure is an OpenCL error here, not in the kernel.
+        """
+        try:
+            if self._host_memory:
+                backing = _aligned_bytes(nbytes)
+                return cl.Buffer(self.context, flags | cl.mem_flags.USE_HOST_PTR, hostbuf=backing)
+            buffer = cl.Buffer(self.context, flags, nbytes)
+            cl.enqueue_fill_buffer(self.queue, buffer, np.uint8(0), 0, nbytes).wait()
+            return buffer
+        except (cl.Error, MemoryError) as error:
+            raise OpenCLMemoryError(f"allocating {nbytes:,} bytes for the {what} on device "
+                                    f"{device_label(self.device)} failed: {error or type(error).__name__}") from None
 
     def _launch(self, kernel: str, d_vertices, n_vertices: int, d_mask, shape, wait_for):
         rows, cols = shape
@@ -317,13 +332,10 @@ class MaskEngine:
                 else:
                     self._d_vertices = self._buffer(self._d_vertices, 16, cl.mem_flags.READ_ONLY, "polygon")
                     vertex_buffer = self._d_vertices
-                try:
-                    d_mask = cl_array.empty(self.queue, shape, dtype=np.bool_)
-                    # Reserve the memory now (see _buffer): a failure is an error, not a crash.
-                    d_mask.fill(False).finish()
-                except cl.Error as error:
-                    raise OpenCLMemoryError(f"allocating a {shape} mask on device {device_label(self.device)} "
-                                            f"failed: {error}") from None
+                # The result's buffer is allocated for real now (see _new_buffer), then handed to the caller.
+                d_mask = cl_array.Array(self.queue, shape, np.bool_,
+                                        data=self._new_buffer(cl.mem_flags.READ_WRITE, shape[0] * shape[1],
+                                                              "mask"))
                 event = self._launch(kernel, vertex_buffer, n_vertices, d_mask.base_data, shape, wait_for or None)
             except BaseException:
                 self._abandon()
@@ -350,6 +362,17 @@ class MaskEngine:
 
 class OpenCLMemoryError(OpenCLError, MemoryError):
     """The device could not allocate a buffer: an OpenCLError that is also a MemoryError."""
+
+
+#: Alignment of host memory handed to OpenCL (USE_HOST_PTR): PoCL wants 128 bytes, a page suits every runtime.
+HOST_ALIGNMENT = 4096
+
+
+def _aligned_bytes(nbytes: int) -> np.ndarray:
+    """`nbytes` of uninitialised host memory starting on a HOST_ALIGNMENT boundary (MemoryError if none)."""
+    raw = np.empty(nbytes + HOST_ALIGNMENT, dtype=np.uint8)
+    offset = -raw.ctypes.data % HOST_ALIGNMENT
+    return raw[offset:offset + nbytes]
 
 
 def _byte_count(value) -> int:
