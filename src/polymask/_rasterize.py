@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _core
-from polymask._rings import as_polygon_list
+from polymask._rings import PolygonList, as_polygon_list
 from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout, window_origin
 
 #: The label types the core is compiled for (csrc/src/rasterize.cpp).
@@ -82,6 +82,13 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
     label_dtype = _label_dtype(dtype, out)
     labels = _label_values(values, len(flat), label_dtype)
     result = _label_image(out, out_shape, labels.dtype)
+    # The core writes `result` while it reads labels and vertices: inputs that
+    # are views into `out` would change under it (threads make it a race), so
+    # they are snapshotted first.  may_share_memory only compares bounds: cheap.
+    if np.may_share_memory(labels, result):
+        labels = labels.copy()
+    if np.may_share_memory(flat.vertices, result):
+        flat = PolygonList(flat.vertices.copy(), flat.ring_ends, flat.polygon_ends)
     _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
                     thread_count)
     return result
