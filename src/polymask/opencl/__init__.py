@@ -1,4 +1,4 @@
-"""polymask on OpenCL devices: the façade over three rooms.
+"""polymask on OpenCL devices: a small façade over five modules.
 
 * :mod:`polymask.opencl.common` -- the one ``pyopencl`` import, the errors,
   the environment variables and the one locked cache (devices, contexts,
@@ -6,13 +6,15 @@
 * :mod:`polymask.opencl.programs` -- kernels as package resources
   (``kernels/pixel.cl``, ``kernels/scanline.cl``, which include the C++
   core's ``polymask/crossing.h``), build options, programs built once.
-* :mod:`polymask.opencl.devices` -- discovery (:func:`devices`), choice
+* :mod:`polymask.opencl.discovery` -- discovery (:func:`devices`), choice
   (:func:`select_device`: argument, ``$POLYMASK_DEVICE``, ``$PYOPENCL_CTX``,
   then the best device that builds the kernels; ``POLYMASK_OPENCL=0`` turns
   OpenCL off), precision (double where the device has fp64, see
   :data:`SINGLE_PRECISION_NOTE` otherwise), and availability.
-* :mod:`polymask.opencl.engine` -- :class:`MaskEngine`, the resident
-  engine (programs, buffers, events), the shared engines (:func:`engine`,
+* :mod:`polymask.opencl.processing` -- :class:`MaskEngine`, the resident
+  engine (programs, buffers, events; it waits for what it enqueued before
+  anything is freed, and frees big buffers after their result).
+* :mod:`polymask.opencl.shared` -- the shared engines (:func:`engine`,
   :func:`mask`, :func:`release`) and :func:`profile`.
 
 Errors: build failures raise :class:`OpenCLBuildError` with the device and
@@ -24,11 +26,13 @@ ImportError) saying how to install one.
 from __future__ import annotations
 
 from polymask.opencl.common import (
-    DEVICE_ENV, INSTALL_HINT, OPENCL_ENV, PYOPENCL_ENV, OpenCLBuildError, OpenCLError, OpenCLUnavailable)
-from polymask.opencl.devices import (
+    DEVICE_ENV, INSTALL_HINT, OPENCL_ENV, PYOPENCL_ENV, OpenCLBuildError, OpenCLError, OpenCLMemoryError,
+    OpenCLUnavailable)
+from polymask.opencl.discovery import (
     PRECISIONS, SINGLE_PRECISION_NOTE, DeviceInfo, _has_fp64, available, describe_default_device, devices,
     require, resolve_precision, select_device, single_precision_tolerance, unavailable_reason)
-from polymask.opencl.engine import MaskEngine, OpenCLMemoryError, engine, mask, profile, release
+from polymask.opencl.processing import MaskEngine
+from polymask.opencl.shared import engine, mask, profile, release
 from polymask.opencl.programs import KERNELS, build_count, build_options, build_program, kernel_dir, kernel_source
 
 __all__ = [

@@ -48,6 +48,10 @@ class OpenCLBuildError(OpenCLError):
     """A kernel did not build; the message names the device and holds the build log."""
 
 
+class OpenCLMemoryError(OpenCLError, MemoryError):
+    """The device could not allocate a buffer: an OpenCLError that is also a MemoryError."""
+
+
 def device_label(device) -> str:
     """The device, its platform and the platform's version, for error messages."""
     return f"{device.name.strip()!r} on {device.platform.name.strip()!r} ({device.platform.version.strip()})"

@@ -71,7 +71,7 @@ def context_for(device):
 
 def build_program(source: str, device=None, options=(), label: str = "<source>"):
     """Build OpenCL C `source` for `device`; OpenCLBuildError with the build log on failure."""
-    from polymask.opencl.devices import select_device  # devices needs programs to rank devices
+    from polymask.opencl.discovery import select_device  # discovery needs programs to rank devices
 
     require_pyopencl()
     device = select_device(device)

@@ -6,8 +6,8 @@ buffer above the engine's ``keep_bytes`` is freed after its result is
 copied back), enqueues without waiting, and copies back on request.
 Vertices given as a ``pyopencl.array.Array`` give a result that stays on
 the device: compute follows data.  With ``profiling=True`` the engine reads
-kernel and transfer times from OpenCL events; :func:`profile` returns their
-medians.
+kernel and transfer times from OpenCL events (``polymask.opencl.shared``
+holds the process's shared engines and the profiler).
 
 Every error path waits for the commands already enqueued before anything
 they use is freed: a kernel must never outlive the buffer it writes.
@@ -15,15 +15,14 @@ they use is freed: a kernel must never outlive the buffer it writes.
 from __future__ import annotations
 
 import operator
-import statistics
 import sys
 import threading
 
 import numpy as np
 
 from polymask._validation import as_shape, as_vertices, output_buffer
-from polymask.opencl.common import CACHE, OpenCLError, cl, device_label
-from polymask.opencl.devices import resolve_precision, select_device
+from polymask.opencl.common import OpenCLError, OpenCLMemoryError, cl, device_label
+from polymask.opencl.discovery import resolve_precision, select_device
 from polymask.opencl.programs import build_count, context_for, kernel_entry, program
 
 def _seconds(event) -> float:
@@ -360,10 +359,6 @@ class MaskEngine:
                 "transfer_s": upload + download}
 
 
-class OpenCLMemoryError(OpenCLError, MemoryError):
-    """The device could not allocate a buffer: an OpenCLError that is also a MemoryError."""
-
-
 #: Alignment of host memory handed to OpenCL (USE_HOST_PTR): PoCL wants 128 bytes, a page suits every runtime.
 HOST_ALIGNMENT = 4096
 
@@ -395,55 +390,3 @@ def _is_device_array(value) -> bool:
     # Only a caller who imported pyopencl.array can hold one: no need to import it here.
     array_module = sys.modules.get("pyopencl.array")
     return array_module is not None and isinstance(value, array_module.Array)
-
-
-# ---- module-level conveniences ------------------------------------------------------------
-
-
-def engine(device=None, precision: str = "auto") -> MaskEngine:
-    """The process's shared engine for (device, precision), made on first use."""
-    chosen = select_device(device)
-    return CACHE.get("engine", (chosen.int_ptr, precision), lambda: MaskEngine(chosen, precision=precision))
-
-
-def release() -> None:
-    """Free the device buffers of every shared engine (programs and contexts stay)."""
-    for _, shared in CACHE.entries("engine"):
-        shared.release()
-
-
-def mask(vertices, shape, *, kernel: str = "pixel", precision: str = "auto", device=None, out=None):
-    """The mask on an OpenCL device through the shared engine (see MaskEngine.mask)."""
-    return engine(device, precision).mask(vertices, shape, kernel=kernel, out=out)
-
-
-def profile(vertices, shape, *, kernel: str = "pixel", precision: str = "auto", repeats: int = 5,
-            device=None) -> dict:
-    """Kernel and transfer time of one mask, medians over `repeats` calls, from OpenCL events.
-
-    One untimed call first builds the program and allocates the buffers.
-    transfer_s is the polygon's upload plus the mask's download.  Returns
-    kernel_s, transfer_s, upload_s, download_s (seconds), and the device,
-    kernel, precision, shape and repeats.  `repeats` may be any integer
-    type (NumPy's too).
-    """
-    try:
-        if isinstance(repeats, (bool, np.bool_)):
-            raise TypeError
-        repeats = operator.index(repeats)
-    except TypeError:
-        raise ValueError(f"repeats must be a positive integer, got {repeats!r} "
-                         f"(type {type(repeats).__name__})") from None
-    if repeats < 1:
-        raise ValueError(f"repeats must be a positive integer, got {repeats!r}")
-    profiled = MaskEngine(device, precision=precision, profiling=True)
-    profiled.mask(vertices, shape, kernel=kernel)  # warm-up: build and allocate
-    samples = []
-    for _ in range(repeats):
-        profiled.mask(vertices, shape, kernel=kernel)
-        samples.append(profiled.timings())
-    report = {name: statistics.median(sample[name] for sample in samples) for name in samples[0]}
-    report.update(device=profiled.device.name.strip(), platform=profiled.device.platform.name.strip(),
-                  kernel=kernel, precision=profiled.precision, shape=tuple(as_shape(shape)),
-                  repeats=repeats)
-    return report
