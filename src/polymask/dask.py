@@ -133,7 +133,7 @@ def _snapshot_rings(rings: Rings) -> Rings:
 
 def _chunks(chunks, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Dask's block sizes for `chunks`, at most MAX_BLOCKS blocks of at least one pixel; ValueError otherwise."""
-    expected = f"chunks must be positive block sizes for an array of shape {shape}"
+    expected = f"chunks must be block sizes for an array of shape {shape}, positive integers"
     count = _simple_block_count(chunks, shape)  # before normalizing: chunks=1 on a huge image is refused cheaply
     if count is not None and count > MAX_BLOCKS:
         _refuse_block_count(chunks, count)
