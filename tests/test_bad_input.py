@@ -149,7 +149,7 @@ BAD_VERTICES = [
     Case("object array with bytes", np.array([(0, 0), (9, b"1"), (0, 9)], dtype=object), error=TypeError,
          match=r"vertices\[1, 1\] is b'1'"),
     Case("object array with a NumPy string", np.array([(0, 0), (9, 1), (np.str_("0.5"), 9)], dtype=object),
-         error=TypeError, match=r"vertices\[2, 0\] is '0.5'"),
+         error=TypeError, match=r"vertices\[2, 0\] is np.str_\('0.5'\)"),
     Case("object array all None", np.full((3, 2), None, dtype=object), error=TypeError,
          match=r"vertices\[0, 0\] is None"),
     Case("strings", [("0", "0"), ("1", "0"), ("0", "1")], error=TypeError, match="real numbers"),

@@ -97,8 +97,7 @@ def _check_object_elements(array: np.ndarray, name: str) -> None:
     for index, value in enumerate(array.flat):
         if value is None or isinstance(value, (str, bytes)):
             row, column = divmod(index, 2)
-            raise TypeError(f"{name}[{row}, {column}] is {_describe(value)}; every coordinate must be a real "
-                            "number")
+            raise TypeError(f"{name}[{row}, {column}] is {_describe(value)}; {name} must hold real numbers")
 
 
 def _as_integer(value, what: str) -> int:
