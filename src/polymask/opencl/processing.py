@@ -25,6 +25,7 @@ from polymask.opencl.common import OpenCLError, OpenCLMemoryError, cl, device_la
 from polymask.opencl.discovery import resolve_precision, select_device
 from polymask.opencl.programs import build_count, context_for, kernel_entry, program
 
+
 def _seconds(event) -> float:
     return (event.profile.end - event.profile.start) * 1e-9
 
@@ -85,7 +86,7 @@ class MaskEngine:
         self._shape = None
         self._events = {}
         self._lock = threading.RLock()
-        #: A CPU device computes in host memory: its buffers are NumPy's (see _new_buffer).
+        #: A CPU device computes in host memory: NumPy checks the host has room first (see _new_buffer).
         self._host_memory = bool(self.device.type & cl.device_type.CPU)
 
     def __repr__(self):
@@ -131,7 +132,7 @@ class MaskEngine:
         """
         try:
             if self._host_memory:
-                np.empty(nbytes + HOST_MARGIN_BYTES, dtype=np.uint8)  # reserved and freed: nothing touched
+                np.empty(nbytes + HOST_MARGIN_BYTES, dtype=np.uint8)  # reserved, never touched, freed at once
             buffer = cl.Buffer(self.context, flags, nbytes)
             cl.enqueue_fill_buffer(self.queue, buffer, np.uint8(0), 0, nbytes).wait()
             return buffer
