@@ -139,10 +139,19 @@ BAD_VERTICES = [
     Case("inf in Fortran order", np.asfortranarray([(0.0, 0.0), (5.0, 5.0), (np.inf, 9.0)]), error=ValueError,
          match=r"vertices\[2\].*inf"),
     Case("float beyond float64", [(10**400, 0), (1, 1), (2, 2)], error=TypeError, match="float64"),
-    Case("object array with None", np.array([(0, None), (1, 1), (2, 2)], dtype=object), error=ValueError,
-         match=r"vertices\[0\].*nan"),
+    # None and text in an object array are named, not read as NaN or parsed (issue 18).
+    Case("object array with None", np.array([(0, None), (1, 1), (2, 2)], dtype=object), error=TypeError,
+         match=r"vertices\[0, 1\] is None"),
     Case("object array with a string", np.array([(0, "x"), (1, 1), (2, 2)], dtype=object), error=TypeError,
          match="real numbers"),
+    Case("object array of numeric strings", np.array([("0", "0"), ("9", "0"), ("0", "9")], dtype=object),
+         error=TypeError, match=r"vertices\[0, 0\] is '0' \(type str\)"),
+    Case("object array with bytes", np.array([(0, 0), (9, b"1"), (0, 9)], dtype=object), error=TypeError,
+         match=r"vertices\[1, 1\] is b'1'"),
+    Case("object array with a NumPy string", np.array([(0, 0), (9, 1), (np.str_("0.5"), 9)], dtype=object),
+         error=TypeError, match=r"vertices\[2, 0\] is np.str_\('0.5'\)"),
+    Case("object array all None", np.full((3, 2), None, dtype=object), error=TypeError,
+         match=r"vertices\[0, 0\] is None"),
     Case("strings", [("0", "0"), ("1", "0"), ("0", "1")], error=TypeError, match="real numbers"),
     Case("complex", np.array(POLYGON, complex), error=TypeError, match="complex"),
     Case("bool", np.ones((4, 2), bool), error=TypeError, match="bool"),
@@ -288,3 +297,54 @@ def test_the_table_is_big_enough_to_mean_something():
     # silently dropping out of the table.
     assert len(WORKING) >= 40 and len(BAD) >= 60
     assert "scanline" in BACKENDS
+
+
+# ---- the stage boundary: stage functions called directly (issue 18) -----------------------------------
+# Learners and notebooks call ``stages.get(id).load()`` without polymask.mask's
+# validation in front.  Every stage refuses a wrong shape with a ValueError
+# (before: cython_cpp and cython_prange read 2N doubles from an (N, 1)
+# array, and an (N, 3) array gave a wrong mask); the stages whose signature
+# is a typed memoryview also refuse other dtypes and layouts with a
+# ValueError instead of converting.  tests/test_hardening.py runs the
+# crashing cases in a child process.
+
+STAGE_BAD_SHAPES = [
+    Case("stage (N, 1) array", np.ones((1000, 1)), error=ValueError, match=r"\(1000, 1\)|2 columns|\(N, 2\)"),
+    Case("stage (N, 3) array", np.zeros((5, 3)), error=ValueError, match=r"\(5, 3\)|\(N, 2\)"),
+    Case("stage 1-D array", np.zeros(6), error=ValueError, match=r"\(6,\)|dimensions|\(N, 2\)"),
+    Case("stage 3-D array", np.zeros((2, 3, 2)), error=ValueError, match=r"\(2, 3, 2\)|dimensions|\(N, 2\)"),
+]
+
+#: Stages whose vertices parameter is ``const double[:, ::1]``: no conversion at the boundary.
+TYPED_STAGES = ["cython_typed", "cython_cpp", "cython_prange"]
+
+STAGE_BAD_LAYOUTS = [
+    Case("stage int64 array", np.array(INT_POLYGON, np.int64), error=ValueError, match="dtype mismatch"),
+    Case("stage float32 array", np.array(POLYGON, np.float32), error=ValueError, match="dtype mismatch"),
+    Case("stage Fortran order", np.asfortranarray(P), error=ValueError, match="contiguous"),
+    Case("stage strided view", _strided(POLYGON), error=ValueError, match="contiguous"),
+]
+
+STAGE_BAD = STAGE_BAD_SHAPES + STAGE_BAD_LAYOUTS
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("case", STAGE_BAD_SHAPES, ids=[case.id for case in STAGE_BAD_SHAPES])
+def test_stage_functions_refuse_vertices_of_the_wrong_shape(case, backend):
+    function = polymask.stages.get(backend).load()
+    with pytest.raises(case.error, match=case.match):
+        function(case.vertices, SHAPE)
+
+
+@pytest.mark.parametrize("backend", [stage for stage in TYPED_STAGES if stage in BACKENDS])
+@pytest.mark.parametrize("case", STAGE_BAD_LAYOUTS, ids=[case.id for case in STAGE_BAD_LAYOUTS])
+def test_typed_stage_functions_refuse_other_dtypes_and_layouts(case, backend):
+    function = polymask.stages.get(backend).load()
+    with pytest.raises(case.error, match=case.match):
+        function(case.vertices, SHAPE)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_stage_functions_take_the_array_polymask_mask_hands_them(backend):
+    vertices = np.ascontiguousarray(POLYGON, dtype=np.float64)
+    assert np.array_equal(polymask.stages.get(backend).load()(vertices, SHAPE), double_mask(vertices, SHAPE))

@@ -151,3 +151,19 @@ def test_bad_options_are_reported(capsys):
     assert "--size must be at least 1, got 0" in capsys.readouterr().err
     with pytest.raises(SystemExit, match="unknown stages"):
         bench_main(["--stages", "warp_drive", *SMALL])
+
+
+def test_the_bench_package_keeps_only_the_cli_entry_in_its_init():
+    # Issue 12: table, sweep and progress live in their own modules; the
+    # notebook and the CLI still find parse_args, run_table and main here.
+    from pathlib import Path
+
+    from polymask import bench
+    from polymask.bench import progress, sweep, table
+
+    assert bench.run_table is table.run_table and bench.run_sweep is sweep.run_sweep
+    assert hasattr(progress, "Progress") and callable(bench.parse_args) and callable(bench.main)
+    for module in (bench, progress, sweep, table):
+        lines = Path(module.__file__).read_text().count("\n")
+        assert lines <= 400, f"{module.__name__} has {lines} lines"
+    assert Path(bench.__file__).read_text().count("\n") <= 150, "bench/__init__.py is the CLI entry only"

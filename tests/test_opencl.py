@@ -553,3 +553,97 @@ def test_a_mask_larger_than_the_device_allows_is_a_clear_error(engine):
         engine.mask([(0, 0), (3, 0), (0, 3)], (side, side))
     message = str(caught.value)
     assert engine.device.name.strip() in message and f"{side}x{side}" in message and "at most" in message
+
+
+# ---- hardening: waits before frees, snapshots, buffer release (issue 18) ----------------------------------
+
+
+@needs_device
+def test_a_failed_result_waits_for_the_kernel_before_anything_is_freed(engine, monkeypatch):
+    import pyopencl
+
+    from polymask.opencl import processing as engine_module
+
+    vertices, shape = polymask.problems.standard_problem(size=2048)
+    event = engine.enqueue(vertices, shape)
+
+    def out_of_memory(out, shape):
+        raise MemoryError("no room for the host mask (simulated)")
+
+    monkeypatch.setattr(engine_module, "output_buffer", out_of_memory)
+    with pytest.raises(MemoryError, match="simulated"):
+        engine.result()
+    # Before: the error left while the kernel still ran on the engine's buffer.
+    assert event.command_execution_status == pyopencl.command_execution_status.COMPLETE
+    monkeypatch.undo()
+    with pytest.raises(RuntimeError, match="call enqueue"):
+        engine.result()  # the abandoned call has no result to give
+    assert_same_mask(engine.mask(vertices[:5], (20, 30)), double_mask(vertices[:5], (20, 30)), "after the error")
+
+
+@needs_device
+def test_enqueue_snapshots_the_vertices(engine):
+    vertices = np.array([(1.5, 0.5), (30.25, 4.0), (9.0, 27.5)])
+    expected = double_mask(vertices, (32, 40))
+    engine.enqueue(vertices, (32, 40))
+    # The upload does not wait: it must read a copy, never the caller's array.
+    assert not np.shares_memory(engine._h_vertices, vertices)
+    vertices[:] = np.nan
+    assert_same_mask(engine.result(), expected, "vertices changed after enqueue")
+
+
+@needs_device
+def test_big_buffers_are_released_after_their_result_and_on_request():
+    small = opencl.MaskEngine(precision="double", keep_bytes=10_000)
+    triangle = [(0, 0), (150, 0), (0, 150)]
+    small.mask(triangle, (50, 50))
+    assert 2_500 <= small.resident_bytes() <= 10_000, "a small mask stays resident for the next call"
+    allocations = small.allocations
+    small.mask(triangle, (50, 50))
+    assert small.allocations == allocations, "a resident buffer is reused"
+    assert_same_mask(small.mask(triangle, (200, 300)), double_mask(triangle, (200, 300)), "big mask")
+    assert small.resident_bytes() <= 10_000, "a mask above keep_bytes does not stay on the device"
+    small.release()
+    assert small.resident_bytes() == 0
+    assert_same_mask(small.mask(triangle, (50, 50)), double_mask(triangle, (50, 50)), "after release")
+    with pytest.raises(ValueError, match="keep_bytes must be at least 0, got -1"):
+        opencl.MaskEngine(keep_bytes=-1)
+
+
+@needs_device
+def test_the_shared_engine_does_not_keep_a_huge_mask_alive():
+    opencl.mask([(0, 0), (9000, 0), (0, 9000)], (9000, 9000))  # 81 MB, above MaskEngine.KEEP_BYTES
+    assert opencl.engine().resident_bytes() <= opencl.MaskEngine.KEEP_BYTES
+    opencl.mask([(0, 0), (90, 0), (0, 90)], (100, 100))
+    assert opencl.engine().resident_bytes() > 0
+    opencl.release()
+    assert opencl.engine().resident_bytes() == 0
+
+
+@needs_device
+def test_profile_accepts_numpy_integers_for_repeats():
+    report = opencl.profile([(1, 1), (30, 4), (9, 27)], (32, 40), repeats=np.int64(2))
+    assert report["repeats"] == 2 and type(report["repeats"]) is int
+    for bad in (2.0, True, "2"):
+        with pytest.raises(ValueError, match="repeats must be a positive integer"):
+            opencl.profile([(1, 1), (30, 4), (9, 27)], (32, 40), repeats=bad)
+
+
+@needs_device
+def test_an_allocation_failure_is_an_opencl_error_and_a_memory_error():
+    assert issubclass(opencl.OpenCLMemoryError, opencl.OpenCLError)
+    assert issubclass(opencl.OpenCLMemoryError, MemoryError)
+
+
+def test_the_facade_keeps_every_public_name_and_the_modules_stay_small():
+    from polymask.opencl import common, discovery, processing, programs, shared
+
+    for name in opencl.__all__:
+        assert hasattr(opencl, name), name
+    assert {"MaskEngine", "select_device", "devices", "build_program", "profile", "mask", "engine"} <= set(
+        opencl.__all__)
+    # One cache object, one lock: every per-process OpenCL object is in it.
+    assert discovery.CACHE is programs.CACHE is shared.CACHE is common.CACHE
+    for module in (opencl, common, discovery, processing, programs, shared):
+        lines = Path(module.__file__).read_text().count("\n")
+        assert lines <= 420, f"{module.__name__} has {lines} lines"

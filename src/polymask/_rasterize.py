@@ -98,6 +98,13 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
     label_dtype = _label_dtype(dtype, out)
     labels = _label_values(values, len(flat), label_dtype)
     result = _label_image(out, out_shape, labels.dtype)
+    # The core writes `result` while it reads labels and vertices: inputs that
+    # are views into `out` would change under it (threads make it a race), so
+    # they are snapshotted first.  may_share_memory only compares bounds: cheap.
+    if np.may_share_memory(labels, result):
+        labels = labels.copy()
+    if np.may_share_memory(vertices, result):
+        vertices = vertices.copy()
     _core.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
                     thread_count)
     return result

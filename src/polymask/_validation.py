@@ -80,10 +80,24 @@ def _convert_vertices(vertices, name: str) -> np.ndarray:
         raise TypeError(f"{name} must hold real numbers, got booleans (dtype bool)")
     if array.dtype.kind not in "iuf" and array.dtype != object:
         raise TypeError(f"{name} must hold real numbers, got dtype {array.dtype}")
+    if array.dtype == object:
+        _check_object_elements(array, name)
     try:
         return np.ascontiguousarray(array, dtype=np.float64)
     except (ValueError, TypeError, OverflowError) as error:
         raise TypeError(f"{name} must hold real numbers; converting to float64 failed: {error}") from None
+
+
+def _check_object_elements(array: np.ndarray, name: str) -> None:
+    """TypeError for None or text in an object array: NumPy would read them as NaN or parse the text.
+
+    A list of strings is refused by its dtype; the same strings in an object
+    array must be refused too, and None must not pose as a non-finite number.
+    """
+    for index, value in enumerate(array.flat):
+        if value is None or isinstance(value, (str, bytes)):
+            row, column = divmod(index, 2)
+            raise TypeError(f"{name}[{row}, {column}] is {_describe(value)}; {name} must hold real numbers")
 
 
 def _as_integer(value, what: str) -> int:

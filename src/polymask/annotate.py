@@ -29,7 +29,8 @@ def annotate(stage_id: str, output_dir: str | Path = ".") -> Path:
     """Write ``<module>.html``, Cython's annotation of the stage's .pyx, into `output_dir`.
 
     Returns the path of the HTML file.  Raises ValueError for a stage that
-    is unknown or not a Cython stage, and RuntimeError when Cython is not
+    is unknown or not a Cython stage or an `output_dir` that cannot be a
+    folder (an existing file), and RuntimeError when Cython is not
     installed or fails on the source.
     """
     stage = stages.get(stage_id)  # ValueError listing the choices if unknown
@@ -47,7 +48,16 @@ def annotate(stage_id: str, output_dir: str | Path = ".") -> Path:
                            "install it with: pip install cython") from None
 
     target_dir = Path(output_dir)
-    target_dir.mkdir(parents=True, exist_ok=True)
+    # Checked before Cython runs: an existing file (or a file on the way) cannot become the folder.
+    blocking = next((folder for folder in (target_dir, *target_dir.parents)
+                     if folder.exists() and not folder.is_dir()), None)
+    if blocking is not None:
+        raise ValueError(f"the output folder {str(target_dir)!r} cannot be created: {str(blocking)!r} "
+                         "is a file, not a directory; pass -o a folder")
+    try:
+        target_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"the output folder {str(target_dir)!r} cannot be created: {error}") from None
     with tempfile.TemporaryDirectory(prefix="polymask-annotate-") as scratch:
         # Cython writes the .html beside the generated C++; only the .html is kept.
         generated = Path(scratch) / f"{source.stem}.cpp"
@@ -70,7 +80,7 @@ def main(stage_id: str, output_dir: str | Path = ".") -> int:
     """CLI entry: annotate one stage and print where the HTML went."""
     try:
         target = annotate(stage_id, output_dir)
-    except (ValueError, RuntimeError) as error:
+    except (ValueError, RuntimeError, OSError) as error:  # OSError: the HTML could not be written
         print(f"polymask annotate: {error}", file=sys.stderr)
         return 2
     print(target)

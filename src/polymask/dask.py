@@ -13,15 +13,23 @@ dask.distributed cluster -- and can be stored straight to Zarr::
     big = polymask.dask.mask(vertices, (100_000, 100_000), chunks=8192)
     big.to_zarr("mask.zarr")          # block by block, in parallel
 
-The polygon is validated once, here, and enters the graph as a single
-key that every block depends on, so it travels to each worker once, not
-once per block.
+The polygon is validated once, here, and a copy of it enters the graph as
+a single key that every block depends on, so it travels to each worker
+once, not once per block, and changing the caller's array afterwards
+changes nothing.  The graph costs O(1) memory per block: each block finds
+its window from its block index and the chunk boundaries (one list per
+axis), so building it takes no time per block; chunkings of more than
+:data:`MAX_BLOCKS` blocks are refused with a clear error.
 
 Dask is an optional extra (``pip install 'polymask[dask]'``); importing
 ``polymask`` never imports it, and importing this module without it raises
 an ImportError that says how to install it.
 """
 from __future__ import annotations
+
+import itertools
+import math
+import operator
 
 try:
     import dask
@@ -48,6 +56,11 @@ __all__ = ["mask", "rasterize"]
 #: for many blocks in flight per worker.
 DEFAULT_CHUNK = 4096
 
+#: Most blocks a graph may have.  Each block is a Dask task when computed
+#: (about a kilobyte of scheduler memory and a fraction of a millisecond
+#: of overhead each); beyond a million, larger chunks are always better.
+MAX_BLOCKS = 1_000_000
+
 
 def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=1, transform=None) -> "da.Array":
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
@@ -70,7 +83,7 @@ def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=
         bool, of `shape`; block (i, j) is filled by the core's window fill
         and equals the same slice of ``polymask.mask(vertices, shape)``.
     """
-    rings = as_rings(vertices)
+    rings = _snapshot_rings(as_rings(vertices))
     cells = as_transform(transform)
     if cells is not None:  # mapped once, here: every block gets sample-frame vertices
         rings = Rings(to_sample_frame(rings.vertices, cells), rings.ring_ends)
@@ -80,8 +93,9 @@ def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=
     block_chunks = _chunks(chunks, rows_cols, np.dtype(bool))
     token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks)
     polygon = dask.delayed(rings, name=f"polymask-polygon-{token}", pure=True)
-    return da.map_blocks(_mask_block, polygon, rule, thread_count, chunks=block_chunks, dtype=bool,
-                         meta=np.empty((0, 0), dtype=bool), name=f"polymask-mask-{token}")
+    return da.map_blocks(_mask_block, polygon, rule, thread_count, _block_starts(block_chunks),
+                         chunks=block_chunks, dtype=bool, meta=np.empty((0, 0), dtype=bool),
+                         name=f"polymask-mask-{token}")
 
 
 def rasterize(polygons, shape, values=None, *, dtype=None, chunks=DEFAULT_CHUNK, fill_rule="evenodd",
@@ -96,18 +110,19 @@ def rasterize(polygons, shape, values=None, *, dtype=None, chunks=DEFAULT_CHUNK,
     flat = as_polygon_list(polygons)
     values = column_values(polygons, values)
     cells = as_transform(transform)
-    if cells is not None:
-        flat = PolygonList(to_sample_frame(flat.vertices, cells), flat.ring_ends, flat.polygon_ends)
+    vertices = flat.vertices.copy() if cells is None else to_sample_frame(flat.vertices, cells)
+    flat = PolygonList(vertices, flat.ring_ends.copy(), flat.polygon_ends.copy())  # a snapshot
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    labels = _label_values(values, len(flat), _label_dtype(dtype, None))
+    labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
     block_chunks = _chunks(chunks, rows_cols, labels.dtype)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks)
     burn = dask.delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
-    return da.map_blocks(_rasterize_block, burn, rule, thread_count, chunks=block_chunks, dtype=labels.dtype,
-                         meta=np.empty((0, 0), dtype=labels.dtype), name=f"polymask-rasterize-{token}")
+    return da.map_blocks(_rasterize_block, burn, rule, thread_count, _block_starts(block_chunks),
+                         chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
+                         name=f"polymask-rasterize-{token}")
 
 
 class _Burn:
@@ -120,28 +135,68 @@ class _Burn:
         self.labels = labels
 
 
+def _snapshot_rings(rings: Rings) -> Rings:
+    """A copy of validated rings: the graph must not see later changes to the caller's arrays."""
+    ring_ends = None if rings.ring_ends is None else rings.ring_ends.copy()
+    return Rings(rings.vertices.copy(), ring_ends)
+
+
 def _chunks(chunks, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Dask's block sizes for `chunks`, at most MAX_BLOCKS blocks of at least one pixel; ValueError otherwise."""
+    expected = f"chunks must be block sizes for an array of shape {shape}, positive integers"
+    count = _simple_block_count(chunks, shape)  # before normalizing: chunks=1 on a huge image is refused cheaply
+    if count is not None and count > MAX_BLOCKS:
+        _refuse_block_count(chunks, count)
     try:
-        return da.core.normalize_chunks(chunks, shape, dtype=dtype)
-    except (ValueError, TypeError) as error:
-        raise ValueError(f"chunks must be block sizes for an array of shape {shape}, got {chunks!r}: {error}") from None
+        normalized = da.core.normalize_chunks(chunks, shape, dtype=dtype)
+    except (ValueError, TypeError, ZeroDivisionError) as error:  # chunks=0 divides by zero inside Dask
+        raise ValueError(f"{expected}, got {chunks!r}: {error or type(error).__name__}") from None
+    if any(size < 1 for sizes in normalized for size in sizes):
+        raise ValueError(f"{expected}, got {chunks!r}: a block of size 0")
+    count = len(normalized[0]) * len(normalized[1])
+    if count > MAX_BLOCKS:
+        _refuse_block_count(chunks, count)
+    return normalized
 
 
-def _window(block_info) -> tuple[int, int, int, int]:
-    """(row0, col0, height, width) of the block being computed."""
-    (row_begin, row_end), (col_begin, col_end) = block_info[None]["array-location"]
-    return row_begin, col_begin, row_end - row_begin, col_end - col_begin
+def _simple_block_count(chunks, shape: tuple[int, int]) -> int | None:
+    """The block count of an int or (int, int) chunking, without building it; None for other forms."""
+    sizes = chunks if isinstance(chunks, tuple) and len(chunks) == 2 else (chunks, chunks)
+    try:
+        sides = [operator.index(size) for size in sizes]
+    except TypeError:
+        return None
+    if any(side < 1 for side in sides):
+        return None  # -1 (whole axis) is fine; 0 and the rest are for normalize_chunks to judge
+    return math.ceil(shape[0] / sides[0]) * math.ceil(shape[1] / sides[1])
 
 
-def _mask_block(rings, rule: int, threads: int, block_info=None) -> np.ndarray:
-    row0, col0, height, width = _window(block_info)
+def _refuse_block_count(chunks, count: int):
+    raise ValueError(f"chunks={chunks!r} would make {count:,} blocks; at most {MAX_BLOCKS:,} are allowed "
+                     f"(each block is a Dask task); use larger chunks, such as the default {DEFAULT_CHUNK}")
+
+
+def _block_starts(block_chunks) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The first row of each block row and the first column of each block column, plus the ends."""
+    return tuple(tuple(itertools.accumulate(sizes, initial=0)) for sizes in block_chunks)
+
+
+def _window(block_id, starts) -> tuple[int, int, int, int]:
+    """(row0, col0, height, width) of block `block_id`, from the chunk boundaries."""
+    (row_block, col_block), (row_starts, col_starts) = block_id, starts
+    row0, col0 = row_starts[row_block], col_starts[col_block]
+    return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
+
+
+def _mask_block(rings, rule: int, threads: int, starts, block_id=None) -> np.ndarray:
+    row0, col0, height, width = _window(block_id, starts)
     block = np.empty((height, width), dtype=bool)
     _core.fill(rings.vertices, block.view(np.uint8), row0, col0, rule, threads, False, rings.ring_ends)
     return block
 
 
-def _rasterize_block(burn: _Burn, rule: int, threads: int, block_info=None) -> np.ndarray:
-    row0, col0, height, width = _window(block_info)
+def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, block_id=None) -> np.ndarray:
+    row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat = burn.polygons
     _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, burn.labels, block, row0, col0, rule,

@@ -34,24 +34,33 @@ def load_rows(path) -> dict[str, list[dict]]:
     """Rows per group from a pytest-benchmark JSON file."""
     with open(path, encoding="utf-8") as handle:
         document = json.load(handle)
-    if "benchmarks" not in document:
-        raise ValueError(f"{path} is not a pytest-benchmark JSON file (no 'benchmarks' key)")
+    if not isinstance(document, dict) or not isinstance(document.get("benchmarks"), list):
+        raise ValueError(f"{path} is not a pytest-benchmark JSON file (no 'benchmarks' list)")
     groups = defaultdict(list)
-    for entry in document["benchmarks"]:
-        info = entry.get("extra_info", {})
-        backend = info.get("backend") or entry.get("name", "?")
-        title, seconds_2014 = _describe(backend)
-        groups[entry.get("group") or "(no group)"].append({
-            "id": backend,
-            "title": title,
-            "seconds": entry["stats"]["median"] * float(info.get("scale", 1.0)),
-            "extrapolated": float(info.get("scale", 1.0)) != 1.0,
-            "seconds_2014": seconds_2014,
-            "matches_contract": info.get("matches_contract"),
-            "pixels_differing": info.get("pixels_differing"),
-            "name": entry.get("name"),
-        })
+    for index, entry in enumerate(document["benchmarks"]):
+        try:
+            _add_row(groups, entry)
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise ValueError(f"{path}: benchmark {index} is not in pytest-benchmark's layout "
+                             f"({type(error).__name__}: {error})") from None
     return dict(groups)
+
+
+def _add_row(groups, entry: dict) -> None:
+    """One benchmark as a row of its group (KeyError / TypeError when the layout is not pytest-benchmark's)."""
+    info = entry.get("extra_info", {})
+    backend = info.get("backend") or entry.get("name", "?")
+    title, seconds_2014 = _describe(backend)
+    groups[entry.get("group") or "(no group)"].append({
+        "id": backend,
+        "title": title,
+        "seconds": float(entry["stats"]["median"]) * float(info.get("scale", 1.0)),
+        "extrapolated": float(info.get("scale", 1.0)) != 1.0,
+        "seconds_2014": seconds_2014,
+        "matches_contract": info.get("matches_contract"),
+        "pixels_differing": info.get("pixels_differing"),
+        "name": entry.get("name"),
+    })
 
 
 def table_from_pytest_benchmark(path) -> str:

@@ -151,7 +151,14 @@ def resolve(backend: str) -> Stage:
     Asking for a stage that cannot run here raises RuntimeError with the reason.
     """
     if backend == "auto":
-        backend = os.environ.get(BACKEND_ENV) or "scanline"
+        forced = os.environ.get(BACKEND_ENV, "").strip()
+        # "auto" in the variable means what it says: the default, not a stage called "auto".
+        if not forced or forced == "auto":
+            return _resolve_named("scanline")
+        try:
+            return _resolve_named(forced)
+        except ValueError as error:  # name the variable: the caller never typed this backend
+            raise ValueError(f"${BACKEND_ENV} = {forced!r}: {error}") from None
     elif not isinstance(backend, str):
         raise TypeError(f"backend must be a string, got {backend!r}")
     return _resolve_named(backend)

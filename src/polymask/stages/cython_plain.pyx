@@ -16,6 +16,8 @@ stage's.
 """
 import numpy as np
 
+from polymask.stages._checks import stage_vertices
+
 
 def point_inside(polygon, px, py):
     """True if (px, py) is inside `polygon`, a tuple of (x, y) float tuples."""
@@ -34,6 +36,7 @@ def point_inside(polygon, px, py):
 
 def mask(vertices, shape):
     """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""
+    vertices = stage_vertices(vertices)  # ValueError unless (N, 2) real numbers
     polygon = tuple((float(x), float(y)) for x, y in vertices.tolist())
     rows, cols = shape
     inside = [[point_inside(polygon, float(col), float(row)) for col in range(cols)]

@@ -25,6 +25,9 @@ from polymask.core cimport FillRule, Polygon, resolve_threads
 
 def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     """The mask of `vertices` ((N, 2) float64) on an image of `shape`, on `threads` threads."""
+    if vertices.shape[1] != 2:  # the memoryview fixed dtype and layout, not the width: 2N doubles are read
+        raise ValueError(f"vertices must be an (N, 2) array of (x, y) pairs, got shape "
+                         f"({vertices.shape[0]}, {vertices.shape[1]})")
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
     cdef Py_ssize_t row, col
     cdef int team = resolve_threads(threads)  # 0: all cores (OpenMP's default)

@@ -45,6 +45,9 @@ cdef bint point_inside(const double[:, ::1] vertices, double px, double py) noex
 
 def mask(const double[:, ::1] vertices not None, shape):
     """The mask of `vertices` ((N, 2) float64, C-contiguous) on an image of `shape`."""
+    if vertices.shape[1] != 2:  # the memoryview fixed dtype and layout, not the width: 2N doubles are read
+        raise ValueError(f"vertices must be an (N, 2) array of (x, y) pairs, got shape "
+                         f"({vertices.shape[0]}, {vertices.shape[1]})")
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
     cdef Py_ssize_t row, col
     result = np.zeros((rows, cols), dtype=bool)

@@ -23,6 +23,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from polymask.stages._checks import stage_vertices
+
 
 @njit(parallel=True, fastmath=False, error_model="numpy", cache=False)
 def fill(vertices, out):
@@ -49,7 +51,7 @@ def fill(vertices, out):
 def mask(vertices, shape, threads=0):
     """The mask of `vertices` on an image of `shape`, on `threads` threads (0: all)."""
     result = np.zeros(shape, dtype=bool)
-    vertices = np.ascontiguousarray(vertices, dtype=np.float64)
+    vertices = stage_vertices(vertices)  # ValueError unless (N, 2) real numbers: no unchecked reads
     # set_num_threads applies to this thread's next parallel regions and
     # cannot exceed the pool Numba started with; restore it afterwards.
     previous = numba.get_num_threads()

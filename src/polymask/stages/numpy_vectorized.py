@@ -16,9 +16,12 @@ same bit for bit.
 """
 import numpy as np
 
+from polymask.stages._checks import stage_vertices
+
 
 def mask(vertices, shape):
     """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""
+    vertices = stage_vertices(vertices)  # ValueError unless (N, 2) real numbers
     rows, cols = shape
     py = np.arange(rows, dtype=np.float64)[:, None]  # one y per row: a column
     px = np.arange(cols, dtype=np.float64)[None, :]  # one x per column: a row

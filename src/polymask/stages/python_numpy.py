@@ -15,6 +15,8 @@ NumPy array read one element at a time.
 """
 import numpy as np
 
+from polymask.stages._checks import stage_vertices
+
 
 def point_inside(vertices, px, py):
     """True if (px, py) is inside the polygon of `vertices`, an (N, 2) array."""
@@ -33,6 +35,7 @@ def point_inside(vertices, px, py):
 
 def mask(vertices, shape):
     """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""
+    vertices = stage_vertices(vertices)  # ValueError unless (N, 2) real numbers
     rows, cols = shape
     result = np.zeros((rows, cols), dtype=bool)
     # Far-out vertices overflow to inf, as the contract allows; NumPy would warn.

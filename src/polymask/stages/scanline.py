@@ -13,11 +13,12 @@ over bands of rows with OpenMP; this module only calls it.
 import numpy as np
 
 from polymask import _core
+from polymask.stages._checks import stage_vertices
 
 
 def mask(vertices, shape, threads=0):
     """The mask of `vertices` on an image of `shape`, by the core's scanline fill."""
     result = np.empty(shape, dtype=bool)
-    _core.fill(np.ascontiguousarray(vertices, dtype=np.float64), result.view(np.uint8),
+    _core.fill(stage_vertices(vertices), result.view(np.uint8),
                0, 0, _core.EVEN_ODD, threads)
     return result

@@ -1,0 +1,64 @@
+"""The sweeps of ``polymask bench --sweep``: fast backends over sizes, vertex counts or threads."""
+from __future__ import annotations
+
+import polymask
+from polymask import peers as peer_registry
+from polymask import stages as stage_registry
+from polymask.bench.machine import machine_info
+from polymask.bench.progress import Progress
+from polymask.bench.timing import median_seconds
+from polymask.problems import random_polygon
+
+#: Stages fast enough for sweeps over large sizes and vertex counts.
+SWEEP_BACKENDS = ("scanline", "cython_prange", "numba", "opencl")
+#: A backend slower than this at one sweep value is not run at the larger ones.
+SWEEP_BUDGET_SECONDS = 0.25
+SWEEP_VALUES = {
+    "size": [256, 512, 1024, 2048, 4096, 8192],
+    "vertices": [3, 10, 30, 100, 300, 1000, 3000, 10_000, 100_000],
+    "threads": None,  # 1, 2, 4, ... up to the usable cores
+}
+
+
+
+def run_sweep(args) -> dict:
+    """Median time of each fast backend and peer over one parameter."""
+    parameter = args.sweep
+    values = SWEEP_VALUES[parameter]
+    if parameter == "threads":
+        cores = machine_info()["cores"]
+        values = sorted({1, *[2**k for k in range(1, 8) if 2**k <= cores], cores})
+    backends = [s for s in SWEEP_BACKENDS if stage_registry.availability(s).available]
+    if parameter != "threads" and not args.no_peers:
+        backends += [p.id for p in peer_registry.PEERS if p.availability()[0] and p.id in ("opencv", "pillow")]
+    series = {backend: [] for backend in backends}
+    too_slow = set()  # a backend past the budget at one value is not run at larger ones
+    progress = Progress(len(values) * len(backends), enabled=not args.no_progress)
+    try:
+        for value in values:
+            size = value if parameter == "size" else args.size
+            n_vertices = value if parameter == "vertices" else args.vertices
+            threads = value if parameter == "threads" else args.threads
+            vertices = random_polygon(n_vertices, size, args.seed)
+            shape = (size, size)
+            for backend in backends:
+                progress.step(f"{backend} {parameter}={value}")
+                progress.advance()
+                if backend in too_slow:
+                    continue
+                if backend in stage_registry.ids():
+                    options = {"threads": threads} if stage_registry.get(backend).threaded else {}
+                    run = lambda: polymask.mask(vertices, shape, backend=backend, **options)  # noqa: E731
+                else:
+                    function = peer_registry.get(backend).function
+                    run = lambda: function(vertices, shape)  # noqa: E731
+                seconds = median_seconds(run, args.repeats)
+                series[backend].append((value, seconds))
+                # Values grow several-fold per step and some peers grow
+                # faster than linearly (cv2.fillPoly with many vertices).
+                if seconds > SWEEP_BUDGET_SECONDS:
+                    too_slow.add(backend)
+    finally:
+        progress.close()
+    return {"parameter": parameter, "size": args.size, "vertices": args.vertices, "series": series,
+            "machine": machine_info()}

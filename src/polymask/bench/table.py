@@ -1,0 +1,134 @@
+"""The speed-up table of ``polymask bench``: every stage and peer on one problem.
+
+Every available stage runs on the course's problem; the rows carry this
+machine's median time, the speed-up over pure Python in the same run, the
+2014 figures, and how many pixels each result differs from the contract.
+Slow stages can be timed on a band of rows and scaled up (``--quick``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import polymask
+from polymask import peers as peer_registry
+from polymask import stages as stage_registry
+from polymask.bench import report as reports
+from polymask.bench.machine import machine_info
+from polymask.bench.progress import Progress
+from polymask.bench.timing import median_seconds
+from polymask.problems import random_polygon
+
+
+def _band(vertices, shape, quick: bool):
+    """(vertices, shape, scale) of the problem a slow stage is timed on.
+
+    With --quick, a band of rows from the middle of the image: the polygon is
+    shifted up so the band's first row becomes row 0.  The band's mask is
+    checked against polymask.mask of the same shifted problem.
+    """
+    if not quick:
+        return vertices, shape, 1.0
+    rows, cols = shape
+    band_rows = max(8, rows // 32)
+    first_row = (rows - band_rows) // 2
+    return vertices - np.array([0.0, first_row]), (band_rows, cols), rows / band_rows
+
+
+def run_table(args) -> dict:
+    vertices = random_polygon(args.vertices, args.size, args.seed)
+    shape = (args.size, args.size)
+    expected = polymask.mask(vertices, shape)
+    chosen = None if args.stages == "all" else set(args.stages.split(","))
+    if chosen is not None:
+        unknown = chosen - set(stage_registry.ids())
+        if unknown:
+            raise SystemExit(f"polymask bench: unknown stages {sorted(unknown)}; choose from {stage_registry.ids()}")
+    stage_list = [s for s in stage_registry.STAGES if chosen is None or s.id in chosen]
+    peer_list = [] if args.no_peers else list(peer_registry.PEERS)
+    progress = Progress(len(stage_list) + len(peer_list) + 1, enabled=not args.no_progress)
+    rows = []
+    try:
+        for stage in stage_list:
+            progress.step(stage.id)
+            rows.append(_time_stage(stage, vertices, shape, expected, args))
+            progress.advance()
+        for peer in peer_list:
+            progress.step(peer.id)
+            rows.append(_time_peer(peer, vertices, shape, expected, args))
+            progress.advance()
+        progress.step("memory floor")
+        out = np.empty(shape, bool)
+        rows.append({"kind": "floor", "id": "floor", "title": "memory floor",
+                     "seconds": median_seconds(lambda: out.fill(False), args.repeats), "convention": ""})
+        progress.advance()
+    finally:
+        progress.close()
+
+    python_seconds = next((r["seconds"] for r in rows if r["id"] == "python" and r["seconds"]), None)
+    floor_seconds = rows[-1]["seconds"]
+    for row in rows:
+        row.setdefault("extrapolated", False)
+        if row["seconds"] is not None:
+            row["speedup"] = python_seconds / row["seconds"] if python_seconds else None
+            row["x_floor"] = row["seconds"] / floor_seconds
+    problem = {"rows": args.size, "cols": args.size, "vertices": args.vertices, "seed": args.seed,
+               "repeats": args.repeats, "slow_repeats": args.slow_repeats, "threads": args.threads,
+               "quick": args.quick}
+    return {"problem": problem, "machine": machine_info(), "rows": rows}
+
+
+def _time_stage(stage, vertices, shape, expected, args) -> dict:
+    row = {"kind": "side" if stage.side else "stage", "id": stage.id, "title": stage.title,
+           "seconds_2014": stage.seconds_2014, "speedup_2014": stage.speedup_2014,
+           "convention": "contract", "seconds": None, "pixels_differing": None}
+    status = stage_registry.availability(stage.id)
+    if not status.available:
+        row["note"] = f"not available: {status.reason}"
+        return row
+    options = {"threads": args.threads} if stage.threaded else {}
+    if stage.slow:
+        band_vertices, band_shape, scale = _band(vertices, shape, args.quick)
+        reference = polymask.mask(band_vertices, band_shape) if scale != 1.0 else expected
+        run = lambda: polymask.mask(band_vertices, band_shape, backend=stage.id, **options)  # noqa: E731
+        result = run()
+        row["seconds"] = median_seconds(run, args.slow_repeats) * scale
+        row["extrapolated"] = scale != 1.0
+    else:
+        reference = expected
+        run = lambda: polymask.mask(vertices, shape, backend=stage.id, **options)  # noqa: E731
+        result = run()
+        row["seconds"] = median_seconds(run, args.repeats)
+    row["pixels_differing"] = int(np.count_nonzero(result != reference))
+    if stage.id == "opencl":
+        row.update(_opencl_split(vertices, shape, args.repeats))
+    return row
+
+
+def _opencl_split(vertices, shape, repeats) -> dict:
+    """Kernel and transfer time of the OpenCL kernels, from OpenCL events."""
+    try:
+        from polymask import opencl
+
+        timings = {kernel: opencl.profile(vertices, shape, kernel=kernel, repeats=repeats)
+                   for kernel in ("pixel", "scanline")}
+    except Exception as error:  # noqa: BLE001 -- the split is extra information, not the measurement
+        return {"note": f"kernel/transfer split unavailable: {error}"}
+    pixel, scanline = timings["pixel"], timings["scanline"]
+    return {"kernel_seconds": pixel["kernel_s"], "transfer_seconds": pixel["transfer_s"],
+            "note": (f"per-pixel kernel {reports.format_seconds(pixel['kernel_s'])} + transfers "
+                     f"{reports.format_seconds(pixel['transfer_s'])}; scanline kernel "
+                     f"{reports.format_seconds(scanline['kernel_s'])} + transfers "
+                     f"{reports.format_seconds(scanline['transfer_s'])}")}
+
+
+def _time_peer(peer, vertices, shape, expected, args) -> dict:
+    row = {"kind": "peer", "id": peer.id, "title": peer.title, "convention": peer.convention,
+           "seconds": None, "pixels_differing": None}
+    available, reason = peer.availability()
+    if not available:
+        row["note"] = f"not installed ({reason})"
+        return row
+    result = peer.function(vertices, shape)
+    row["pixels_differing"] = int(np.count_nonzero(np.asarray(result, dtype=bool) != expected))
+    row["seconds"] = median_seconds(lambda: peer.function(vertices, shape), args.repeats)
+    return row

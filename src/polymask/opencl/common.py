@@ -1,0 +1,111 @@
+"""What every OpenCL module here shares: the one pyopencl import, the errors,
+the environment variables, and the one cache.
+
+The cache is a single object with a single lock: devices found, the best
+device, one context per device, built programs, and the shared engines all
+live in it, so no two threads build the same program twice and no reader
+sees a half-written entry.  silx keeps its context cache the same way
+(``silx/opencl/common.py``); ours holds every per-process OpenCL object.
+"""
+from __future__ import annotations
+
+import os
+import threading
+
+try:
+    import pyopencl as cl
+except ImportError as _error:  # reported by unavailable_reason(), never raised at import
+    cl = None
+    PYOPENCL_IMPORT_ERROR = f"{type(_error).__name__}: {_error}"
+else:
+    PYOPENCL_IMPORT_ERROR = ""
+
+#: Set to 0 to turn OpenCL off (the stage then reports itself unavailable).
+OPENCL_ENV = "POLYMASK_OPENCL"
+#: Device choice for polymask, in the forms select_device() accepts.
+DEVICE_ENV = "POLYMASK_DEVICE"
+#: PyOpenCL's own device choice, honoured after POLYMASK_DEVICE.
+PYOPENCL_ENV = "PYOPENCL_CTX"
+
+#: How to get a runtime, quoted by every "OpenCL is not available" message.
+INSTALL_HINT = (
+    "install PyOpenCL and an OpenCL runtime: `pip install 'polymask[opencl]'` brings PyOpenCL and "
+    "PoCL, a CPU runtime (pocl-binary-distribution); where that PoCL cannot build kernels for this "
+    "CPU, install the system's (Debian/Ubuntu: `apt-get install pocl-opencl-icd`, which "
+    "scripts/install-opencl.sh does for you), or a GPU vendor's OpenCL driver"
+)
+
+
+class OpenCLUnavailable(ImportError):
+    """No usable OpenCL here: PyOpenCL, a platform or a working device is missing, or it is off."""
+
+
+class OpenCLError(RuntimeError):
+    """An OpenCL operation failed; the message names the device."""
+
+
+class OpenCLBuildError(OpenCLError):
+    """A kernel did not build; the message names the device and holds the build log."""
+
+
+class OpenCLMemoryError(OpenCLError, MemoryError):
+    """The device could not allocate a buffer: an OpenCLError that is also a MemoryError."""
+
+
+def device_label(device) -> str:
+    """The device, its platform and the platform's version, for error messages."""
+    return f"{device.name.strip()!r} on {device.platform.name.strip()!r} ({device.platform.version.strip()})"
+
+
+def turned_off() -> bool:
+    """True when POLYMASK_OPENCL=0 turns OpenCL off."""
+    return os.environ.get(OPENCL_ENV, "").strip() == "0"
+
+
+def require_pyopencl() -> None:
+    """OpenCLUnavailable unless PyOpenCL imports and OpenCL is not turned off."""
+    if cl is None:
+        raise OpenCLUnavailable(f"PyOpenCL cannot be imported ({PYOPENCL_IMPORT_ERROR}); {INSTALL_HINT}")
+    if turned_off():
+        raise OpenCLUnavailable(f"OpenCL is turned off by {OPENCL_ENV}=0; unset it to use an OpenCL device")
+
+
+_MISSING = object()
+
+
+class Cache:
+    """The process's OpenCL objects, by (section, key), behind one re-entrant lock.
+
+    Sections: "devices" (the list devices() found), "best" (the default
+    device), "context" (per device), "program" (per device, kernel and
+    precision), "engine" (per device and precision).  `get` makes a missing
+    entry while holding the lock, so each is made once; the lock is
+    re-entrant because making one entry needs others (a program needs its
+    device's context).
+    """
+
+    def __init__(self):
+        self.lock = threading.RLock()
+        self._entries: dict = {}
+        #: Programs compiled by this process (each once per device, kernel and precision).
+        self.build_count = 0
+
+    def get(self, section: str, key, make=None):
+        """The entry, made by `make()` if missing (None when missing and no `make`)."""
+        with self.lock:
+            found = self._entries.get((section, key), _MISSING)
+            if found is _MISSING:
+                if make is None:
+                    return None
+                found = make()
+                self._entries[(section, key)] = found
+            return found
+
+    def entries(self, section: str) -> list:
+        """Every (key, value) of one section, a snapshot."""
+        with self.lock:
+            return [(key, value) for (name, key), value in self._entries.items() if name == section]
+
+
+#: The one cache of this process.
+CACHE = Cache()

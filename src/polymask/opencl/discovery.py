@@ -1,0 +1,281 @@
+"""OpenCL devices: discovery, choice, precision, and whether OpenCL is usable.
+
+:func:`devices` lists what is here (type, compute units, memory, fp64).
+:func:`select_device` picks one: an explicit argument (a ``pyopencl.Device``
+or a string such as ``"cpu"``, ``"gpu"``, ``"gpu:1"``, ``"0:1"``), else
+``$POLYMASK_DEVICE``, else ``$PYOPENCL_CTX``, else the best device that can
+build the kernels (GPU, accelerator, CPU; fp64 first).  ``POLYMASK_OPENCL=0``
+turns OpenCL off.  Double precision is used where the device has fp64.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from polymask.opencl import programs
+from polymask.opencl.common import (
+    CACHE, DEVICE_ENV, INSTALL_HINT, OPENCL_ENV, PYOPENCL_ENV, OpenCLBuildError, OpenCLError, OpenCLUnavailable,
+    PYOPENCL_IMPORT_ERROR, cl, device_label, require_pyopencl, turned_off)
+
+PRECISIONS = ("auto", "double", "single")
+
+SINGLE_PRECISION_NOTE = """\
+Float32 bound.  With precision="single" the vertices are rounded to float32
+and the contract's x_cross is evaluated in float32 (contraction off).  Let
+M = max(1, rows, cols, max |vertex coordinate|) and u = 2**-24.  Rounding a
+vertex moves it by at most sqrt(2)*u*M; the five operations of x_cross add
+at most 5u relative error to (x[j]-x[i])*t (|x[j]-x[i]| <= 2M) and the final
+addition u*M, so the float32 crossing lies within 11u*M (13u*M with a
+2.5-ulp division) of the exact crossing of the rounded edge.  A pixel can
+only change if it lies between the two crossings, hence:
+
+  distance: every pixel where the float32 mask differs from the contract
+            lies within 2**-20 * M (= 16u*M) of the polygon's boundary;
+  count:    at most sum over edges of (ceil(edge length) + 1) pixels differ,
+            provided 2**-20 * M < 1/3 (M below about 3.5e5): a band that
+            thin holds at most one pixel centre per column (or row).
+
+The bound needs coordinates within float32 range and image sides below
+2**24; tests/test_opencl.py checks it against exact arithmetic.
+"""
+
+
+def single_precision_tolerance(vertices, shape) -> float:
+    """The float32 distance bound 2**-20 * M for this polygon and image (see SINGLE_PRECISION_NOTE)."""
+    coordinates = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
+    largest = float(np.abs(coordinates).max()) if coordinates.size else 0.0
+    return 2.0**-20 * max(1.0, float(shape[0]), float(shape[1]), largest)
+
+
+# ---- availability ---------------------------------------------------------------------
+
+def unavailable_reason() -> str | None:
+    """Why OpenCL cannot be used here, or None when a device can build polymask's kernels."""
+    if turned_off():
+        return f"OpenCL is turned off by {OPENCL_ENV}=0; unset it to use an OpenCL device"
+    if cl is None:
+        return f"PyOpenCL cannot be imported ({PYOPENCL_IMPORT_ERROR}); {INSTALL_HINT}"
+    if not devices():
+        return f"no OpenCL platform with a device was found; {INSTALL_HINT}"
+    try:
+        # The device a call would use ($POLYMASK_DEVICE and all), and it must build the kernels.
+        device = select_device()
+        programs.program(device, "pixel", _has_fp64(device))
+    except (OpenCLError, OpenCLUnavailable, ValueError) as error:
+        return str(error)
+    return None
+
+
+def require() -> None:
+    """Raise OpenCLUnavailable (an ImportError) with the reason if OpenCL cannot be used here."""
+    reason = unavailable_reason()
+    if reason is not None:
+        raise OpenCLUnavailable(reason)
+
+
+def available() -> bool:
+    """True when an OpenCL device here can build and run polymask's kernels."""
+    return unavailable_reason() is None
+
+
+
+# ---- devices -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """One OpenCL device, as devices() lists it."""
+
+    #: What select_device() accepts for exactly this device: "cpu:0", "gpu:1", ...
+    key: str
+    name: str
+    platform: str
+    #: "gpu", "cpu", "accelerator" or "other".
+    type: str
+    compute_units: int
+    global_memory_bytes: int
+    #: Largest single buffer the device allows: bounds the mask size.
+    max_alloc_bytes: int
+    #: True when the device does double precision (then the mask is bit-exact).
+    fp64: bool
+    device: object = field(repr=False, compare=False)
+
+
+_TYPE_NAMES = ("gpu", "accelerator", "cpu")
+
+
+def _type_name(device) -> str:
+    for name in _TYPE_NAMES:
+        if device.type & getattr(cl.device_type, name.upper()):
+            return name
+    return "other"
+
+
+def _has_fp64(device) -> bool:
+    return bool(device.double_fp_config) or "cl_khr_fp64" in device.extensions.split()
+
+
+def devices() -> list[DeviceInfo]:
+    """Every OpenCL device here, platform by platform; [] when there is none (or OpenCL is off)."""
+    if cl is None or turned_off():
+        return []
+    return list(CACHE.get("devices", None, _discover))
+
+
+def _discover() -> list[DeviceInfo]:
+    found, per_type = [], {}
+    try:
+        platforms = cl.get_platforms()
+    except cl.Error:  # the ICD loader's "no platform" (PLATFORM_NOT_FOUND_KHR)
+        platforms = []
+    for platform in platforms:
+        try:
+            platform_devices = platform.get_devices()
+        except cl.Error:  # a platform with no devices
+            platform_devices = []
+        for device in platform_devices:
+            kind = _type_name(device)
+            index = per_type.get(kind, 0)
+            per_type[kind] = index + 1
+            found.append(DeviceInfo(
+                key=f"{kind}:{index}", name=device.name.strip(), platform=platform.name.strip(),
+                type=kind, compute_units=int(device.max_compute_units),
+                global_memory_bytes=int(device.global_mem_size),
+                max_alloc_bytes=int(device.max_mem_alloc_size), fp64=_has_fp64(device), device=device))
+    return found
+
+
+def _preference(info: DeviceInfo):
+    rank = _TYPE_NAMES.index(info.type) if info.type in _TYPE_NAMES else len(_TYPE_NAMES)
+    return (rank, not info.fp64, -info.compute_units)
+
+
+def _first_that_builds(candidates: list[DeviceInfo], wanted: str):
+    """The most preferred candidate that builds the pixel kernel (a broken runtime is skipped)."""
+    failures = []
+    for info in sorted(candidates, key=_preference):
+        try:
+            programs.program(info.device, "pixel", info.fp64)
+        except OpenCLBuildError as error:
+            failures.append(f"  {info.key} {info.name!r} ({info.platform}): {_first_error_line(str(error))}")
+            continue
+        return info.device
+    detail = "\n".join(failures) if failures else "  (none)"
+    raise OpenCLError(f"no OpenCL device {wanted} can build polymask's kernels:\n{detail}\n{INSTALL_HINT}")
+
+
+def _first_error_line(log: str) -> str:
+    for line in log.splitlines():
+        if "error" in line.lower():
+            return line.strip()
+    return log.strip().splitlines()[0] if log.strip() else ""
+
+
+def _best_device():
+    """GPU before accelerator before CPU, fp64 first, most compute units first; must build the kernels."""
+    return CACHE.get("best", None, lambda: _first_that_builds(devices(), "here"))
+
+
+def _listing() -> str:
+    found = devices()
+    if not found:
+        return "there are none"
+    return "devices here: " + "; ".join(f"{info.key} = {info.name!r} ({info.platform})" for info in found)
+
+
+_TYPE_SPEC = re.compile(r"^(gpu|cpu|accelerator|acc)(?::(\d+))?$")
+_INDEX_SPEC = re.compile(r"^(\d+)(?::(\d+))?$")
+
+
+def _device_from_string(spec: str, source: str):
+    text = spec.strip().lower()
+    found = devices()
+    expected = ("expected 'gpu', 'cpu' or 'accelerator' (optionally ':N' for the N-th of that type), "
+                "'PLATFORM:DEVICE' numbers as in PYOPENCL_CTX, or part of a device or platform name")
+    match = _TYPE_SPEC.match(text)
+    if match:
+        kind = "accelerator" if match.group(1) == "acc" else match.group(1)
+        of_type = [info for info in found if info.type == kind]
+        if match.group(2) is None:
+            if not of_type:
+                raise ValueError(f"{source} = {spec!r}: no {kind} device here; {_listing()}")
+            return _first_that_builds(of_type, f"of type {kind}")
+        index = int(match.group(2))
+        if index >= len(of_type):
+            raise ValueError(f"{source} = {spec!r}: there are {len(of_type)} {kind} devices, "
+                             f"so the index must be below {len(of_type)}; {_listing()}")
+        return of_type[index].device
+    match = _INDEX_SPEC.match(text)
+    if match:
+        # PYOPENCL_CTX's numbering: platforms as the ICD loader lists them.
+        platform_index, device_index = int(match.group(1)), int(match.group(2) or 0)
+        by_platform = {}
+        for info in found:
+            by_platform.setdefault(info.device.platform.int_ptr, []).append(info)
+        try:
+            platforms = cl.get_platforms()
+        except cl.Error:
+            platforms = []
+        if platform_index >= len(platforms) or device_index >= len(by_platform.get(platforms[platform_index].int_ptr, [])):
+            raise ValueError(f"{source} = {spec!r}: no platform {platform_index} with a device "
+                             f"{device_index}; {_listing()}")
+        return by_platform[platforms[platform_index].int_ptr][device_index].device
+    named = [info for info in found if text and (text in info.name.lower() or text in info.platform.lower())]
+    if named:
+        return _first_that_builds(named, f"matching {spec!r}")
+    raise ValueError(f"{source} = {spec!r} names no OpenCL device; {expected}; {_listing()}")
+
+
+def select_device(device=None):
+    """The pyopencl.Device to use.
+
+    `device` may be a pyopencl.Device, a DeviceInfo, or a string: "gpu",
+    "cpu", "accelerator" (the best of that type), "gpu:1" (the second GPU,
+    counted across platforms as devices() lists them), "0:1" (platform 0,
+    device 1, as in PYOPENCL_CTX), or part of a device or platform name.
+    None means $POLYMASK_DEVICE, then $PYOPENCL_CTX, then the best device
+    here that builds the kernels (GPU, accelerator, CPU; fp64 first).
+    """
+    require_pyopencl()
+    if device is None:
+        for variable in (DEVICE_ENV, PYOPENCL_ENV):
+            spec = os.environ.get(variable, "").strip()
+            if spec:
+                return _device_from_string(spec, f"${variable}")
+        if not devices():
+            raise OpenCLUnavailable(f"no OpenCL platform with a device was found; {INSTALL_HINT}")
+        return _best_device()
+    if isinstance(device, cl.Device):
+        return device
+    if isinstance(device, DeviceInfo):
+        return device.device
+    if isinstance(device, str):
+        return _device_from_string(device, "device")
+    raise TypeError(f"device must be None, a pyopencl.Device, a DeviceInfo or a string such as 'cpu' "
+                    f"or 'gpu:1', got {device!r} (type {type(device).__name__})")
+
+
+def describe_default_device() -> str:
+    """One line on the device the OpenCL backend would use, or why there is none."""
+    reason = unavailable_reason()
+    if reason is not None:
+        return f"none ({reason.splitlines()[0]})"
+    device = select_device()
+    return (f"{device.name.strip()} ({_type_name(device)}, {device.max_compute_units} compute units, "
+            f"fp64: {'yes' if _has_fp64(device) else 'no'}; {device.platform.version.strip()})")
+
+
+
+def resolve_precision(precision: str, device) -> bool:
+    """True for double, False for float32: "auto" is double where the device has fp64."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(map(repr, PRECISIONS))}, got {precision!r}")
+    fp64 = _has_fp64(device)
+    if precision == "double" and not fp64:
+        raise OpenCLError(f"precision='double' needs fp64, which device {device_label(device)} lacks; "
+                          "use precision='single' (see polymask.opencl.SINGLE_PRECISION_NOTE) or another device")
+    return fp64 if precision == "auto" else precision == "double"
+
+

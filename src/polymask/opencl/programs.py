@@ -1,0 +1,111 @@
+"""Kernels as package resources, build options, and the built-program cache.
+
+``kernels/pixel.cl`` (one work-item per pixel) and ``kernels/scanline.cl``
+(one work-item per row) ship inside the package and are found by
+:func:`kernel_dir`.  Both include the C++ core's predicate header
+``polymask/crossing.h``, installed beside them, so the device compiles the
+very lines the C++ core compiles.  Each program is built once per device,
+kernel and precision and kept in the one cache (``common.CACHE``).
+"""
+from __future__ import annotations
+
+import importlib.resources
+from pathlib import Path
+
+from polymask.opencl.common import CACHE, OpenCLBuildError, OpenCLError, cl, device_label, require_pyopencl
+
+#: Kernel id -> (file under kernels/, kernel function name).
+KERNELS = {
+    "pixel": ("pixel.cl", "pm_mask_pixel"),
+    "scanline": ("scanline.cl", "pm_mask_scanline"),
+}
+
+
+def kernel_dir() -> Path:
+    """The installed kernels/ folder: the .cl files, precision.h and polymask/crossing.h."""
+    folder = Path(str(importlib.resources.files("polymask").joinpath("kernels")))
+    missing = [name for name in ("pixel.cl", "scanline.cl", "precision.h", "polymask/crossing.h")
+               if not (folder / name).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"polymask's OpenCL kernel files are missing from {folder}: {', '.join(missing)}; "
+            "they are installed by CMake (src/polymask/CMakeLists.txt), so reinstall polymask")
+    return folder
+
+
+def kernel_source(kernel: str) -> str:
+    """The OpenCL C source of `kernel` ("pixel" or "scanline")."""
+    filename, _ = kernel_entry(kernel)
+    return (kernel_dir() / filename).read_text()
+
+
+def kernel_entry(kernel: str) -> tuple[str, str]:
+    """(file name, kernel function name) of `kernel`; ValueError naming the choices otherwise."""
+    try:
+        return KERNELS[kernel]
+    except (KeyError, TypeError):
+        raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}, got {kernel!r}") from None
+
+
+def build_options(use_double: bool) -> list[str]:
+    """Options for clBuildProgram: the include path, the precision, and no shortcuts.
+
+    Contraction is turned off in the kernels (#pragma OPENCL FP_CONTRACT OFF);
+    here we only ask for a correctly rounded float division and never pass
+    -cl-mad-enable or -cl-fast-relaxed-math.
+    """
+    return ["-I", str(kernel_dir()), f"-DPM_USE_DOUBLE={1 if use_double else 0}",
+            "-cl-fp32-correctly-rounded-divide-sqrt"]
+
+
+def context_for(device):
+    """One context per device, shared by every engine on it (programs are per context)."""
+    def make():
+        try:
+            return cl.Context([device])
+        except cl.Error as error:
+            raise OpenCLError(f"creating a context on device {device_label(device)} failed: {error}") from None
+
+    return CACHE.get("context", device.int_ptr, make)
+
+
+def build_program(source: str, device=None, options=(), label: str = "<source>"):
+    """Build OpenCL C `source` for `device`; OpenCLBuildError with the build log on failure."""
+    from polymask.opencl.discovery import select_device  # discovery needs programs to rank devices
+
+    require_pyopencl()
+    device = select_device(device)
+    return _build(context_for(device), device, source, list(options), label)
+
+
+def _build(context, device, source, options, label):
+    program = cl.Program(context, source)
+    try:
+        return program.build(options=options, devices=[device])
+    except cl.Error as error:
+        log = ""
+        try:
+            log = program.get_build_info(device, cl.program_build_info.LOG).strip()
+        except Exception:  # a failed query must not hide the build error: PyOpenCL's message holds the log too
+            pass
+        summary = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise OpenCLBuildError(
+            f"building {label} for device {device_label(device)} failed (options: {' '.join(options)}): "
+            f"{summary}\nbuild log:\n{log or str(error)}") from None
+
+
+def program(device, kernel: str, use_double: bool):
+    """The built program of `kernel` for `device`: compiled once per process, then cached."""
+    def make():
+        filename, _ = kernel_entry(kernel)
+        built = _build(context_for(device), device, kernel_source(kernel), build_options(use_double),
+                       f"kernels/{filename}")
+        CACHE.build_count += 1  # under the cache's lock: get() holds it while making
+        return built
+
+    return CACHE.get("program", (device.int_ptr, kernel, use_double), make)
+
+
+def build_count() -> int:
+    """How many kernel programs this process has compiled (each is built once per device and precision)."""
+    return CACHE.build_count
