@@ -88,6 +88,54 @@ void BM_fill_standard(benchmark::State &state) { run_fill(state, standard_vertic
 void BM_fill_integer(benchmark::State &state) { run_fill(state, standard_vertices(true), 1024); }
 void BM_fill_large(benchmark::State &state) { run_fill(state, random_vertices(1000, 4096.0, 7), 4096); }
 
+// What polymask.mask does without out=: a zeroed allocation (calloc, as
+// np.zeros) and only the spans written.  `size` squared bytes, polygon
+// scaled to `extent` pixels and placed near the middle.
+void run_fresh(benchmark::State &state, std::vector<double> xy, int64_t size, double offset)
+{
+    for (double &v : xy) v += offset;
+    const polymask::Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+    const polymask::Window window{0, 0, size, size};
+    for (auto _ : state) {
+        auto *out = static_cast<uint8_t *>(std::calloc(static_cast<size_t>(size * size), 1));
+        polymask::fill_scanline_spans(polygon, window, out, size, polymask::FillRule::even_odd, 1);
+        benchmark::DoNotOptimize(out);
+        std::free(out);
+    }
+}
+
+// The same with a full write of a malloc'ed buffer (the eager path).
+void run_fresh_eager(benchmark::State &state, std::vector<double> xy, int64_t size, double offset)
+{
+    for (double &v : xy) v += offset;
+    const polymask::Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+    const polymask::Window window{0, 0, size, size};
+    for (auto _ : state) {
+        auto *out = static_cast<uint8_t *>(std::malloc(static_cast<size_t>(size * size)));
+        polymask::fill_scanline(polygon, window, out, size, polymask::FillRule::even_odd, 1);
+        benchmark::DoNotOptimize(out);
+        std::free(out);
+    }
+}
+
+void BM_fresh_standard(benchmark::State &state) { run_fresh(state, standard_vertices(false), 1024, 0.0); }
+void BM_fresh_standard_eager(benchmark::State &state) { run_fresh_eager(state, standard_vertices(false), 1024, 0.0); }
+
+// A 40-vertex polygon a few hundred pixels wide in an 8192x8192 image.
+std::vector<double> small_polygon()
+{
+    std::vector<double> xy;
+    for (int k = 0; k < 40; ++k) {
+        const double angle = 2.0 * 3.14159265358979 * k / 40.0;
+        const double radius = (k % 2 == 0) ? 150.0 : 110.0;
+        xy.push_back(radius * std::cos(angle));
+        xy.push_back(radius * std::sin(angle));
+    }
+    return xy;
+}
+void BM_fresh_small_in_8192(benchmark::State &state) { run_fresh(state, small_polygon(), 8192, 4000.3); }
+void BM_fresh_small_in_8192_eager(benchmark::State &state) { run_fresh_eager(state, small_polygon(), 8192, 4000.3); }
+
 void BM_floor_memset(benchmark::State &state)
 {
     const int64_t size = state.range(0);
@@ -105,6 +153,10 @@ void BM_floor_memset(benchmark::State &state)
 BENCHMARK(BM_fill_standard)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fill_integer)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fill_large)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_fresh_standard)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_fresh_standard_eager)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_fresh_small_in_8192)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_fresh_small_in_8192_eager)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_floor_memset)->Arg(1024)->Arg(4096)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -69,6 +69,25 @@ inline std::vector<EdgeRows> edge_rows_in_window(const std::vector<Edge> &edges,
     return rows;
 }
 
+// Rows [first, end) of the window where the edges can produce spans: the
+// union of their row spans (first == end when none crosses a window row).
+inline EdgeRows rows_with_crossings(const std::vector<EdgeRows> &rows)
+{
+    EdgeRows extent{0, 0};
+    bool any = false;
+    for (const EdgeRows &r : rows) {
+        if (r.end <= r.first) continue;
+        if (!any) {
+            extent = r;
+            any = true;
+        } else {
+            extent.first = std::min(extent.first, r.first);
+            extent.end = std::max(extent.end, r.end);
+        }
+    }
+    return extent;
+}
+
 struct ActiveCrossing {
     double x;      // x_cross on the current row
     int32_t edge;  // index into the polygon's edge table
