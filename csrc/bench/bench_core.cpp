@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "polymask/core.hpp"
+#include "polymask/scanline.hpp"
 
 namespace {
 
@@ -136,6 +137,27 @@ std::vector<double> small_polygon()
 void BM_fresh_small_in_8192(benchmark::State &state) { run_fresh(state, small_polygon(), 8192, 4000.3); }
 void BM_fresh_small_in_8192_eager(benchmark::State &state) { run_fresh_eager(state, small_polygon(), 8192, 4000.3); }
 
+// The sweep alone: crossings, sorting and spans, nothing written.
+struct CountingSink {
+    int64_t spans = 0;
+    void begin_row(int64_t) {}
+    void span(int64_t begin, int64_t end) { spans += end - begin; }
+    void end_row() {}
+};
+
+void BM_sweep_only_standard(benchmark::State &state)
+{
+    const std::vector<double> xy = standard_vertices(false);
+    const polymask::Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+    const polymask::Window window{0, 0, 1024, 1024};
+    const auto rows = polymask::detail::edge_rows_in_window(polygon.edges_by_y(), window);
+    for (auto _ : state) {
+        CountingSink sink;
+        polymask::detail::scan_rows(polygon.edges_by_y(), rows, window, polymask::FillRule::even_odd, 0, 1024, sink);
+        benchmark::DoNotOptimize(sink.spans);
+    }
+}
+
 void BM_floor_memset(benchmark::State &state)
 {
     const int64_t size = state.range(0);
@@ -157,6 +179,7 @@ BENCHMARK(BM_fresh_standard)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fresh_standard_eager)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fresh_small_in_8192)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fresh_small_in_8192_eager)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_sweep_only_standard)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_floor_memset)->Arg(1024)->Arg(4096)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();
