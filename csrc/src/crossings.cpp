@@ -14,7 +14,7 @@
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && defined(__linux__) && \
     !defined(POLYMASK_NO_MULTIVERSION)
-#define POLYMASK_TARGET_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#define POLYMASK_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define POLYMASK_TARGET_CLONES
 #endif
