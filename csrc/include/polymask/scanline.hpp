@@ -11,9 +11,18 @@
 //
 // The sweep keeps an active-edge list: edges are sorted by their lowest row
 // and enter and leave the list as the sweep passes their row span, so a row
-// only touches the edges that cross it.  Crossings are re-sorted by
-// insertion sort, which is linear when the order barely changes from one row
-// to the next (the usual case), with a fallback to std::sort when it does.
+// only touches the edges that cross it.  Only ceil(x_cross) matters (and
+// ceil is monotone), so each crossing becomes its clamped column at once,
+// in one vectorized pass over the active edges (crossing_columns, below);
+// the list stays in the previous row's column order, which is checked in
+// one pass and repaired by insertion sort on the rare rows where two edges
+// swap, with a fallback to a full sort when many do.
+//
+// Measured on the standard problem with csrc/bench (sweep alone, one
+// thread): 20 us before this layout, 12 us with it.  A division-free
+// variant (x from a per-edge slope, with a proven error bound and the exact
+// formula near integers) was tried first and was slower than the division
+// it avoided, so the sweep computes the contract's formula itself.
 //
 // SpanSink is any object with begin_row(row), span(col_begin, col_end) and
 // end_row(); spans arrive in increasing, disjoint order, clipped to the
