@@ -3,6 +3,7 @@
 // with fill_scanline, bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -44,15 +45,25 @@ TEST(CrossingColumns, EqualTheScalarFormula)
             xi[k] = value(), yi[k] = value(), xj[k] = value(), yj[k] = value();
             dx[k] = xj[k] - xi[k], dy[k] = yj[k] - yi[k];
         }
+        if (trial % 5 == 0) std::sort(xi.begin(), xi.end());  // some rows in order, to test the order flag
+        for (int64_t k = 0; k < n; ++k) dx[k] = xj[k] - xi[k];
         const double py = std::round(uniform(rng));
         const int64_t lo = -50 + trial % 7, hi = lo + 120;
-        polymask::detail::crossing_columns(xi.data(), yi.data(), dx.data(), dy.data(), column.data(), n, py,
-                                           static_cast<double>(lo), static_cast<double>(hi));
-        for (int64_t k = 0; k < n; ++k) {
-            const double x = polymask::pm_x_cross(xi[k], yi[k], xj[k], yj[k], py);
-            const int64_t expected = polymask::detail::ceil_clamped(x, lo, hi);
-            ASSERT_EQ(static_cast<int64_t>(column[k]), expected)
-                << "edge (" << xi[k] << ", " << yi[k] << ") -> (" << xj[k] << ", " << yj[k] << ") at row " << py;
+        for (bool portable : {false, true}) {
+            const auto pass = portable ? polymask::detail::crossing_columns_portable
+                                       : polymask::detail::crossing_columns;
+            const bool in_order = pass(xi.data(), yi.data(), dx.data(), dy.data(), column.data(), n, py,
+                                       static_cast<double>(lo), static_cast<double>(hi));
+            bool expected_order = true;
+            for (int64_t k = 0; k < n; ++k) {
+                const double x = polymask::pm_x_cross(xi[k], yi[k], xj[k], yj[k], py);
+                const int64_t expected = polymask::detail::ceil_clamped(x, lo, hi);
+                ASSERT_EQ(static_cast<int64_t>(column[k]), expected)
+                    << "edge (" << xi[k] << ", " << yi[k] << ") -> (" << xj[k] << ", " << yj[k] << ") at row "
+                    << py << (portable ? " (portable)" : " (SIMD)");
+                if (k > 0 && column[k - 1] > column[k]) expected_order = false;
+            }
+            ASSERT_EQ(in_order, expected_order) << "trial " << trial;
         }
     }
 }

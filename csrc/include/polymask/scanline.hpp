@@ -98,18 +98,23 @@ inline EdgeRows rows_with_crossings(const std::vector<EdgeRows> &rows)
 }
 
 // The clamped crossing columns of n active edges on row py, in one pass
-// the compiler vectorizes (csrc/src/crossings.cpp, one clone per SIMD
-// width): column[k] = ceil_clamped(x_cross, lo, hi) as a double, where
+// (csrc/src/crossings.cpp, vectorized where the CPU allows):
+// column[k] = ceil_clamped(x_cross, lo, hi) as a double, where
 //
 //     x_cross = dx[k] * (py - yi[k]) / dy[k] + xi[k]
 //
 // with dx = fl(xj - xi) and dy = fl(yj - yi) computed once per edge: the
 // contract's operations on the contract's operands, so every lane rounds
 // exactly like the scalar formula (IEEE-754 SIMD arithmetic is correctly
-// rounded per lane, and contraction is off).  NaN goes to lo, as px < NaN
-// is false for every px.
-void crossing_columns(const double *xi, const double *yi, const double *dx, const double *dy,
+// rounded per lane, and nothing is fused).  NaN goes to lo, as px < NaN is
+// false for every px.  Returns whether the columns are in non-decreasing
+// order.
+bool crossing_columns(const double *xi, const double *yi, const double *dx, const double *dy,
                       double *column, int64_t n, double py, double lo, double hi);
+
+// The same without SIMD, whatever the CPU: the tests compare both.
+bool crossing_columns_portable(const double *xi, const double *yi, const double *dx, const double *dy,
+                               double *column, int64_t n, double py, double lo, double hi);
 
 // The edges crossing the current row, as parallel arrays (so the crossing
 // pass above vectorizes), kept in the order of their columns on the
@@ -148,23 +153,7 @@ struct ActiveEdges {
 // barely changed since the last row.  After a linear budget of moves it
 // sorts a permutation instead, so adversarial polygons (many edges swapping
 // order between rows) stay O(n log n) per row.
-inline void sort_active_moving(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch);
-
 inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch)
-{
-    // The usual row: still in order.  A tight loop with nothing else in
-    // registers decides that.
-    const double *column = active.column.data();
-    const size_t n = active.size();
-    for (size_t k = 1; k < n; ++k) {
-        if (column[k - 1] > column[k]) {
-            sort_active_moving(active, order, scratch);
-            return;
-        }
-    }
-}
-
-inline void sort_active_moving(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch)
 {
     const size_t n = active.size();
     size_t moves_left = 8 * n + 64;
@@ -242,9 +231,10 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
         }
 
         const int64_t n_active = static_cast<int64_t>(active.size());
-        crossing_columns(active.xi.data(), active.yi.data(), active.dx.data(), active.dy.data(),
-                         active.column.data(), n_active, static_cast<double>(row), lo, hi);
-        sort_active(active, order, scratch);
+        const bool in_order = crossing_columns(active.xi.data(), active.yi.data(), active.dx.data(),
+                                               active.dy.data(), active.column.data(), n_active,
+                                               static_cast<double>(row), lo, hi);
+        if (!in_order) sort_active(active, order, scratch);
 
         sink.begin_row(row);
         const double *column = active.column.data();
