@@ -82,9 +82,6 @@ __attribute__((target("avx2"))) bool crossing_columns_avx2(const double *xi, con
 }
 #endif
 
-using CrossingPass = bool (*)(const double *, const double *, const double *, const double *, double *, int64_t,
-                              double, double, double);
-
 CrossingPass pick_crossing_pass()
 {
 #ifdef POLYMASK_X86_AVX2
@@ -96,11 +93,16 @@ CrossingPass pick_crossing_pass()
 
 }  // namespace
 
+CrossingPass crossing_pass()
+{
+    static const CrossingPass pass = pick_crossing_pass();  // chosen once, thread-safely
+    return pass;
+}
+
 bool crossing_columns(const double *xi, const double *yi, const double *dx, const double *dy, double *column,
                       int64_t n, double py, double lo, double hi)
 {
-    static const CrossingPass pass = pick_crossing_pass();  // chosen once, thread-safely
-    return pass(xi, yi, dx, dy, column, n, py, lo, hi);
+    return crossing_pass()(xi, yi, dx, dy, column, n, py, lo, hi);
 }
 
 bool crossing_columns_portable(const double *xi, const double *yi, const double *dx, const double *dy,

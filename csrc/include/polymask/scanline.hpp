@@ -112,6 +112,12 @@ inline EdgeRows rows_with_crossings(const std::vector<EdgeRows> &rows)
 bool crossing_columns(const double *xi, const double *yi, const double *dx, const double *dy,
                       double *column, int64_t n, double py, double lo, double hi);
 
+// crossing_columns' implementation for this CPU, looked up once per sweep
+// so the row loop makes one plain indirect call.
+using CrossingPass = bool (*)(const double *, const double *, const double *, const double *, double *,
+                              int64_t, double, double, double);
+CrossingPass crossing_pass();
+
 // The same without SIMD, whatever the CPU: the tests compare both.
 bool crossing_columns_portable(const double *xi, const double *yi, const double *dx, const double *dy,
                                double *column, int64_t n, double py, double lo, double hi);
@@ -202,6 +208,7 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
 
     ActiveEdges active, scratch;
     std::vector<size_t> order;
+    const CrossingPass pass = crossing_pass();
     size_t next_edge = 0;  // edges before this one have entered the sweep
     int64_t next_expiry = std::numeric_limits<int64_t>::max();  // first row some active edge ends
 
@@ -231,9 +238,9 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
         }
 
         const int64_t n_active = static_cast<int64_t>(active.size());
-        const bool in_order = crossing_columns(active.xi.data(), active.yi.data(), active.dx.data(),
-                                               active.dy.data(), active.column.data(), n_active,
-                                               static_cast<double>(row), lo, hi);
+        const bool in_order = pass(active.xi.data(), active.yi.data(), active.dx.data(),
+                                   active.dy.data(), active.column.data(), n_active, static_cast<double>(row),
+                                   lo, hi);
         if (!in_order) sort_active(active, order, scratch);
 
         sink.begin_row(row);
