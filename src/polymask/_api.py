@@ -15,8 +15,8 @@ import numpy as np
 
 from polymask import _core, stages
 from polymask._rings import as_rings
-from polymask._validation import (as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin,
-                                  zeroed_mask)
+from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
+from polymask._validation import zeroed_mask
 from polymask._version import __version__
 
 

@@ -30,6 +30,8 @@ cdef inline Window window_at(int64_t row0, int64_t col0, int64_t height, int64_t
     return window
 
 
+import numpy as np
+
 EVEN_ODD = <int>FillRule.even_odd
 NONZERO = <int>FillRule.nonzero
 
@@ -186,7 +188,6 @@ def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_e
     mask p (all 0 when it is empty); crop p is
     buffer[offsets[p]:offsets[p] + height * width] as (height, width).
     """
-    import numpy as np
     cdef vector[Polygon] polygons
     cdef int64_t n_polygons = polygon_ends.shape[0]
     _polygons(vertices, ring_ends, polygon_ends, polygons)
