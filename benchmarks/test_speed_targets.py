@@ -113,8 +113,11 @@ def test_small_in_8192_opencv(benchmark):
 # ---- 1,000 COCO-like instances ----------------------------------------------------
 
 @pytest.fixture(scope="module")
-def coco():
-    polygons, shape = coco_instances()
+def coco(request):
+    # CI runs each benchmark once (--benchmark-disable): 100 instances keep
+    # its memory small (1,000 dense 640x480 masks are 300 MB per copy).
+    fast = getattr(request.config, "polymask_fast_mode", False)
+    polygons, shape = coco_instances(count=100 if fast else 1000)
     return polygons, shape, polymask.masks(polygons, shape)
 
 
