@@ -13,6 +13,8 @@
 
 #include "polymask/core.hpp"
 #include "polymask/scanline.hpp"
+#include "mask_writers.hpp"
+#include "parallel.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
@@ -31,28 +33,6 @@ void check_window(const Window &window, const uint8_t *out, int64_t row_stride)
         }
     }
 }
-
-// Writes a full row of the mask: the row is cleared with one memset, then
-// each span is set.  Fewer, longer memset calls beat alternating zero/one
-// runs: the row is in L1 either way, and call overhead dominates.
-struct MaskRowWriter {
-    uint8_t *out;
-    int64_t row_stride;
-    const Window &window;
-    uint8_t *row = nullptr;
-
-    void begin_row(int64_t r)
-    {
-        row = out + (r - window.row0) * row_stride;
-        std::memset(row, 0, static_cast<size_t>(window.width));
-    }
-    // Spans come in absolute columns; the row starts at column col0.
-    void span(int64_t begin, int64_t end)
-    {
-        std::memset(row + (begin - window.col0), 1, static_cast<size_t>(end - begin));
-    }
-    void end_row() {}
-};
 
 }  // namespace
 
@@ -91,7 +71,31 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
     const std::vector<Edge> &edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
     detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
-        MaskRowWriter writer{out, row_stride, window};
+        detail::MaskRowWriter writer{out, row_stride, window};
+        detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
+    });
+}
+
+void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
+                         int64_t row_stride, FillRule rule, int threads)
+{
+    check_window(window, out, row_stride);
+    if (window.height == 0 || window.width == 0) return;
+    const std::vector<Edge> &edges = polygon.edges_by_y();
+    const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
+    // Rows no edge crosses hold no span: not even visited.
+    const detail::EdgeRows extent = detail::rows_with_crossings(rows);
+    if (extent.end <= extent.first) return;
+    // Chunks of rows through the shared threading entry point; a polygon of
+    // a few rows stays on the calling thread.
+    const int64_t height = extent.end - extent.first;
+    const int64_t wanted = resolve_threads(threads);
+    const int64_t chunk_rows = std::max<int64_t>(detail::kMinRowsPerChunk, (height + 4 * wanted - 1) / (4 * wanted));
+    const int64_t n_chunks = (height + chunk_rows - 1) / chunk_rows;
+    detail::parallel_for(n_chunks, threads, [&](int64_t chunk) {
+        const int64_t row_begin = extent.first + chunk * chunk_rows;
+        const int64_t row_end = std::min(extent.end, row_begin + chunk_rows);
+        detail::MaskSpanWriter writer{out, row_stride, window};
         detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
     });
 }

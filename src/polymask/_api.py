@@ -17,6 +17,7 @@ from polymask import _core, _layouts, stages
 from polymask._rings import as_rings
 from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
+from polymask._validation import zeroed_mask
 from polymask._version import __version__
 
 
@@ -139,6 +140,13 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     stage = stages.resolve(backend)
     row0, col0, out_shape = window_origin(window, rows_cols)
     if stage.id == "scanline":  # the production path: straight into the caller's buffer
+        if out is None:
+            # np.zeros is calloc: the core writes only the inside spans, so
+            # pages outside the polygon's rows are never touched.
+            result = zeroed_mask(out_shape)
+            _core.fill(coordinates, result.view(np.uint8), row0, col0, rule, thread_count, False, ring_ends,
+                       True)
+            return result
         result, buffer = output_buffer(out, out_shape)
         _core.fill(coordinates, buffer, row0, col0, rule, thread_count, False, ring_ends)
         return result

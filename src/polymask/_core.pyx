@@ -15,6 +15,10 @@ from polymask.core cimport (
     fill_per_pixel, fill_scanline, polygons_from_rings, rasterize as core_rasterize,
     resolve_threads,
 )
+from polymask.core cimport (
+    MaskBox, fill_mask_crops, fill_masks as core_fill_masks, fill_scanline_spans,
+    mask_boxes as core_mask_boxes,
+)
 
 cdef inline Window window_at(int64_t row0, int64_t col0, int64_t height, int64_t width) noexcept nogil:
     """The window of an output buffer whose top-left pixel is (row0, col0)."""
@@ -26,18 +30,22 @@ cdef inline Window window_at(int64_t row0, int64_t col0, int64_t height, int64_t
     return window
 
 
+import numpy as np
+
 EVEN_ODD = <int>FillRule.even_odd
 NONZERO = <int>FillRule.nonzero
 
 
 def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
          int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
-         bint per_pixel=False, const int64_t[::1] ring_ends=None):
+         bint per_pixel=False, const int64_t[::1] ring_ends=None, bint zeroed=False):
     """Fill `out` with the window of the mask whose top-left pixel is (row0, col0).
 
     vertices: (N, 2) float64, C-contiguous, finite.  ring_ends: cumulative
     vertex counts of the rings (None means one ring).  rule: EVEN_ODD or
-    NONZERO.  per_pixel selects the O(H*W*N) reference fill.
+    NONZERO.  per_pixel selects the O(H*W*N) reference fill.  zeroed: `out`
+    is known to hold only zeros (np.zeros), so only the inside spans are
+    written and untouched pages stay untouched.
     """
     if vertices.shape[1] != 2:
         raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
@@ -60,6 +68,8 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
         polygon.reset(new Polygon(xy, n_vertices, ends, n_rings))
         if per_pixel:
             fill_per_pixel(polygon.get()[0], window, out_ptr, row_stride, fill_rule, threads)
+        elif zeroed:
+            fill_scanline_spans(polygon.get()[0], window, out_ptr, row_stride, fill_rule, threads)
         else:
             fill_scanline(polygon.get()[0], window, out_ptr, row_stride, fill_rule, threads)
 
@@ -143,3 +153,75 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
         polygons_from_rings(xy, n_vertices, ring_ptr, n_rings, polygon_ptr, n_polygons, polygons)
         core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                        row_stride, fill_rule, threads)
+
+
+def masks(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
+          const int64_t[::1] polygon_ends not None, uint8_t[:, :, ::1] out not None,
+          int rule=0, int threads=0, bint zeroed=False):
+    """Fill out[p] with the mask of polygon p (flat rings as in `rasterize`).
+
+    out: (P, H, W) uint8, C-contiguous.  zeroed: out holds only zeros, so
+    only the inside spans are written.
+    """
+    cdef vector[Polygon] polygons
+    cdef int64_t n_polygons = polygon_ends.shape[0]
+    if out.shape[0] != n_polygons:
+        raise ValueError(f"out holds {out.shape[0]} masks for {n_polygons} polygons")
+    _polygons(vertices, ring_ends, polygon_ends, polygons)
+    cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
+    cdef Window window = window_at(0, 0, out.shape[1], out.shape[2])
+    cdef uint8_t *out_ptr = &out[0, 0, 0] if (n_polygons > 0 and window.height > 0 and window.width > 0) else NULL
+    cdef int64_t row_stride = out.strides[1]
+    cdef int64_t mask_stride = out.strides[0]
+    with nogil:
+        core_fill_masks(polygons.data(), n_polygons, window, out_ptr, row_stride, mask_stride,
+                        fill_rule, threads, zeroed)
+
+
+def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
+               const int64_t[::1] polygon_ends not None, int64_t rows, int64_t cols,
+               int rule=0, int threads=0):
+    """Bounding-box crops of the P masks in a rows x cols image.
+
+    Returns (boxes, buffer, offsets): boxes is (P, 4) int64 rows of
+    (row0, col0, height, width), the smallest box holding every pixel of
+    mask p (all 0 when it is empty); crop p is
+    buffer[offsets[p]:offsets[p] + height * width] as (height, width).
+    """
+    cdef vector[Polygon] polygons
+    cdef int64_t n_polygons = polygon_ends.shape[0]
+    _polygons(vertices, ring_ends, polygon_ends, polygons)
+    cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
+    cdef Window window = window_at(0, 0, rows, cols)
+    boxes_array = np.zeros((n_polygons, 4), dtype=np.int64)
+    cdef int64_t[:, ::1] boxes = boxes_array
+    cdef MaskBox *box_ptr = <MaskBox *>&boxes[0, 0] if n_polygons > 0 else NULL
+    with nogil:
+        core_mask_boxes(polygons.data(), n_polygons, window, box_ptr, fill_rule, threads)
+    areas = boxes_array[:, 2] * boxes_array[:, 3]
+    offsets_array = np.zeros(n_polygons, dtype=np.int64)
+    if n_polygons > 1:
+        np.cumsum(areas[:-1], out=offsets_array[1:])
+    buffer_array = np.zeros(int(areas.sum()) if n_polygons else 0, dtype=np.bool_)
+    cdef uint8_t[::1] buffer = buffer_array.view(np.uint8)
+    cdef const int64_t[::1] offsets = offsets_array
+    cdef uint8_t *buffer_ptr = &buffer[0] if buffer.shape[0] > 0 else NULL
+    cdef const int64_t *offsets_ptr = &offsets[0] if n_polygons > 0 else NULL
+    with nogil:
+        fill_mask_crops(polygons.data(), n_polygons, box_ptr, buffer_ptr, offsets_ptr, fill_rule, threads)
+    return boxes_array, buffer_array, offsets_array
+
+
+cdef void _polygons(const double[:, ::1] vertices, const int64_t[::1] ring_ends,
+                    const int64_t[::1] polygon_ends, vector[Polygon] &polygons) except *:
+    """The core's polygons from flat rings (polymask._rings.PolygonList)."""
+    if vertices.shape[1] != 2:
+        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
+    cdef int64_t n_vertices = vertices.shape[0]
+    cdef int64_t n_rings = ring_ends.shape[0]
+    cdef int64_t n_polygons = polygon_ends.shape[0]
+    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
+    cdef const int64_t *ring_ptr = &ring_ends[0] if n_rings > 0 else NULL
+    cdef const int64_t *polygon_ptr = &polygon_ends[0] if n_polygons > 0 else NULL
+    with nogil:
+        polygons_from_rings(xy, n_vertices, ring_ptr, n_rings, polygon_ptr, n_polygons, polygons)

@@ -172,6 +172,22 @@ def output_buffer(out, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return out, out.view(np.uint8)
 
 
+def zeroed_mask(shape: tuple[int, int]) -> np.ndarray:
+    """A new all-False bool mask from np.zeros (calloc: its pages are mapped lazily).
+
+    The core then writes only the inside spans, so a small polygon in a huge
+    image touches only the pages its rows cover.
+    """
+    try:
+        return np.zeros(shape, dtype=bool)
+    except (MemoryError, ValueError):
+        gigabytes = shape[0] * shape[1] / 1e9
+        raise MemoryError(
+            f"cannot allocate a {shape[0]}x{shape[1]} mask ({gigabytes:.1f} GB); "
+            "fill it in windows, or use polymask.dask for masks larger than memory"
+        ) from None
+
+
 def check_out_layout(out: np.ndarray, shape: tuple[int, int]) -> None:
     """`out` has exactly `shape`, is C-contiguous and writable, or ValueError says which not."""
     if out.shape != shape:

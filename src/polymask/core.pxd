@@ -33,6 +33,8 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
                         int64_t row_stride, FillRule rule, int threads) except +
     void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
                        int64_t row_stride, FillRule rule, int threads) except +
+    void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
+                             int64_t row_stride, FillRule rule, int threads) except +
     int resolve_threads(int threads)
 
     cdef cppclass BuildInfo:
@@ -57,3 +59,20 @@ cdef extern from "polymask/rasterize.hpp" namespace "polymask" nogil:
     void rasterize[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
                           const Window &window, Label *out, int64_t row_stride,
                           FillRule rule, int threads) except +
+
+
+# Many instance masks in one call: csrc/include/polymask/masks.hpp.
+cdef extern from "polymask/masks.hpp" namespace "polymask" nogil:
+    cdef cppclass MaskBox:
+        int64_t row0
+        int64_t col0
+        int64_t height
+        int64_t width
+
+    void fill_masks(const Polygon *polygons, int64_t n_polygons, const Window &window, uint8_t *out,
+                    int64_t row_stride, int64_t mask_stride, FillRule rule, int threads,
+                    bool zeroed) except +
+    void mask_boxes(const Polygon *polygons, int64_t n_polygons, const Window &window,
+                    MaskBox *boxes, FillRule rule, int threads) except +
+    void fill_mask_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes,
+                         uint8_t *out, const int64_t *offsets, FillRule rule, int threads) except +

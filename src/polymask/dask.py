@@ -190,8 +190,8 @@ def _window(block_id, starts) -> tuple[int, int, int, int]:
 
 def _mask_block(rings, rule: int, threads: int, starts, block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
-    block = np.empty((height, width), dtype=bool)
-    _core.fill(rings.vertices, block.view(np.uint8), row0, col0, rule, threads, False, rings.ring_ends)
+    block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
+    _core.fill(rings.vertices, block.view(np.uint8), row0, col0, rule, threads, False, rings.ring_ends, True)
     return block
 
 

@@ -82,6 +82,13 @@ void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
 void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
                    int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
 
+// fill_scanline for an `out` whose window is already all zero (a fresh
+// calloc'ed or np.zeros array): writes the inside spans only, visits only
+// the rows the polygon crosses, and never touches any other byte, so pages
+// of untouched zeros stay untouched.  Same mask as fill_scanline.
+void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
+                         int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
+
 // The thread count a fill would use for `threads` (0 means all).
 int resolve_threads(int threads);
 

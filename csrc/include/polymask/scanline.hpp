@@ -11,9 +11,18 @@
 //
 // The sweep keeps an active-edge list: edges are sorted by their lowest row
 // and enter and leave the list as the sweep passes their row span, so a row
-// only touches the edges that cross it.  Crossings are re-sorted by
-// insertion sort, which is linear when the order barely changes from one row
-// to the next (the usual case), with a fallback to std::sort when it does.
+// only touches the edges that cross it.  Only ceil(x_cross) matters (and
+// ceil is monotone), so each crossing becomes its clamped column at once,
+// in one vectorized pass over the active edges (crossing_columns, below);
+// the list stays in the previous row's column order, which is checked in
+// one pass and repaired by insertion sort on the rare rows where two edges
+// swap, with a fallback to a full sort when many do.
+//
+// Measured on the standard problem with csrc/bench (sweep alone, one
+// thread): 20 us before this layout, 12 us with it.  A division-free
+// variant (x from a per-edge slope, with a proven error bound and the exact
+// formula near integers) was tried first and was slower than the division
+// it avoided, so the sweep computes the contract's formula itself.
 //
 // SpanSink is any object with begin_row(row), span(col_begin, col_end) and
 // end_row(); spans arrive in increasing, disjoint order, clipped to the
@@ -69,33 +78,121 @@ inline std::vector<EdgeRows> edge_rows_in_window(const std::vector<Edge> &edges,
     return rows;
 }
 
-struct ActiveCrossing {
-    double x;      // x_cross on the current row
-    int32_t edge;  // index into the polygon's edge table
+// Rows [first, end) of the window where the edges can produce spans: the
+// union of their row spans (first == end when none crosses a window row).
+inline EdgeRows rows_with_crossings(const std::vector<EdgeRows> &rows)
+{
+    EdgeRows extent{0, 0};
+    bool any = false;
+    for (const EdgeRows &r : rows) {
+        if (r.end <= r.first) continue;
+        if (!any) {
+            extent = r;
+            any = true;
+        } else {
+            extent.first = std::min(extent.first, r.first);
+            extent.end = std::max(extent.end, r.end);
+        }
+    }
+    return extent;
+}
+
+// The clamped crossing columns of n active edges on row py, in one pass
+// (csrc/src/crossings.cpp, vectorized where the CPU allows):
+// column[k] = ceil_clamped(x_cross, lo, hi) as a double, where
+//
+//     x_cross = dx[k] * (py - yi[k]) / dy[k] + xi[k]
+//
+// with dx = fl(xj - xi) and dy = fl(yj - yi) computed once per edge: the
+// contract's operations on the contract's operands, so every lane rounds
+// exactly like the scalar formula (IEEE-754 SIMD arithmetic is correctly
+// rounded per lane, and nothing is fused).  NaN goes to lo, as px < NaN is
+// false for every px.  Returns whether the columns are in non-decreasing
+// order.
+bool crossing_columns(const double *xi, const double *yi, const double *dx, const double *dy,
+                      double *column, int64_t n, double py, double lo, double hi);
+
+// crossing_columns' implementation for this CPU, looked up once per sweep
+// so the row loop makes one plain indirect call.
+using CrossingPass = bool (*)(const double *, const double *, const double *, const double *, double *,
+                              int64_t, double, double, double);
+CrossingPass crossing_pass();
+
+// The same without SIMD, whatever the CPU: the tests compare both.
+bool crossing_columns_portable(const double *xi, const double *yi, const double *dx, const double *dy,
+                               double *column, int64_t n, double py, double lo, double hi);
+
+// The edges crossing the current row, as parallel arrays (so the crossing
+// pass above vectorizes), kept in the order of their columns on the
+// previous row: that order rarely changes from one row to the next, so
+// re-sorting is nearly free.
+struct ActiveEdges {
+    std::vector<double> xi, yi, dx, dy, column;
+    std::vector<int64_t> end;      // first row the edge no longer crosses
+    std::vector<int32_t> winding;  // +1 upward in y, -1 downward
+
+    size_t size() const { return column.size(); }
+
+    void reserve(size_t n)
+    {
+        xi.reserve(n), yi.reserve(n), dx.reserve(n), dy.reserve(n), column.reserve(n);
+        end.reserve(n), winding.reserve(n);
+    }
+    void push(const Edge &e, int64_t end_row)
+    {
+        xi.push_back(e.xi), yi.push_back(e.yi), dx.push_back(e.xj - e.xi), dy.push_back(e.yj - e.yi);
+        column.push_back(0.0), end.push_back(end_row), winding.push_back(e.winding);
+    }
+    void move(size_t to, size_t from)
+    {
+        xi[to] = xi[from], yi[to] = yi[from], dx[to] = dx[from], dy[to] = dy[from];
+        column[to] = column[from], end[to] = end[from], winding[to] = winding[from];
+    }
+    void resize(size_t n)
+    {
+        xi.resize(n), yi.resize(n), dx.resize(n), dy.resize(n), column.resize(n);
+        end.resize(n), winding.resize(n);
+    }
 };
 
-// Sort by x, cheap when `crossings` is already nearly sorted.  Gives up on
-// insertion sort after a linear budget of moves, so adversarial polygons
-// (many edges swapping order between rows) stay O(n log n) per row.
-inline void sort_crossings(std::vector<ActiveCrossing> &crossings)
+// Sort the active edges by column: insertion sort, linear when the order
+// barely changed since the last row.  After a linear budget of moves it
+// sorts a permutation instead, so adversarial polygons (many edges swapping
+// order between rows) stay O(n log n) per row.
+inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch)
 {
-    const size_t n = crossings.size();
+    const size_t n = active.size();
     size_t moves_left = 8 * n + 64;
     for (size_t k = 1; k < n; ++k) {
-        const ActiveCrossing item = crossings[k];
+        const double key = active.column[k];
+        if (!(active.column[k - 1] > key)) continue;  // the usual case: already in place
+        const double xi = active.xi[k], yi = active.yi[k], dx = active.dx[k], dy = active.dy[k];
+        const int64_t end = active.end[k];
+        const int32_t winding = active.winding[k];
         size_t pos = k;
-        while (pos > 0 && crossings[pos - 1].x > item.x) {
-            crossings[pos] = crossings[pos - 1];
+        while (pos > 0 && active.column[pos - 1] > key && moves_left > 0) {
+            active.move(pos, pos - 1);
             --pos;
-            if (--moves_left == 0) {
-                crossings[pos] = item;
-                std::sort(crossings.begin(), crossings.end(),
-                          [](const ActiveCrossing &a, const ActiveCrossing &b) { return a.x < b.x; });
-                return;
-            }
+            --moves_left;
         }
-        crossings[pos] = item;
+        active.xi[pos] = xi, active.yi[pos] = yi, active.dx[pos] = dx, active.dy[pos] = dy;
+        active.column[pos] = key, active.end[pos] = end, active.winding[pos] = winding;
+        if (moves_left == 0) break;
     }
+    if (moves_left > 0) return;
+    order.resize(n);
+    for (size_t k = 0; k < n; ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return active.column[a] < active.column[b]; });
+    scratch.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+        const size_t from = order[k];
+        scratch.xi[k] = active.xi[from], scratch.yi[k] = active.yi[from];
+        scratch.dx[k] = active.dx[from], scratch.dy[k] = active.dy[from];
+        scratch.column[k] = active.column[from], scratch.end[k] = active.end[from];
+        scratch.winding[k] = active.winding[from];
+    }
+    std::swap(active, scratch);
 }
 
 // Sweep rows [row_begin, row_end) of `window` (absolute row numbers).
@@ -106,9 +203,12 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
 {
     const int64_t col_begin = window.col0;
     const int64_t col_end = window.col0 + window.width;
+    const double lo = static_cast<double>(col_begin), hi = static_cast<double>(col_end);
     const size_t n_edges = edges.size();
 
-    std::vector<ActiveCrossing> active;
+    ActiveEdges active, scratch;
+    std::vector<size_t> order;
+    const CrossingPass pass = crossing_pass();
     size_t next_edge = 0;  // edges before this one have entered the sweep
     int64_t next_expiry = std::numeric_limits<int64_t>::max();  // first row some active edge ends
 
@@ -118,11 +218,11 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
         if (row >= next_expiry) {
             next_expiry = std::numeric_limits<int64_t>::max();
             size_t kept = 0;
-            for (const ActiveCrossing &a : active) {
-                const int64_t end = rows[a.edge].end;
-                if (end <= row) continue;
-                next_expiry = std::min(next_expiry, end);
-                active[kept++] = a;
+            for (size_t k = 0; k < active.size(); ++k) {
+                if (active.end[k] <= row) continue;
+                next_expiry = std::min(next_expiry, active.end[k]);
+                if (kept != k) active.move(kept, k);
+                ++kept;
             }
             active.resize(kept);
         }
@@ -130,45 +230,43 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
         while (next_edge < n_edges && rows[next_edge].first <= row) {
             const int64_t end = rows[next_edge].end;
             if (end > row) {
-                active.push_back({0.0, static_cast<int32_t>(next_edge)});
+                if (active.size() == 0) active.reserve(16);
+                active.push(edges[next_edge], end);
                 next_expiry = std::min(next_expiry, end);
             }
             ++next_edge;
         }
 
-        const double py = static_cast<double>(row);
-        for (ActiveCrossing &a : active) {
-            const Edge &e = edges[a.edge];
-            const double x = pm_x_cross(e.xi, e.yi, e.xj, e.yj, py);
-            // px < NaN is false for every px, exactly like px < -inf.
-            a.x = std::isnan(x) ? -std::numeric_limits<double>::infinity() : x;
-        }
-        sort_crossings(active);
+        const int64_t n_active = static_cast<int64_t>(active.size());
+        const bool in_order = pass(active.xi.data(), active.yi.data(), active.dx.data(),
+                                   active.dy.data(), active.column.data(), n_active, static_cast<double>(row),
+                                   lo, hi);
+        if (!in_order) sort_active(active, order, scratch);
 
         sink.begin_row(row);
+        const double *column = active.column.data();
         if (rule == FillRule::even_odd) {
             // Inside between crossings 2m and 2m+1.  A closed polygon has an
             // even count; an odd one (non-finite input) drops the last.
-            for (size_t k = 0; k + 1 < active.size(); k += 2) {
-                const int64_t begin = ceil_clamped(active[k].x, col_begin, col_end);
-                const int64_t end = ceil_clamped(active[k + 1].x, col_begin, col_end);
-                if (end > begin) sink.span(begin, end);
+            for (int64_t k = 0; k + 1 < n_active; k += 2) {
+                if (column[k + 1] > column[k]) {
+                    sink.span(static_cast<int64_t>(column[k]), static_cast<int64_t>(column[k + 1]));
+                }
             }
         } else {
             // Inside wherever the winding sum left of x is non-zero;
             // neighbouring inside stretches merge into one span.
             int winding = 0;
-            int64_t span_begin = 0;
-            for (size_t k = 0; k < active.size(); ++k) {
+            double span_begin = 0.0;
+            for (int64_t k = 0; k < n_active; ++k) {
                 const bool was_inside = winding != 0;
-                winding += edges[active[k].edge].winding;
+                winding += active.winding[k];
                 const bool inside = winding != 0;
                 if (inside == was_inside) continue;
-                const int64_t col = ceil_clamped(active[k].x, col_begin, col_end);
                 if (inside) {
-                    span_begin = col;
-                } else if (col > span_begin) {
-                    sink.span(span_begin, col);
+                    span_begin = column[k];
+                } else if (column[k] > span_begin) {
+                    sink.span(static_cast<int64_t>(span_begin), static_cast<int64_t>(column[k]));
                 }
             }
         }

@@ -1,0 +1,150 @@
+"""The speed targets of issue 13, each a ratio of medians within one run.
+
+    pytest benchmarks/test_speed_targets.py --benchmark-only \\
+        --benchmark-columns=median,iqr,rounds --benchmark-group-by=group
+
+Groups (compare within a group):
+
+* ``standard-integer``: single-threaded ``polymask.mask`` vs ``np.zeros`` +
+  ``cv2.fillPoly`` (polymask.peers' OpenCV peer) on the standard problem
+  (1024x1024, 24 random vertices) rounded to integers, plus ``polymask.mask``
+  into a preallocated ``out=`` and the memory floor (filling that ``out``).
+  Targets: mask <= 0.5x OpenCV; out= <= 2x the floor.
+* ``small-in-8192``: a 40-vertex polygon about 300 px wide in an 8192x8192
+  image: only the polygon's rows should cost anything.  Target <= 1.0x OpenCV.
+* ``coco-1000``: 1,000 COCO-like instances (10-60 vertices, 20-240 px) on
+  640x480: ``polymask.masks`` (one call, single-threaded and all threads, and
+  crop=True) vs a loop of the OpenCV peer, and vs a loop of ``polymask.mask``.
+  Target: masks <= 0.5x the OpenCV loop.
+
+Every benchmark records whether its result matches the contract (OpenCV's
+boundary convention differs; extra_info counts the pixels).
+"""
+import numpy as np
+import pytest
+
+import polymask
+from polymask import peers
+from polymask.problems import standard_problem
+
+pytest.importorskip("cv2")
+opencv = peers.get("opencv").function
+
+
+def standard_integer():
+    vertices, shape = standard_problem()
+    return np.round(vertices), shape
+
+
+def small_in_8192():
+    angles = np.linspace(0.0, 2.0 * np.pi, 40, endpoint=False)
+    radius = np.where(np.arange(40) % 2 == 0, 150.0, 110.0)
+    vertices = np.column_stack([4000.3 + radius * np.cos(angles), 4000.3 + radius * np.sin(angles)])
+    return vertices, (8192, 8192)
+
+
+def coco_instances(count=1000, shape=(480, 640), seed=13):
+    """Star-shaped instances like COCO's: 10-60 vertices, 20-240 px across, anywhere in the image."""
+    rng = np.random.default_rng(seed)
+    polygons = []
+    for _ in range(count):
+        n = int(rng.integers(10, 61))
+        size = rng.uniform(20.0, 240.0)
+        centre = rng.uniform([0.0, 0.0], [shape[1], shape[0]])
+        angles = np.sort(rng.uniform(0.0, 2.0 * np.pi, n))
+        radius = rng.uniform(0.3, 0.5, n) * size
+        polygons.append(np.column_stack([centre[0] + radius * np.cos(angles), centre[1] + radius * np.sin(angles)]))
+    return polygons, shape
+
+
+def record(benchmark, group, backend, result, expected):
+    result = np.asarray(result, dtype=bool)
+    benchmark.group = group
+    benchmark.extra_info.update(backend=backend, matches_contract=bool(np.array_equal(result, expected)),
+                                pixels_differing=int(np.count_nonzero(result != expected)))
+
+
+# ---- standard problem, integer vertices ----------------------------------------
+
+def test_standard_polymask_mask(benchmark):
+    vertices, shape = standard_integer()
+    result = benchmark(polymask.mask, vertices, shape, threads=1)
+    record(benchmark, "standard-integer", "polymask.mask threads=1", result, polymask.mask(vertices, shape))
+    assert benchmark.extra_info["matches_contract"]
+
+
+def test_standard_opencv(benchmark):
+    vertices, shape = standard_integer()
+    result = benchmark(opencv, vertices, shape)
+    record(benchmark, "standard-integer", "np.zeros + cv2.fillPoly", result, polymask.mask(vertices, shape))
+
+
+def test_standard_polymask_out(benchmark):
+    vertices, shape = standard_integer()
+    out = np.ones(shape, dtype=bool)
+    result = benchmark(polymask.mask, vertices, shape, out=out, threads=1)
+    record(benchmark, "standard-integer", "polymask.mask out= threads=1", result, polymask.mask(vertices, shape))
+    assert benchmark.extra_info["matches_contract"]
+
+
+def test_standard_floor(benchmark):
+    _, shape = standard_integer()
+    out = np.empty(shape, dtype=bool)
+    benchmark(out.fill, False)
+    benchmark.group = "standard-integer"
+    benchmark.extra_info.update(backend="floor: out.fill(False)")
+
+
+# ---- a small polygon in a big image ---------------------------------------------
+
+def test_small_in_8192_polymask(benchmark):
+    vertices, shape = small_in_8192()
+    result = benchmark(polymask.mask, vertices, shape, threads=1)
+    record(benchmark, "small-in-8192", "polymask.mask threads=1", result, result)
+    assert result.sum() > 50000 and not result[0].any()
+
+
+def test_small_in_8192_opencv(benchmark):
+    vertices, shape = small_in_8192()
+    result = benchmark(opencv, vertices, shape)
+    record(benchmark, "small-in-8192", "np.zeros + cv2.fillPoly", result, polymask.mask(vertices, shape))
+
+
+# ---- 1,000 COCO-like instances ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def coco(request):
+    # CI runs each benchmark once (--benchmark-disable): 100 instances keep
+    # its memory small (1,000 dense 640x480 masks are 300 MB per copy).
+    fast = getattr(request.config, "polymask_fast_mode", False)
+    polygons, shape = coco_instances(count=100 if fast else 1000)
+    return polygons, shape, polymask.masks(polygons, shape)
+
+
+@pytest.mark.parametrize("threads", [1, 0], ids=["threads=1", "all-threads"])
+def test_coco_polymask_masks(benchmark, coco, threads):
+    polygons, shape, expected = coco
+    result = benchmark(polymask.masks, polygons, shape, threads=threads)
+    record(benchmark, "coco-1000", f"polymask.masks threads={threads or 'all'}", result, expected)
+    assert benchmark.extra_info["matches_contract"]
+
+
+def test_coco_polymask_masks_crop(benchmark, coco):
+    polygons, shape, expected = coco
+    crops = benchmark(polymask.masks, polygons, shape, threads=1, crop=True)
+    benchmark.group = "coco-1000"
+    ok = all(np.array_equal(c.mask, e[c.slices]) for c, e in zip(crops, expected))
+    benchmark.extra_info.update(backend="polymask.masks crop=True threads=1", matches_contract=ok)
+    assert ok
+
+
+def test_coco_polymask_mask_loop(benchmark, coco):
+    polygons, shape, expected = coco
+    result = benchmark(lambda: [polymask.mask(p, shape, threads=1) for p in polygons])
+    record(benchmark, "coco-1000", "loop of polymask.mask threads=1", np.stack(result), expected)
+
+
+def test_coco_opencv_loop(benchmark, coco):
+    polygons, shape, expected = coco
+    result = benchmark(lambda: [opencv(p, shape) for p in polygons])
+    record(benchmark, "coco-1000", "loop of np.zeros + cv2.fillPoly", np.stack(result), expected)
