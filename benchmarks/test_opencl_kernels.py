@@ -39,7 +39,7 @@ def test_opencl_kernel(benchmark, engine, kernel, request):
     benchmark.group = GROUP
     result = benchmark(engine.mask, vertices, shape, kernel=kernel)
 
-    from conftest import record
+    from benchmarks._support import record
 
     record(benchmark, backend=f"opencl_{kernel}", kind="opencl", shape=shape, n_vertices=STANDARD_VERTICES,
            result=result, expected=polymask.mask(vertices, shape))

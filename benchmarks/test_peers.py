@@ -20,7 +20,7 @@ def test_peer(benchmark, peer):
     vertices, shape = standard_problem()
     benchmark.group = GROUP
     result = benchmark(peer.function, vertices, shape)
-    from conftest import record
+    from benchmarks._support import record
 
     record(benchmark, backend=peer.id, kind="peer", shape=shape, n_vertices=len(vertices),
            result=result, expected=polymask.mask(vertices, shape))
@@ -31,7 +31,7 @@ def test_polymask(benchmark):
     vertices, shape = standard_problem()
     benchmark.group = GROUP
     result = benchmark(polymask.mask, vertices, shape)
-    from conftest import record
+    from benchmarks._support import record
 
     record(benchmark, backend="scanline", kind="stage", shape=shape, n_vertices=len(vertices),
            result=result, expected=polymask.mask(vertices, shape, threads=1))

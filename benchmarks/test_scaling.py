@@ -64,7 +64,7 @@ def _run(benchmark, backend, size, n_vertices, group):
         kind = "peer"
     benchmark.group = group
     result = benchmark(function)
-    from conftest import record
+    from benchmarks._support import record
 
     record(benchmark, backend=backend, kind=kind, shape=shape, n_vertices=n_vertices,
            result=result, expected=polymask.mask(vertices, shape))

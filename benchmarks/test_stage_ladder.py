@@ -58,7 +58,7 @@ def test_stage(benchmark, stage, request):
     benchmark.group = GROUP
     result = benchmark(stage_mask, vertices, shape)
 
-    from conftest import record
+    from benchmarks._support import record
 
     scale = (STANDARD_SIZE * STANDARD_SIZE) / (size * size) if stage.slow and not fast_mode else 1.0
     record(benchmark, backend=stage.id, kind="stage", shape=shape, n_vertices=STANDARD_VERTICES,

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import polymask
-from reference import double_mask, picture
+from tests._support import double_mask, picture
 
 SHAPE = (12, 13)
 #: A concave polygon with non-integer vertices: most pixels' answers depend on real arithmetic.

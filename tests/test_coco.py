@@ -19,7 +19,7 @@ import shapely.geometry
 import polymask
 import polymask.coco as coco
 from polymask._transform import IDENTITY, to_sample_frame
-from reference import double_rings_mask, exact_mask
+from tests._support import double_rings_mask, exact_mask
 
 # pycocotools' decode trips NumPy 2's copy-keyword deprecation; not ours to fix.
 pytestmark = pytest.mark.filterwarnings("ignore:__array__ implementation:DeprecationWarning")

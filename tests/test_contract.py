@@ -10,17 +10,11 @@ from hypothesis import strategies as st
 
 import polymask
 from polymask.cases import contract_cases, many_vertex_case
-from reference import double_mask, exact_mask, picture
+from tests._support import double_mask, exact_mask, assert_same_mask, picture
 
 CASES = contract_cases()
 GRID_CASES = [case for case in CASES if case.grid_aligned]
 
-
-def assert_same_mask(actual, expected, label):
-    assert actual.dtype == bool and actual.shape == expected.shape, label
-    if not np.array_equal(actual, expected):
-        wrong = int(np.count_nonzero(actual != expected))
-        pytest.fail(f"{label}: {wrong} pixels differ\nactual:\n{picture(actual)}\nexpected:\n{picture(expected)}")
 
 
 def test_grid_case_set_is_not_empty():

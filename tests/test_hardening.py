@@ -36,7 +36,7 @@ import pytest
 
 import polymask
 from polymask import stages
-from reference import double_mask
+from tests._support import double_mask
 
 TRIANGLE = np.array([(1.5, 0.5), (30.25, 4.0), (9.0, 27.5)])
 

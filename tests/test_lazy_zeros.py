@@ -14,7 +14,7 @@ import pytest
 
 import polymask
 import polymask.dask
-from reference import double_rings_mask
+from tests._support import double_rings_mask
 
 
 def random_case(rng):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import polymask
-from reference import double_rings_mask
+from tests._support import double_rings_mask
 
 
 def random_instances(rng, count, shape, max_rings=2):

@@ -28,7 +28,7 @@ import pytest
 
 import polymask
 from polymask import stages
-from reference import double_mask
+from tests._support import double_mask
 
 CALLS = 10_000
 SHAPE = (64, 64)

@@ -20,7 +20,7 @@ import pytest
 import polymask
 from polymask import opencl, stages
 from polymask.cases import contract_cases
-from reference import double_mask, exact_mask, picture
+from tests._support import double_mask, exact_mask, assert_same_mask, picture
 
 OPTED_OUT = os.environ.get(opencl.OPENCL_ENV, "").strip() == "0"
 KERNELS = ["pixel", "scanline"]
@@ -29,12 +29,6 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 needs_device = pytest.mark.skipif(OPTED_OUT, reason="POLYMASK_OPENCL=0: OpenCL turned off on purpose "
                                                     "(test_opt_out_gives_the_clear_error checks that)")
 
-
-def assert_same_mask(actual, expected, label):
-    assert actual.dtype == bool and actual.shape == expected.shape, label
-    if not np.array_equal(actual, expected):
-        wrong = int(np.count_nonzero(actual != expected))
-        pytest.fail(f"{label}: {wrong} pixels differ\nactual:\n{picture(actual)}\nexpected:\n{picture(expected)}")
 
 
 @pytest.fixture(autouse=True)

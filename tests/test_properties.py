@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 import polymask
 from polymask import stages
-from reference import double_mask, exact_mask, picture
+from tests._support import double_mask, exact_mask, assert_same_mask, picture
 
 BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]
 THREADED = [name for name in BACKENDS if stages.get(name).threaded]
@@ -55,16 +55,12 @@ def half_integer_polygons(low=-4, high=2 * SIDE + 8, max_vertices=10):
         lambda points: np.array(points, dtype=np.float64).reshape(-1, 2) / 2.0)
 
 
-def _assert_same(result, expected, what):
-    assert result.dtype == bool and result.shape == expected.shape
-    assert np.array_equal(result, expected), f"{what}:\n{picture(result)}\nexpected\n{picture(expected)}"
-
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @PROPERTY
 @given(vertices=float_polygons(), shape=shapes)
 def test_random_float_polygons_equal_the_float64_reference(backend, vertices, shape):
-    _assert_same(polymask.mask(vertices, shape, backend=backend), double_mask(vertices, shape), backend)
+    assert_same_mask(polymask.mask(vertices, shape, backend=backend), double_mask(vertices, shape), backend)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -73,14 +69,14 @@ def test_random_float_polygons_equal_the_float64_reference(backend, vertices, sh
 def test_polygons_far_beyond_the_image_equal_the_reference(backend, vertices, shape):
     # Long edges crossing the small image: x_cross far from every pixel,
     # large cancellations in (x[j] - x[i]) * (py - y[i]).
-    _assert_same(polymask.mask(vertices, shape, backend=backend), double_mask(vertices, shape), backend)
+    assert_same_mask(polymask.mask(vertices, shape, backend=backend), double_mask(vertices, shape), backend)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
 @EXACT
 @given(vertices=half_integer_polygons(max_vertices=8), shape=st.tuples(st.integers(1, 14), st.integers(1, 14)))
 def test_half_integer_polygons_equal_exact_arithmetic(backend, vertices, shape):
-    _assert_same(polymask.mask(vertices, shape, backend=backend), exact_mask(vertices, shape), backend)
+    assert_same_mask(polymask.mask(vertices, shape, backend=backend), exact_mask(vertices, shape), backend)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -91,7 +87,7 @@ def test_integer_translation_shifts_the_mask(backend, vertices, shape, shift):
     dx, dy = shift
     rows, cols = shape
     moved = polymask.mask(vertices + (dx, dy), (rows + dy, cols + dx), backend=backend)
-    _assert_same(moved[dy:, dx:], polymask.mask(vertices, shape, backend=backend), f"{backend} shifted by {shift}")
+    assert_same_mask(moved[dy:, dx:], polymask.mask(vertices, shape, backend=backend), f"{backend} shifted by {shift}")
 
 
 @PROPERTY
@@ -103,7 +99,7 @@ def test_translation_far_from_the_origin_through_a_window(vertices, shape, offse
     dx, dy = offset
     rows, cols = shape
     moved = polymask.mask(vertices + (dx, dy), (rows + dy, cols + dx), window=(dy, dx, rows, cols))
-    _assert_same(moved, polymask.mask(vertices, shape), f"moved by {offset}")
+    assert_same_mask(moved, polymask.mask(vertices, shape), f"moved by {offset}")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -112,7 +108,7 @@ def test_translation_far_from_the_origin_through_a_window(vertices, shape, offse
 def test_reversing_the_vertex_order_keeps_the_even_odd_mask(backend, vertices, shape):
     # Exact for grid polygons only: reversed, each x_cross is computed from
     # the edge's other end, which may round differently for general floats.
-    _assert_same(polymask.mask(vertices[::-1], shape, backend=backend),
+    assert_same_mask(polymask.mask(vertices[::-1], shape, backend=backend),
                  polymask.mask(vertices, shape, backend=backend), f"{backend} reversed")
 
 
@@ -127,9 +123,9 @@ def test_starting_vertex_and_repeated_vertices_change_nothing(backend, vertices,
     repeat = data.draw(st.integers(0, len(vertices) - 1), label="repeat")
     expected = polymask.mask(vertices, shape, backend=backend)
     rotated = np.roll(vertices, -start, axis=0)
-    _assert_same(polymask.mask(rotated, shape, backend=backend), expected, f"{backend} rotated by {start}")
+    assert_same_mask(polymask.mask(rotated, shape, backend=backend), expected, f"{backend} rotated by {start}")
     repeated = np.insert(vertices, repeat, vertices[repeat], axis=0)
-    _assert_same(polymask.mask(repeated, shape, backend=backend), expected, f"{backend} vertex {repeat} twice")
+    assert_same_mask(polymask.mask(repeated, shape, backend=backend), expected, f"{backend} vertex {repeat} twice")
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -141,7 +137,7 @@ def test_out_gives_the_same_mask_whatever_it_held(backend, vertices, shape, dtyp
     result = polymask.mask(vertices, shape, backend=backend, out=out)
     assert result is out
     assert set(np.unique(out.view(np.uint8))) <= {0, 1}
-    _assert_same(out.view(bool), polymask.mask(vertices, shape, backend=backend), f"{backend} out={dtype}")
+    assert_same_mask(out.view(bool), polymask.mask(vertices, shape, backend=backend), f"{backend} out={dtype}")
 
 
 @pytest.mark.parametrize("backend", THREADED)
@@ -151,14 +147,14 @@ def test_out_gives_the_same_mask_whatever_it_held(backend, vertices, shape, dtyp
 def test_thread_count_does_not_change_the_mask(backend, vertices, rows, cols, threads):
     # Tall images: the core only splits rows over threads past 16 rows each.
     shape = (rows, cols)
-    _assert_same(polymask.mask(vertices, shape, backend=backend, threads=threads),
+    assert_same_mask(polymask.mask(vertices, shape, backend=backend, threads=threads),
                  polymask.mask(vertices, shape, backend=backend, threads=1), f"{backend} threads={threads}")
 
 
 @PROPERTY
 @given(vertices=float_polygons(), shape=shapes)
 def test_nonzero_rule_equals_the_reference(vertices, shape):
-    _assert_same(polymask.mask(vertices, shape, fill_rule="nonzero"),
+    assert_same_mask(polymask.mask(vertices, shape, fill_rule="nonzero"),
                  double_mask(vertices, shape, fill_rule="nonzero"), "nonzero")
 
 
@@ -174,7 +170,7 @@ def _any_finite_polygons():
 @PROPERTY
 @given(vertices=_any_finite_polygons(), shape=shapes)
 def test_finite_polygons_of_any_magnitude_equal_the_reference(backend, vertices, shape):
-    _assert_same(polymask.mask(vertices, shape, backend=backend), double_mask(vertices, shape), backend)
+    assert_same_mask(polymask.mask(vertices, shape, backend=backend), double_mask(vertices, shape), backend)
 
 
 @PROPERTY
@@ -186,7 +182,7 @@ def test_a_burned_polygon_claims_exactly_its_mask(vertices, shape, col0):
     full = (rows, cols + col0)
     window = (0, col0, rows, cols)
     burned = polymask.rasterize([vertices], full, window=window, dtype=np.uint8)
-    _assert_same(burned == 1, polymask.mask(vertices, full, window=window), "rasterize vs mask")
+    assert_same_mask(burned == 1, polymask.mask(vertices, full, window=window), "rasterize vs mask")
 
 
 def test_rasterize_does_not_skip_a_polygon_whose_crossings_overflow():
@@ -198,5 +194,5 @@ def test_rasterize_does_not_skip_a_polygon_whose_crossings_overflow():
     shape, window = (16, 8976), (0, 8960, 16, 16)
     expected = double_mask(vertices, (16, 8976))[:, 8960:]
     assert expected.all()
-    _assert_same(polymask.mask(vertices, shape, window=window), expected, "mask")
-    _assert_same(polymask.rasterize([vertices], shape, window=window, dtype=np.uint8) == 1, expected, "rasterize")
+    assert_same_mask(polymask.mask(vertices, shape, window=window), expected, "mask")
+    assert_same_mask(polymask.rasterize([vertices], shape, window=window, dtype=np.uint8) == 1, expected, "rasterize")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import polymask
-from reference import double_rings_mask, labels_in_order
+from tests._support import double_rings_mask, labels_in_order
 
 TWO_RECTANGLES = [[(0, 0), (2, 0), (2, 3), (0, 3)], [(2, 0), (4, 0), (4, 3), (2, 3)]]
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import polymask
 from polymask import stages
-from reference import double_rings_mask, exact_rings_mask, picture
+from tests._support import double_rings_mask, exact_rings_mask, picture
 
 OUTER = [(0, 0), (6, 0), (6, 6), (0, 6)]          # runs one way round
 HOLE_SAME = [(2, 2), (4, 2), (4, 4), (2, 4)]      # the same way round

@@ -26,7 +26,7 @@ import polymask
 from polymask import annotate, cli, stages
 from polymask.cases import contract_cases
 from polymask.problems import standard_problem
-from reference import double_mask, exact_mask, picture
+from tests._support import double_mask, exact_mask, assert_same_mask, picture
 
 PACKAGE_DIR = Path(polymask.__file__).resolve().parent
 #: Every stage this file checks; opencl is another suite's (it needs a device).
@@ -51,13 +51,6 @@ def exact_reference(case):
         _exact_references[case.name] = exact_mask(case.vertices, case.shape)
     return _exact_references[case.name]
 
-
-def assert_same_mask(actual, expected, label):
-    assert actual.dtype == bool and actual.shape == expected.shape, \
-        f"{label}: got {actual.dtype} {actual.shape}, expected bool {expected.shape}"
-    if not np.array_equal(actual, expected):
-        wrong = int(np.count_nonzero(actual != expected))
-        pytest.fail(f"{label}: {wrong} pixels differ\nactual:\n{picture(actual)}\nexpected:\n{picture(expected)}")
 
 
 def docstring_of(stage):

@@ -19,7 +19,7 @@ import pytest
 
 import polymask
 from polymask import stages
-from reference import double_mask
+from tests._support import double_mask
 
 BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]
 

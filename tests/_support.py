@@ -1,4 +1,5 @@
-"""Independent references for the mask contract, written for the tests only.
+"""Shared test support: independent references for the mask contract and one
+mask-equality assertion, imported as ``tests._support`` by every test module.
 
 Neither shares code with polymask: `exact_mask` uses rational arithmetic
 (fractions.Fraction), so it is the mathematical truth for the crossing rule;
@@ -10,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 
 def _edges(vertices):
@@ -124,3 +126,17 @@ def labels_in_order(polygon_rings, shape, values, background=0, dtype=np.int64, 
     for rings, value in zip(polygon_rings, values):
         labels[double_rings_mask(rings, shape, fill_rule)] = value
     return labels
+
+
+def assert_same_mask(actual, expected, label: str = "mask") -> None:
+    """Fail unless `actual` is a bool mask equal to `expected`, with a picture of both.
+
+    The one mask-equality assertion of the suite: the dtype and shape must
+    match exactly, and the message counts the differing pixels.
+    """
+    actual = np.asarray(actual)
+    assert actual.dtype == bool and actual.shape == expected.shape, \
+        f"{label}: got {actual.dtype} {actual.shape}, expected bool {expected.shape}"
+    if not np.array_equal(actual, expected):
+        wrong = int(np.count_nonzero(actual != expected))
+        pytest.fail(f"{label}: {wrong} pixels differ\nactual:\n{picture(actual)}\nexpected:\n{picture(expected)}")

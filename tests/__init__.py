@@ -1,0 +1,1 @@
+"""polymask's test suite, a package so its modules share tests._support."""
