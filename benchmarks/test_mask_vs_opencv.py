@@ -8,27 +8,25 @@ pixel can beat it.  Compare the groups' medians as ratios:
 
     pytest benchmarks/test_mask_vs_opencv.py --benchmark-only --benchmark-columns=median,iqr,rounds
 
-OpenCV rounds vertices to integers and uses its own boundary convention,
-so its mask differs from the contract; extra_info records by how much.
+OpenCV is called exactly as `polymask bench` calls it, through
+polymask.peers (vertices in 1/256-pixel fixed point, its own boundary
+convention), so its mask differs from the contract; extra_info records by
+how much.
 """
 import numpy as np
 import pytest
 
 import polymask
+from polymask import peers
 from polymask.problems import standard_problem
 
-cv2 = pytest.importorskip("cv2")
+pytest.importorskip("cv2")
+opencv_mask = peers.get("opencv").function
 
 PROBLEMS = {
     "standard-1024-24": standard_problem(1024, 24),
     "large-4096-1000": standard_problem(4096, 1000),
 }
-
-
-def opencv_mask(vertices, shape):
-    result = np.zeros(shape, np.uint8)
-    cv2.fillPoly(result, [np.round(vertices).astype(np.int32)], 1)
-    return result
 
 
 @pytest.fixture(params=list(PROBLEMS), ids=list(PROBLEMS))
