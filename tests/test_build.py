@@ -27,3 +27,17 @@ def test_openmp_is_compiled_in_where_required():
     if os.environ.get("POLYMASK_REQUIRE_OPENMP") == "1":
         info = polymask.build_info()
         assert info["openmp"] and info["openmp_version"] >= 201107
+
+
+def test_learner_builds_use_the_flags_cmake_built_the_core_with():
+    """One source for build flags: CMake writes polymask/_build_flags.py, _build reads it."""
+    from polymask import _build, _build_flags
+
+    assert "-ffp-contract=off" in _build_flags.FP_FLAGS or "/fp:precise" in _build_flags.FP_FLAGS
+    compile_args, link_args = _build.compile_flags(openmp=True, link_core=True)
+    for flag in _build_flags.FP_FLAGS + _build_flags.OPENMP_FLAGS:
+        assert flag in compile_args
+    for flag in _build_flags.OPENMP_FLAGS + _build_flags.CORE_LINK_FLAGS:
+        assert flag in link_args
+    assert compile_args[0] == f"-std=c++{_build_flags.CXX_STANDARD}"
+    assert _build_flags.CORE_USES_OPENMP == polymask.build_info()["openmp"]

@@ -26,6 +26,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from polymask import _build_flags
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: Where built modules are cached (default: ~/.cache/polymask/build).
 CACHE_ENV = "POLYMASK_BUILD_CACHE"
@@ -54,21 +56,21 @@ def cython_include_path() -> list[str]:
     return [str(PACKAGE_DIR.parent)]
 
 
-def _core_has_openmp() -> bool:
-    from polymask import build_info
-
-    return bool(build_info().get("openmp"))
-
-
 def compile_flags(*, openmp: bool = False, link_core: bool = False) -> tuple[list[str], list[str]]:
-    """(compile args, link args) for a learner's C++ extension."""
-    compile_args = ["-std=c++17", "-O2", "-ffp-contract=off", "-fno-fast-math",
+    """(compile args, link args) for a learner's C++ extension.
+
+    The floating-point and OpenMP flags come from polymask/_build_flags.py,
+    which CMake generated while building the core: one source for both.
+    """
+    compile_args = [f"-std=c++{_build_flags.CXX_STANDARD}", "-O2", *_build_flags.FP_FLAGS,
                     "-DNPY_NO_DEPRECATED_API=NPY_1_7_API_VERSION"]
     link_args: list[str] = []
-    # The core's fills are OpenMP code: linking the static core needs the OpenMP runtime too.
-    if openmp or (link_core and _core_has_openmp()):
-        compile_args.append("-fopenmp")
-        link_args.append("-fopenmp")
+    if link_core:
+        link_args.extend(_build_flags.CORE_LINK_FLAGS)
+    # Linking the static core needs the OpenMP runtime too when the core uses it.
+    if openmp or (link_core and _build_flags.CORE_USES_OPENMP):
+        compile_args.extend(_build_flags.OPENMP_FLAGS)
+        link_args.extend(_build_flags.OPENMP_FLAGS)
     return compile_args, link_args
 
 
