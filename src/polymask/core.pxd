@@ -8,6 +8,44 @@ from libcpp cimport bool
 from libcpp.string cimport string
 from libcpp.vector cimport vector
 
+# Fills throw polymask::Interrupted when the caller's interrupt check (set by
+# _core.pyx: Ctrl-C) asked them to stop; the check has then already set
+# KeyboardInterrupt.  Cython's plain `except +` would replace it with a
+# RuntimeError, so fills are declared `except +raise_py_error`: it keeps a
+# pending Python error and otherwise translates like `except +` does.
+cdef extern from *:
+    """
+    #include <new>
+    #include <stdexcept>
+    #include <typeinfo>
+    #include "polymask/core.hpp"
+    static inline void polymask_raise_py_error(void)
+    {
+        if (PyErr_Occurred()) return;  /* KeyboardInterrupt from the interrupt check */
+        try {
+            throw;
+        } catch (const polymask::Interrupted &) {
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+        } catch (const std::bad_alloc &) {
+            PyErr_SetString(PyExc_MemoryError, "polymask: out of memory");
+        } catch (const std::invalid_argument &error) {
+            PyErr_SetString(PyExc_ValueError, error.what());
+        } catch (const std::domain_error &error) {
+            PyErr_SetString(PyExc_ValueError, error.what());
+        } catch (const std::out_of_range &error) {
+            PyErr_SetString(PyExc_IndexError, error.what());
+        } catch (const std::overflow_error &error) {
+            PyErr_SetString(PyExc_OverflowError, error.what());
+        } catch (const std::exception &error) {
+            PyErr_SetString(PyExc_RuntimeError, error.what());
+        } catch (...) {
+            PyErr_SetString(PyExc_RuntimeError, "polymask: unknown C++ exception");
+        }
+    }
+    """
+    void raise_py_error "polymask_raise_py_error"() except *
+
+
 cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     enum class FillRule(int):
         even_odd
@@ -30,10 +68,18 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         bool contains(double px, double py, FillRule rule)
 
     void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
-                        int64_t row_stride, FillRule rule, int threads) except +
+                        int64_t row_stride, FillRule rule, int threads) except +raise_py_error
     void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
-                       int64_t row_stride, FillRule rule, int threads) except +
+                       int64_t row_stride, FillRule rule, int threads) except +raise_py_error
     int resolve_threads(int threads)
+
+    # Threads and interrupts (csrc/src/thread_pool.cpp).
+    int hardware_threads()
+    int thread_cap()
+    int default_threads()
+    ctypedef bool (*InterruptCheck)(void *context) noexcept nogil
+    InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
+    int64_t set_chunk_rows_for_testing(int64_t rows)
 
     cdef cppclass BuildInfo:
         string version
@@ -42,6 +88,8 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         bool openmp
         int openmp_version
         int max_threads
+        string threading
+        int thread_cap
 
     BuildInfo build_info()
 
@@ -56,4 +104,4 @@ cdef extern from "polymask/rasterize.hpp" namespace "polymask" nogil:
                              vector[Polygon] &polygons) except +
     void rasterize[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
                           const Window &window, Label *out, int64_t row_stride,
-                          FillRule rule, int threads) except +
+                          FillRule rule, int threads) except +raise_py_error
