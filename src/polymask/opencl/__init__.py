@@ -444,9 +444,34 @@ def _require_pyopencl():
 _contexts: dict = {}
 _contexts_lock = threading.Lock()
 
+# OpenCL runtimes do not survive fork(): a child forked after a context
+# existed inherits handles to driver threads and device state that stayed in
+# the parent (PoCL's pthread device hangs there).  The child gets a clear
+# error instead of a hang.
+_forked_after_use = False
+
+
+def _after_fork_in_child():
+    global _forked_after_use
+    if _contexts:
+        _forked_after_use = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def _check_not_forked():
+    if _forked_after_use:
+        raise OpenCLError(
+            "this process was forked from one that had already used OpenCL, and OpenCL runtimes do "
+            "not survive fork(); use the 'spawn' or 'forkserver' start method "
+            "(multiprocessing.get_context('spawn')), or use OpenCL only after forking")
+
 
 def _context_for(device):
     """One context per device, shared by every engine on it (programs are per context)."""
+    _check_not_forked()
     with _contexts_lock:
         context = _contexts.get(device.int_ptr)
         if context is None:
@@ -590,6 +615,7 @@ class MaskEngine:
 
         The mask stays in the engine's device buffer until `result()`.
         """
+        _check_not_forked()
         coordinates = as_vertices(vertices)
         shape = as_shape(shape)
         _kernel_entry(kernel)
@@ -725,6 +751,7 @@ _engines_lock = threading.Lock()
 
 def engine(device=None, precision: str = "auto") -> MaskEngine:
     """The process's shared engine for (device, precision), made on first use."""
+    _check_not_forked()
     chosen = select_device(device)
     key = (chosen.int_ptr, precision)
     with _engines_lock:
