@@ -36,6 +36,7 @@ import re
 import statistics
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -644,6 +645,7 @@ class MaskEngine:
             if self._shape is None:
                 raise RuntimeError("result() needs a mask: call enqueue(vertices, shape) first")
             result, buffer = output_buffer(out, self._shape)
+            _wait_in_python(self._events["kernel"])
             try:
                 download = cl.enqueue_copy(self.queue, buffer, self._d_mask,
                                            wait_for=[self._events["kernel"]], is_blocking=True)
@@ -741,6 +743,18 @@ def _is_device_array(value) -> bool:
     # Only a caller who imported pyopencl.array can hold one: no need to import it here.
     array_module = sys.modules.get("pyopencl.array")
     return array_module is not None and isinstance(value, array_module.Array)
+
+
+def _wait_in_python(event) -> None:
+    """Wait for `event` in short sleeps, so Ctrl-C raises KeyboardInterrupt within milliseconds.
+
+    A blocking wait inside the driver would hold Python's signal handlers
+    until the kernel ends (seconds for a large per-pixel mask).  The kernel
+    itself cannot be cancelled: after Ctrl-C it still runs to its end on
+    the device, but nothing is returned.
+    """
+    while event.command_execution_status > 0:  # QUEUED, SUBMITTED, RUNNING; 0 done, < 0 failed
+        time.sleep(0.0002)
 
 
 # ---- module-level conveniences ------------------------------------------------------------
