@@ -45,9 +45,11 @@ constexpr double kWorkPerThread = 1 << 20;
 // A chunk is at most this much work (about a millisecond): the caller checks
 // for interrupts between chunks, and late helpers find work left to claim.
 constexpr double kWorkPerChunk = 1 << 21;
-// Chunks per thread at least, so a slow or descheduled thread holds up at
-// most a small share of the fill.
-constexpr int64_t kChunksPerThread = 4;
+// Chunks per thread at least.  A caller waits only for chunks a helper has
+// claimed; small chunks make it unlikely that a helper is descheduled while
+// holding one (on a busy machine that wait is a whole scheduler slice), and
+// let the caller take over the rest of the work from a late helper.
+constexpr int64_t kChunksPerThread = 16;
 
 // The thread count `work` is worth: at most resolve_threads(threads).
 inline int threads_for_work(int threads, double work)

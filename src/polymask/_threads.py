@@ -53,6 +53,6 @@ def threads(n) -> Iterator[int]:
         _pinned.reset(token)
 
 
-def pinned_threads() -> int:
+def pinned_threads(_get=_pinned.get) -> int:
     """The count of the innermost polymask.threads(n) block, or 0 (the core's default)."""
-    return _pinned.get() or 0
+    return _get() or 0

@@ -14,6 +14,7 @@ import operator
 import numpy as np
 
 from polymask import _core
+from polymask._threads import pinned_threads as _pinned_threads
 
 #: Largest accepted image side.  Row and column numbers must stay exact in
 #: float64 and the window arithmetic in int64; 2**31 - 1 keeps both with
@@ -129,9 +130,7 @@ def as_threads(threads) -> int:
     CPUs).  The core caps every count at a few threads per CPU.
     """
     if threads is None:
-        from polymask._threads import pinned_threads
-
-        return pinned_threads()
+        return _pinned_threads()
     return checked_thread_count(threads, "threads")
 
 
