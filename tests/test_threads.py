@@ -285,3 +285,26 @@ print("all backends")
 """
     completed = _run_python(code, {"OMP_NUM_THREADS": "100000"}, timeout=300)
     assert completed.returncode == 0 and "all backends" in completed.stdout, completed.stderr[-2000:]
+
+
+THREADS_STARTED = """
+import os, numpy as np, polymask
+def tasks():
+    return len(os.listdir("/proc/self/task"))
+before = tasks()
+square = np.array([(2, 2), (60, 3), (58, 61), (3, 59)], dtype=float)
+for _ in range(50):
+    polymask.mask(square, (64, 64), threads=8)
+small = tasks()
+polymask.mask(square * 64, (4096, 4096), threads=2)
+print(before, small, tasks())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts threads in /proc")
+def test_a_fill_too_small_to_gain_starts_no_thread():
+    completed = _run_python(THREADS_STARTED)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    before, small, large = map(int, completed.stdout.split())
+    assert small == before, "64x64 fills started threads"
+    assert large == before + 1, "a 4096x4096 fill on 2 threads should start exactly one helper"
