@@ -60,6 +60,7 @@ LONG_FILLS = {
     "cython_prange": (4000, 400, 0),
     "numba": (4000, 400, 0),
     "cython_cpp": (2000, 200, -1),
+    "cython_class": (2000, 200, -1),
     # The kernel cannot be cancelled: after Ctrl-C it runs on (seconds), so keep it short.
     "opencl": (2000, 200, -1),
 }

@@ -42,8 +42,26 @@ cdef extern from *:
             PyErr_SetString(PyExc_RuntimeError, "polymask: unknown C++ exception");
         }
     }
+
+    /* Ctrl-C for any module that calls the core's fills: installs, for the
+     * calling thread, a check the fills call between chunks (about every
+     * 10 ms of a long fill).  It takes the GIL to run Python's signal
+     * handlers; a KeyboardInterrupt then stops the fill (raise_py_error
+     * raises it).  _core.pyx has its own, which skips non-main threads. */
+    static inline bool polymask_check_signals(void *)
+    {
+        PyGILState_STATE state = PyGILState_Ensure();
+        const int failed = PyErr_CheckSignals();
+        PyGILState_Release(state);
+        return failed != 0;
+    }
+    static inline void polymask_watch_interrupts(void)
+    {
+        polymask::set_interrupt_check(polymask_check_signals, nullptr, nullptr);
+    }
     """
     void raise_py_error "polymask_raise_py_error"() except *
+    void watch_interrupts "polymask_watch_interrupts"() noexcept nogil
 
 
 cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
