@@ -205,6 +205,7 @@ def test_the_threads_context_manager_pins_the_default():
         from polymask._validation import as_threads
         assert as_threads(None) == 1
         assert as_threads(3) == 3  # an explicit argument still wins
+        assert as_threads(0) == 1  # 0, like None, is the default
         with polymask.threads(2):
             assert as_threads(None) == 2
         assert as_threads(None) == 1

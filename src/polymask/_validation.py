@@ -125,13 +125,12 @@ def as_shape(shape, name: str = "shape") -> tuple[int, int]:
 def as_threads(threads) -> int:
     """Return the thread count for the core: an upper bound, 0 for the default.
 
-    None means the default: the innermost ``polymask.threads(n)`` block,
+    None or 0 means the default: the innermost ``polymask.threads(n)`` block,
     else the core's (``$POLYMASK_NUM_THREADS``, ``$OMP_NUM_THREADS``, the
     CPUs).  The core caps every count at a few threads per CPU.
     """
-    if threads is None:
-        return _pinned_threads()
-    return checked_thread_count(threads, "threads")
+    count = 0 if threads is None else checked_thread_count(threads, "threads")
+    return count or _pinned_threads()
 
 
 def checked_thread_count(threads, name: str) -> int:
