@@ -248,7 +248,17 @@ TEST(ParallelFor, AForkedChildGetsAWorkingPool)
         parallel_for(512, 4, [&](int64_t chunk) { counts[static_cast<size_t>(chunk)].fetch_add(1); });
         for (const auto &count : counts)
             if (count.load() != 1) _exit(2);
-        _exit(polymask::detail::pool_workers() > 0 ? 0 : 3);
+        // Helpers, not just the caller: the inherited pool's threads do not
+        // exist here, so only a fresh pool can make this more than one.
+        std::mutex mutex;
+        std::vector<std::thread::id> seen;
+        parallel_for(64, 4, [&](int64_t) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            std::lock_guard<std::mutex> lock(mutex);
+            if (std::find(seen.begin(), seen.end(), std::this_thread::get_id()) == seen.end())
+                seen.push_back(std::this_thread::get_id());
+        });
+        _exit(seen.size() > 1 ? 0 : 3);
     }
     int status = 0;
     ASSERT_EQ(waitpid(child, &status, 0), child);
