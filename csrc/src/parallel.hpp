@@ -36,11 +36,13 @@ void parallel_for(int64_t n_chunks, int threads, Body &&body)
 }
 
 // Work is counted in "pixel units": about the cost of writing one byte of a
-// mask row (a crossing costs a few).  Measured on the project machine (see
-// README "Threads, processes and fork"): waking a helper costs about as
-// much as a few hundred thousand pixel writes, so below kWorkPerThread per
-// thread a helper cannot pay for itself, and a fill that small runs on the
-// calling thread alone.
+// mask row (a crossing costs a few).  A whole 1024x1024 mask (about 2^20
+// units) took 0.044 ms on one thread on the project machine
+// (benchmarks/test_worker_pool.py), while waking a sleeping helper typically
+// costs some tens of microseconds and more on a busy machine: below
+// kWorkPerThread per thread a helper cannot pay for itself, so a fill that
+// small runs on the calling thread alone.  Tune with that benchmark on an
+// idle machine.
 constexpr double kWorkPerThread = 1 << 20;
 // A chunk is at most this much work (about a millisecond): the caller checks
 // for interrupts between chunks, and late helpers find work left to claim.
