@@ -309,3 +309,17 @@ def test_a_fill_too_small_to_gain_starts_no_thread():
     before, small, large = map(int, completed.stdout.split())
     assert small == before, "64x64 fills started threads"
     assert large == before + 1, "a 4096x4096 fill on 2 threads should start exactly one helper"
+
+
+def test_threadpoolctl_sees_and_limits_polymask():
+    import threadpoolctl
+
+    polymask_pools = [info for info in threadpoolctl.threadpool_info() if info["user_api"] == "polymask"]
+    assert len(polymask_pools) == 1, polymask_pools
+    assert polymask_pools[0]["filepath"] == _core.__file__
+    from polymask._validation import as_threads
+    with threadpoolctl.threadpool_limits(limits=1, user_api="polymask"):
+        assert as_threads(None) == 1
+        polygon = _polygon(9, (64, 64))
+        np.testing.assert_array_equal(polymask.mask(polygon, (64, 64)), double_mask(polygon, (64, 64)))
+    assert as_threads(None) == _core.thread_count(0)  # restored to the default's count

@@ -108,6 +108,11 @@ def thread_count(int threads=0):
     return resolve_threads(threads)
 
 
+# Exported from this extension so threadpoolctl can tell it apart from any
+# other module called _core (polymask/_threads.py: PolymaskController).
+cdef public int polymask_threadpoolctl_marker = 1
+
+
 def _set_chunk_rows(int64_t rows):
     """For tests: cut fills into bands of `rows` rows whatever the work (0: by work); returns the previous."""
     return set_chunk_rows_for_testing(rows)

@@ -16,6 +16,10 @@ Owns the Python side of the thread-count policy; the C++ core owns the rest
 In a pool of worker processes (multiprocessing, joblib, Dask, a PyTorch
 DataLoader) that already keeps every core busy, pin each worker to one
 thread: ``with polymask.threads(1): ...`` or ``POLYMASK_NUM_THREADS=1``.
+
+threadpoolctl (``threadpool_limits(1)``, as scikit-learn and joblib use it)
+limits polymask too, process-wide, where threadpoolctl is installed: the
+controller below registers itself under user_api "polymask".
 """
 from __future__ import annotations
 
@@ -25,6 +29,9 @@ from typing import Iterator
 
 #: The count set by the innermost polymask.threads(n) block (None: no block).
 _pinned: contextvars.ContextVar[int | None] = contextvars.ContextVar("polymask_threads", default=None)
+
+#: A process-wide limit set through threadpoolctl (0: none).
+_process_limit = 0
 
 
 @contextlib.contextmanager
@@ -54,5 +61,42 @@ def threads(n) -> Iterator[int]:
 
 
 def pinned_threads(_get=_pinned.get) -> int:
-    """The count of the innermost polymask.threads(n) block, or 0 (the core's default)."""
-    return _get() or 0
+    """The innermost polymask.threads(n) block's count, else threadpoolctl's limit, else 0 (the core's)."""
+    return _get() or _process_limit
+
+
+def _register_with_threadpoolctl() -> None:
+    """Let threadpoolctl see and limit polymask's threads, when it is installed."""
+    try:
+        import threadpoolctl
+    except ImportError:
+        return
+    if not hasattr(threadpoolctl, "register"):  # threadpoolctl < 3.4
+        return
+
+    class PolymaskController(threadpoolctl.LibController):
+        """polymask's fills, as threadpoolctl sees them: found by the marker _core.pyx exports."""
+
+        user_api = "polymask"
+        internal_api = "polymask"
+        filename_prefixes = ("_core",)
+        check_symbols = ("polymask_threadpoolctl_marker",)
+
+        def get_num_threads(self):
+            from polymask import _core
+
+            return _core.thread_count(pinned_threads())
+
+        def set_num_threads(self, num_threads):
+            global _process_limit
+            _process_limit = max(0, min(int(num_threads), 1024))
+
+        def get_version(self):
+            from polymask._version import __version__
+
+            return __version__
+
+    threadpoolctl.register(PolymaskController)
+
+
+_register_with_threadpoolctl()
