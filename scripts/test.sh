@@ -32,6 +32,8 @@ rm -f build-ctest-configure.log
 
 echo "==> C++ core under AddressSanitizer + UndefinedBehaviorSanitizer"
 scripts/test-sanitizers.sh
+echo "==> C++ core under ThreadSanitizer"
+scripts/test-tsan.sh
 echo "==> fuzzing the C++ core for ${POLYMASK_FUZZ_SECONDS:-60} s"
 scripts/fuzz.sh "${POLYMASK_FUZZ_SECONDS:-60}"
 

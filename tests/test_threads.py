@@ -141,3 +141,185 @@ def test_the_fill_releases_the_gil():
     assert steps > 100, f"the main thread took only {steps} steps during a {fill_seconds:.3f} s fill"
     assert longest_wait < fill_seconds / 2, (
         f"the main thread stalled {longest_wait:.3f} s during a {fill_seconds:.3f} s fill: the GIL was held")
+
+
+# ---- the threading layer (issue 11): counts, chunking, caps, resources ------------------
+
+import contextlib  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from polymask import _core  # noqa: E402
+
+
+@contextlib.contextmanager
+def _chunk_rows(rows):
+    """Force the core to cut fills into bands of `rows` rows, whatever the work."""
+    previous = _core._set_chunk_rows(rows)
+    try:
+        yield
+    finally:
+        _core._set_chunk_rows(previous)
+
+
+_coordinate = st.floats(-8, 72, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(vertices=st.lists(st.tuples(_coordinate, _coordinate), min_size=0, max_size=12),
+       rows=st.integers(1, 70), cols=st.integers(1, 70), threads=st.integers(0, 9),
+       chunk_rows=st.integers(0, 80), fill_rule=st.sampled_from(["evenodd", "nonzero"]))
+def test_masks_are_identical_for_every_thread_count_and_chunking(vertices, rows, cols, threads, chunk_rows,
+                                                                 fill_rule):
+    polygon = np.array(vertices, dtype=np.float64).reshape(-1, 2)
+    expected = double_mask(polygon, (rows, cols), fill_rule)
+    with _chunk_rows(chunk_rows):
+        got = polymask.mask(polygon, (rows, cols), threads=threads, fill_rule=fill_rule)
+        labels = polymask.rasterize([polygon, polygon[::-1] + 3], (rows, cols), threads=threads,
+                                    fill_rule=fill_rule)
+    np.testing.assert_array_equal(got, expected)
+    with _chunk_rows(0):
+        single = polymask.rasterize([polygon, polygon[::-1] + 3], (rows, cols), threads=1, fill_rule=fill_rule)
+    np.testing.assert_array_equal(labels, single)
+
+
+def test_threads_is_an_upper_bound_capped_at_a_few_per_cpu():
+    info = polymask.build_info()
+    assert "pool" in info["threading"]
+    assert info["thread_cap"] >= 4
+    assert _core.thread_count(1) == 1
+    assert _core.thread_count(1024) == info["thread_cap"]
+    assert 1 <= info["threads"] <= info["thread_cap"]
+    # The largest accepted count still gives the right mask.
+    np.testing.assert_array_equal(polymask.mask(_polygon(3, (90, 80)), (90, 80), threads=1024),
+                                  double_mask(_polygon(3, (90, 80)), (90, 80)))
+
+
+def test_the_threads_context_manager_pins_the_default():
+    polygon, shape = _polygon(5, (64, 64)), (64, 64)
+    with polymask.threads(1) as count:
+        assert count == 1
+        from polymask._validation import as_threads
+        assert as_threads(None) == 1
+        assert as_threads(3) == 3  # an explicit argument still wins
+        assert as_threads(0) == 1  # 0, like None, is the default
+        with polymask.threads(2):
+            assert as_threads(None) == 2
+        assert as_threads(None) == 1
+        np.testing.assert_array_equal(polymask.mask(polygon, shape), double_mask(polygon, shape))
+    assert as_threads(None) == 0
+    with pytest.raises(ValueError, match="polymask.threads\\(n\\) must be between 0 .* got -2"):
+        with polymask.threads(-2):
+            pass
+    with pytest.raises(TypeError, match="got 1.5"):
+        with polymask.threads(1.5):
+            pass
+
+
+def _run_python(code, env_extra=None, timeout=120):
+    env = dict(os.environ)
+    env.pop("POLYMASK_NUM_THREADS", None)
+    env.pop("OMP_NUM_THREADS", None)
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+DEFAULT_THREADS = "import polymask; print(polymask.build_info()['threads'], polymask.build_info()['thread_cap'])"
+
+
+@pytest.mark.parametrize("env,expected", [
+    ({"OMP_NUM_THREADS": "100000"}, "cap"),
+    ({"OMP_NUM_THREADS": "3"}, 3),
+    ({"OMP_NUM_THREADS": "3", "POLYMASK_NUM_THREADS": "1"}, 1),
+    ({"POLYMASK_NUM_THREADS": "100000"}, "cap"),
+])
+def test_environment_sets_the_default_within_the_cap(env, expected):
+    completed = _run_python(DEFAULT_THREADS, env)
+    assert completed.returncode == 0, completed.stderr
+    threads, cap = map(int, completed.stdout.split())
+    assert threads == (cap if expected == "cap" else min(expected, cap))
+
+
+FILL_UNDER_PRESSURE = """
+import sys, numpy as np, polymask
+from polymask import _core
+_core._set_chunk_rows(2)  # many chunks: every fill asks for helper threads
+rng = np.random.default_rng(3)
+vertices = rng.uniform(0, 300, (24, 2))
+single = polymask.mask(vertices, (300, 300), threads=1)
+{limit}
+for threads in (None, 2, 1024):
+    for _ in range(3):
+        assert (polymask.mask(vertices, (300, 300), threads=threads) == single).all()
+print("alive")
+"""
+
+#: Leave the process a little more address space than it has now: a new
+#: thread's stack (8 MiB by default) no longer fits.
+ADDRESS_SPACE_LIMIT = """
+import resource
+with open("/proc/self/statm") as statm:
+    pages = int(statm.read().split()[0])
+current = pages * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (current + 4 * 2**20, resource.RLIM_INFINITY))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc are Linux's")
+def test_threads_that_cannot_start_cost_nothing_but_speed():
+    completed = _run_python(FILL_UNDER_PRESSURE.format(limit=ADDRESS_SPACE_LIMIT))
+    assert completed.returncode == 0 and "alive" in completed.stdout, completed.stderr[-2000:]
+    # threads=10**4 is refused with a clear error, not a dead process.
+    refused = _run_python("import polymask\n" + ADDRESS_SPACE_LIMIT + "\ntry:\n    polymask.mask([(0, 0), (4, 0), (0, 4)], "
+                          "(8, 8), threads=10**4)\nexcept ValueError as error:\n    print('refused:', error)\n")
+    assert refused.returncode == 0 and "refused: threads must be between 0" in refused.stdout, refused.stderr[-2000:]
+
+
+def test_omp_num_threads_huge_leaves_every_backend_alive():
+    code = FILL_UNDER_PRESSURE.format(limit="") + """
+for backend in ("cython_prange", "numba", "scanline"):
+    assert (polymask.mask(vertices, (300, 300), backend=backend) == single).all(), backend
+print("all backends")
+"""
+    completed = _run_python(code, {"OMP_NUM_THREADS": "100000"}, timeout=300)
+    assert completed.returncode == 0 and "all backends" in completed.stdout, completed.stderr[-2000:]
+
+
+THREADS_STARTED = """
+import os, numpy as np, polymask
+def tasks():
+    return len(os.listdir("/proc/self/task"))
+before = tasks()
+square = np.array([(2, 2), (60, 3), (58, 61), (3, 59)], dtype=float)
+for _ in range(50):
+    polymask.mask(square, (64, 64), threads=8)
+small = tasks()
+polymask.mask(square * 64, (4096, 4096), threads=2)
+print(before, small, tasks())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts threads in /proc")
+def test_a_fill_too_small_to_gain_starts_no_thread():
+    completed = _run_python(THREADS_STARTED)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    before, small, large = map(int, completed.stdout.split())
+    assert small == before, "64x64 fills started threads"
+    assert large == before + 1, "a 4096x4096 fill on 2 threads should start exactly one helper"
+
+
+def test_threadpoolctl_sees_and_limits_polymask():
+    import threadpoolctl
+
+    polymask_pools = [info for info in threadpoolctl.threadpool_info() if info["user_api"] == "polymask"]
+    assert len(polymask_pools) == 1, polymask_pools
+    assert polymask_pools[0]["filepath"] == _core.__file__
+    from polymask._validation import as_threads
+    with threadpoolctl.threadpool_limits(limits=1, user_api="polymask"):
+        assert as_threads(None) == 1
+        polygon = _polygon(9, (64, 64))
+        np.testing.assert_array_equal(polymask.mask(polygon, (64, 64)), double_mask(polygon, (64, 64)))
+    assert as_threads(None) == _core.thread_count(0)  # restored to the default's count

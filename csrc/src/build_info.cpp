@@ -27,7 +27,9 @@ BuildInfo build_info()
     info.openmp = true;
     info.openmp_version = _OPENMP;
 #endif
-    info.max_threads = resolve_threads(0);
+    info.max_threads = default_threads();
+    info.threading = "polymask thread pool (std::thread, dynamic chunks, fork-safe)";
+    info.thread_cap = thread_cap();
     return info;
 }
 

@@ -1,4 +1,4 @@
-// fill.cpp -- the two fills of a window, threaded over rows with OpenMP.
+// fill.cpp -- the two fills of a window, threaded over bands of rows.
 //
 // fill_per_pixel applies the contract's rule to every pixel: the reference
 // that the teaching stages reproduce.  fill_scanline gets the same answer
@@ -6,10 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #include "polymask/core.hpp"
 #include "polymask/scanline.hpp"
@@ -36,22 +32,14 @@ void check_window(const Window &window, const uint8_t *out, int64_t row_stride)
 
 }  // namespace
 
-int resolve_threads(int threads)
-{
-#ifdef _OPENMP
-    if (threads <= 0) return std::max(1, omp_get_max_threads());
-    return threads;
-#else
-    (void)threads;
-    return 1;
-#endif
-}
-
 void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
                     int64_t row_stride, FillRule rule, int threads)
 {
     check_window(window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
+    // Each pixel tests every edge: a row costs about width x edges.
+    const double work_per_row = static_cast<double>(window.width) *
+                                static_cast<double>(polygon.edges_by_y().size() + 1);
     detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
         for (int64_t r = row_begin; r < row_end; ++r) {
             uint8_t *row = out + (r - window.row0) * row_stride;
@@ -60,7 +48,7 @@ void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
                 row[c] = polygon.contains(static_cast<double>(window.col0 + c), py, rule) ? 1 : 0;
             }
         }
-    });
+    }, work_per_row);
 }
 
 void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
@@ -97,7 +85,7 @@ void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *
         const int64_t row_end = std::min(extent.end, row_begin + chunk_rows);
         detail::MaskSpanWriter writer{out, row_stride, window};
         detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
-    });
+    }, detail::scanline_work_per_row(rows, window));
 }
 
 }  // namespace polymask

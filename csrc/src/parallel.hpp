@@ -4,21 +4,21 @@
 // rasterize, coverage, RLE) cuts its work into chunks and hands them to
 // parallel_for, which runs body(chunk) exactly once for every chunk in
 // [0, n_chunks) on at most `threads` threads, the calling thread included.
-// The first exception a chunk throws is rethrown on the calling thread.
+// The first exception a chunk throws is rethrown on the calling thread (the
+// chunks not yet started are then skipped); so is polymask::Interrupted when
+// the caller's interrupt check asks to stop.
 //
-// This first version runs on OpenMP with dynamic scheduling; the
-// threading-layer work (issue 11) replaces the mechanism behind the same
-// signature, so callers written against it need no change.
+// The mechanism is the pool of thread_pool.cpp (why not OpenMP: see
+// thread_pool.hpp).  threads_for_work says how many threads a fill's work is
+// worth, and chunks_for_work how finely to cut it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
-#include <exception>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include <type_traits>
 
 #include "polymask/core.hpp"
+#include "thread_pool.hpp"
 
 namespace polymask {
 namespace detail {
@@ -29,17 +29,47 @@ void parallel_for(int64_t n_chunks, int threads, Body &&body)
     if (n_chunks <= 0) return;
     const int64_t wanted = resolve_threads(threads);
     const int team = static_cast<int>(wanted < n_chunks ? wanted : n_chunks);
-    std::exception_ptr failure;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(team) if (team > 1)
-    for (int64_t chunk = 0; chunk < n_chunks; ++chunk) {
-        try {
-            body(chunk);
-        } catch (...) {
-#pragma omp critical(polymask_parallel_for_failure)
-            if (!failure) failure = std::current_exception();
-        }
-    }
-    if (failure) std::rethrow_exception(failure);
+    using BodyType = std::remove_reference_t<Body>;
+    run_chunks(n_chunks, team,
+               [](void *context, int64_t chunk) { (*static_cast<BodyType *>(context))(chunk); },
+               const_cast<void *>(static_cast<const void *>(&body)));
+}
+
+// Work is counted in "pixel units": about the cost of writing one byte of a
+// mask row (a crossing costs a few).  A whole 1024x1024 mask (about 2^20
+// units) took 0.044 ms on one thread on the project machine
+// (benchmarks/test_worker_pool.py), while waking a sleeping helper typically
+// costs some tens of microseconds and more on a busy machine: below
+// kWorkPerThread per thread a helper cannot pay for itself, so a fill that
+// small runs on the calling thread alone.  Tune with that benchmark on an
+// idle machine.
+constexpr double kWorkPerThread = 1 << 20;
+// A chunk is at most this much work (about a millisecond): the caller checks
+// for interrupts between chunks, and late helpers find work left to claim.
+constexpr double kWorkPerChunk = 1 << 21;
+// Chunks per thread at least.  A caller waits only for chunks a helper has
+// claimed; small chunks make it unlikely that a helper is descheduled while
+// holding one (on a busy machine that wait is a whole scheduler slice), and
+// let the caller take over the rest of the work from a late helper.
+constexpr int64_t kChunksPerThread = 16;
+
+// The thread count `work` is worth: at most resolve_threads(threads).
+inline int threads_for_work(int threads, double work)
+{
+    const int wanted = resolve_threads(threads);
+    const double useful = work / kWorkPerThread;
+    if (useful < 2.0) return 1;
+    return useful < wanted ? static_cast<int>(useful) : wanted;
+}
+
+// How many chunks to cut `work` into for `team` threads, at most `units`
+// (e.g. the rows of a window) and at least 1.
+inline int64_t chunks_for_work(int team, double work, int64_t units)
+{
+    const double by_size = work / kWorkPerChunk;
+    const int64_t by_team = team > 1 ? kChunksPerThread * team : 1;
+    int64_t chunks = std::max<int64_t>(by_team, by_size > 1e15 ? int64_t(1e15) : static_cast<int64_t>(by_size));
+    return std::max<int64_t>(1, std::min(chunks, units));
 }
 
 }  // namespace detail

@@ -170,7 +170,7 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
             LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
             detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
         }
-    });
+    }, static_cast<double>(window.width) + static_cast<double>(n_polygons));  // a row: its pixels, a look at each polygon
 }
 
 template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,

@@ -1,52 +1,57 @@
-// row_bands.hpp -- split a window's rows into one contiguous band per thread.
+// row_bands.hpp -- cut a window's rows into chunks for parallel_for.
 //
 // Internal to the core's sources (fill.cpp, rasterize.cpp): every threaded
-// fill runs its body on bands of rows, so each thread writes only its own
-// rows and no two threads ever touch the same byte.
+// fill runs its body on bands of whole rows, so each thread writes only the
+// rows of the band it claimed and no two threads ever touch the same byte.
+// Bands are chunks of parallel_for (parallel.hpp): claimed dynamically, the
+// calling thread included, with interrupt checks in between.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
-#include <exception>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
+#include "parallel.hpp"
 #include "polymask/core.hpp"
+#include "polymask/scanline.hpp"
 
 namespace polymask {
 namespace detail {
 
-// Below this many rows per thread, starting a thread costs more than it saves.
-constexpr int64_t kMinRowsPerThread = 16;
+// Rows per band when a test forces the chunking (0: chosen by the work).
+int64_t forced_rows_per_chunk();
 
-// Run body(row_begin, row_end) on contiguous bands of `window`'s rows, one
-// per thread (threads = 0: all).  Exceptions (bad_alloc) must not cross the
-// OpenMP region: the first is kept and rethrown on the calling thread.
-template <class Body>
-void for_row_bands(const Window &window, int threads, Body body)
+// A scanline row's cost: writing its width, plus a few units per crossing.
+inline double scanline_work_per_row(const std::vector<EdgeRows> &rows, const Window &window)
 {
-    const int64_t useful = std::max<int64_t>(1, window.height / kMinRowsPerThread);
-    const int team = static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
-    std::exception_ptr failure;
-#pragma omp parallel num_threads(team) if (team > 1)
-    {
-        int member = 0, members = 1;
-#ifdef _OPENMP
-        member = omp_get_thread_num();
-        members = omp_get_num_threads();
-#endif
-        const int64_t begin = window.row0 + window.height * member / members;
-        const int64_t end = window.row0 + window.height * (member + 1) / members;
-        try {
-            body(begin, end);
-        } catch (...) {
-#pragma omp critical(polymask_row_band_failure)
-            if (!failure) failure = std::current_exception();
-        }
+    double crossings = 0;
+    for (const EdgeRows &edge : rows) crossings += static_cast<double>(edge.end - edge.first);
+    return static_cast<double>(window.width) + 8.0 * crossings / static_cast<double>(std::max<int64_t>(1, window.height));
+}
+
+// Run body(row_begin, row_end) on bands of `window`'s rows, on at most
+// `threads` threads (0: the default).  work_per_row is the cost of one row
+// in pixel units (see parallel.hpp); negative means the window's width.
+template <class Body>
+void for_row_bands(const Window &window, int threads, Body body, double work_per_row = -1.0)
+{
+    if (window.height <= 0) return;
+    if (work_per_row < 0) work_per_row = static_cast<double>(window.width);
+    const double work = work_per_row * static_cast<double>(window.height);
+    int team;
+    int64_t bands;
+    const int64_t forced = forced_rows_per_chunk();
+    if (forced > 0) {  // tests: any chunking, any thread count, whatever the work
+        bands = (window.height + forced - 1) / forced;
+        team = static_cast<int>(std::min<int64_t>(resolve_threads(threads), bands));
+    } else {
+        team = threads_for_work(threads, work);
+        bands = chunks_for_work(team, work, window.height);
     }
-    if (failure) std::rethrow_exception(failure);
+    parallel_for(bands, team, [&](int64_t band) {
+        const int64_t begin = window.row0 + window.height * band / bands;
+        const int64_t end = window.row0 + window.height * (band + 1) / bands;
+        if (begin < end) body(begin, end);
+    });
 }
 
 }  // namespace detail

@@ -50,8 +50,15 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         (`shape`, or the window's (height, width)) to fill in place instead
         of allocating a new one.  It is returned.
     threads : int, optional
-        Threads to use; None or 0 means all cores (OpenMP's default, so
-        ``OMP_NUM_THREADS`` applies).  Single-threaded stages ignore it.
+        The most threads to use, the calling thread included.  None or 0
+        means the default: the innermost ``polymask.threads(n)`` block, else
+        ``$POLYMASK_NUM_THREADS``, else ``$OMP_NUM_THREADS``, else the CPUs
+        this process may use.  Every count is capped at a few threads per
+        CPU (``build_info()["thread_cap"]``), and a fill too small to gain
+        from threads runs on the calling thread alone.  In a pool of worker
+        processes that keeps every core busy, use 1.  Single-threaded
+        stages ignore it.  Ctrl-C stops a long fill within a fraction of a
+        second (KeyboardInterrupt; nothing is returned).
     backend : str, optional
         Which implementation computes the mask: "auto" (the scanline core,
         or the stage named by ``$POLYMASK_BACKEND``) or any stage id from
@@ -187,8 +194,10 @@ def build_info() -> dict:
     """How this polymask was built and how it will run.
 
     Returns a dict with the package version, the C++ compiler, the build
-    type, whether OpenMP is compiled in (and its version), the number of
-    threads a fill uses by default, and the Python and NumPy versions.
+    type, whether OpenMP is compiled in (and its version, used by the
+    cython_prange lesson), the threading mechanism of the production fills
+    (``threading``), the most threads a fill uses by default (``threads``)
+    and at all (``thread_cap``), and the Python and NumPy versions.
     """
     info = {"version": __version__}
     info.update(_core.core_info())

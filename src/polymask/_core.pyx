@@ -7,18 +7,56 @@ call these.  Every fill runs with the GIL released, so many Python threads
 can fill masks at once.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libcpp cimport bool as cpp_bool
 from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
 from polymask.core cimport (
     BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
     fill_per_pixel, fill_scanline, polygons_from_rings, rasterize as core_rasterize,
-    resolve_threads,
+    resolve_threads, set_chunk_rows_for_testing, set_interrupt_check,
 )
 from polymask.core cimport (
     MaskBox, fill_mask_crops, fill_masks as core_fill_masks, fill_scanline_spans,
     mask_boxes as core_mask_boxes,
 )
+
+import threading
+
+cdef extern from "Python.h":
+    # Declared without `except -1`: the check below reports through its
+    # return value and leaves the KeyboardInterrupt set for the fill's
+    # exception handler (core.pxd: raise_py_error) to raise.
+    int PyErr_CheckSignals_noraise "PyErr_CheckSignals"() nogil
+    # Needs no GIL (it reads the OS thread id); cpython.pythread does not say so.
+    unsigned long PyThread_get_thread_ident() nogil
+
+
+# ---- Ctrl-C during a fill ----------------------------------------------------
+# Python runs signal handlers only on the main thread, and only between
+# bytecodes; a fill in C++ would hold Ctrl-C until it returns.  The core's
+# threading layer calls this check on the calling thread between chunks
+# (about every 10 ms of a long fill; short fills never call it): it takes
+# the GIL just long enough to run Python's signal handlers.  If one raised
+# (KeyboardInterrupt), the fill stops, waits for its running chunks, and
+# throws polymask::Interrupted, which arrives here as that exception.
+cdef unsigned long main_thread_ident = threading.main_thread().ident
+
+
+cdef cpp_bool check_signals(void *context) noexcept nogil:
+    if PyThread_get_thread_ident() != main_thread_ident:
+        return False  # other threads never receive signals: do not take the GIL
+    with gil:
+        return PyErr_CheckSignals_noraise() != 0
+
+
+cdef inline void watch_interrupts() noexcept nogil:
+    """Install the check for the calling thread (a thread-local store, cheap)."""
+    if PyThread_get_thread_ident() == main_thread_ident:
+        set_interrupt_check(check_signals, NULL, NULL)
+
+
+watch_interrupts()
 
 cdef inline Window window_at(int64_t row0, int64_t col0, int64_t height, int64_t width) noexcept nogil:
     """The window of an output buffer whose top-left pixel is (row0, col0)."""
@@ -65,6 +103,7 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
 
     cdef unique_ptr[Polygon] polygon
     with nogil:
+        watch_interrupts()
         polygon.reset(new Polygon(xy, n_vertices, ends, n_rings))
         if per_pixel:
             fill_per_pixel(polygon.get()[0], window, out_ptr, row_stride, fill_rule, threads)
@@ -75,8 +114,18 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
 
 
 def thread_count(int threads=0):
-    """The number of threads a fill asked for `threads` would use (0: all)."""
+    """The most threads a fill asked for `threads` uses (0: the default), after the cap."""
     return resolve_threads(threads)
+
+
+# Exported from this extension so threadpoolctl can tell it apart from any
+# other module called _core (polymask/_threads.py: PolymaskController).
+cdef public int polymask_threadpoolctl_marker = 1
+
+
+def _set_chunk_rows(int64_t rows):
+    """For tests: cut fills into bands of `rows` rows whatever the work (0: by work); returns the previous."""
+    return set_chunk_rows_for_testing(rows)
 
 
 def core_info():
@@ -89,6 +138,8 @@ def core_info():
         "openmp": bool(info.openmp),
         "openmp_version": info.openmp_version,
         "max_threads": info.max_threads,
+        "threading": info.threading.decode(),
+        "thread_cap": info.thread_cap,
     }
 
 
@@ -150,6 +201,7 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
 
     cdef vector[Polygon] polygons
     with nogil:
+        watch_interrupts()
         polygons_from_rings(xy, n_vertices, ring_ptr, n_rings, polygon_ptr, n_polygons, polygons)
         core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                        row_stride, fill_rule, threads)

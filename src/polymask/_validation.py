@@ -14,13 +14,16 @@ import operator
 import numpy as np
 
 from polymask import _core
+from polymask._threads import pinned_threads as _pinned_threads
 
 #: Largest accepted image side.  Row and column numbers must stay exact in
 #: float64 and the window arithmetic in int64; 2**31 - 1 keeps both with
 #: plenty of margin while allowing masks far beyond any single machine.
 MAX_SIDE = 2**31 - 1
 
-#: Largest accepted thread count: more would only exhaust the system.
+#: Largest accepted thread count.  Counts up to it are upper bounds that
+#: the core caps at a few threads per CPU (build_info()["thread_cap"]);
+#: larger ones are taken for mistakes.
 MAX_THREADS = 1024
 
 
@@ -134,17 +137,28 @@ def as_shape(shape, name: str = "shape") -> tuple[int, int]:
 
 
 def as_threads(threads) -> int:
-    """Return the thread count for the core: 0 means all cores (also for None)."""
+    """Return the thread count for the core: an upper bound, 0 for the default.
+
+    None or 0 means the default: the innermost ``polymask.threads(n)`` block,
+    else the core's (``$POLYMASK_NUM_THREADS``, ``$OMP_NUM_THREADS``, the
+    CPUs).  The core caps every count at a few threads per CPU.
+    """
+    count = 0 if threads is None else checked_thread_count(threads, "threads")
+    return count or _pinned_threads()
+
+
+def checked_thread_count(threads, name: str) -> int:
+    """`threads` as an int in [0, MAX_THREADS] (None: 0), or TypeError / ValueError naming it."""
     if threads is None:
         return 0
     if isinstance(threads, (bool, np.bool_)):
-        raise TypeError(f"threads must be None or an integer, got {threads!r}")
+        raise TypeError(f"{name} must be None or an integer, got {threads!r}")
     try:
         threads = operator.index(threads)
     except TypeError:
-        raise TypeError(f"threads must be None or an integer, got {_describe(threads)}") from None
+        raise TypeError(f"{name} must be None or an integer, got {_describe(threads)}") from None
     if not 0 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be between 0 (all cores) and {MAX_THREADS}, got {threads}")
+        raise ValueError(f"{name} must be between 0 (the default) and {MAX_THREADS}, got {threads}")
     return threads
 
 

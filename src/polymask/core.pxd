@@ -8,6 +8,62 @@ from libcpp cimport bool
 from libcpp.string cimport string
 from libcpp.vector cimport vector
 
+# Fills throw polymask::Interrupted when the caller's interrupt check (set by
+# _core.pyx: Ctrl-C) asked them to stop; the check has then already set
+# KeyboardInterrupt.  Cython's plain `except +` would replace it with a
+# RuntimeError, so fills are declared `except +raise_py_error`: it keeps a
+# pending Python error and otherwise translates like `except +` does.
+cdef extern from *:
+    """
+    #include <new>
+    #include <stdexcept>
+    #include <typeinfo>
+    #include "polymask/core.hpp"
+    static inline void polymask_raise_py_error(void)
+    {
+        if (PyErr_Occurred()) return;  /* KeyboardInterrupt from the interrupt check */
+        try {
+            throw;
+        } catch (const polymask::Interrupted &) {
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+        } catch (const std::bad_alloc &) {
+            PyErr_SetString(PyExc_MemoryError, "polymask: out of memory");
+        } catch (const std::invalid_argument &error) {
+            PyErr_SetString(PyExc_ValueError, error.what());
+        } catch (const std::domain_error &error) {
+            PyErr_SetString(PyExc_ValueError, error.what());
+        } catch (const std::out_of_range &error) {
+            PyErr_SetString(PyExc_IndexError, error.what());
+        } catch (const std::overflow_error &error) {
+            PyErr_SetString(PyExc_OverflowError, error.what());
+        } catch (const std::exception &error) {
+            PyErr_SetString(PyExc_RuntimeError, error.what());
+        } catch (...) {
+            PyErr_SetString(PyExc_RuntimeError, "polymask: unknown C++ exception");
+        }
+    }
+
+    /* Ctrl-C for any module that calls the core's fills: installs, for the
+     * calling thread, a check the fills call between chunks (about every
+     * 10 ms of a long fill).  It takes the GIL to run Python's signal
+     * handlers; a KeyboardInterrupt then stops the fill (raise_py_error
+     * raises it).  _core.pyx has its own, which skips non-main threads. */
+    static inline bool polymask_check_signals(void *)
+    {
+        PyGILState_STATE state = PyGILState_Ensure();
+        const int failed = PyErr_CheckSignals();
+        PyGILState_Release(state);
+        return failed != 0;
+    }
+    static inline void polymask_watch_interrupts(void)
+    {
+        polymask::set_interrupt_check(polymask_check_signals, nullptr, nullptr);
+    }
+    """
+    void raise_py_error "polymask_raise_py_error"() except *
+    void watch_interrupts "polymask_watch_interrupts"() noexcept nogil
+
+
 cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     enum class FillRule(int):
         even_odd
@@ -30,12 +86,20 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         bool contains(double px, double py, FillRule rule)
 
     void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
-                        int64_t row_stride, FillRule rule, int threads) except +
+                        int64_t row_stride, FillRule rule, int threads) except +raise_py_error
     void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
-                       int64_t row_stride, FillRule rule, int threads) except +
+                       int64_t row_stride, FillRule rule, int threads) except +raise_py_error
     void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
-                             int64_t row_stride, FillRule rule, int threads) except +
+                             int64_t row_stride, FillRule rule, int threads) except +raise_py_error
     int resolve_threads(int threads)
+
+    # Threads and interrupts (csrc/src/thread_pool.cpp).
+    int hardware_threads()
+    int thread_cap()
+    int default_threads()
+    ctypedef bool (*InterruptCheck)(void *context) noexcept nogil
+    InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
+    int64_t set_chunk_rows_for_testing(int64_t rows)
 
     cdef cppclass BuildInfo:
         string version
@@ -44,6 +108,8 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         bool openmp
         int openmp_version
         int max_threads
+        string threading
+        int thread_cap
 
     BuildInfo build_info()
 
@@ -58,7 +124,7 @@ cdef extern from "polymask/rasterize.hpp" namespace "polymask" nogil:
                              vector[Polygon] &polygons) except +
     void rasterize[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
                           const Window &window, Label *out, int64_t row_stride,
-                          FillRule rule, int threads) except +
+                          FillRule rule, int threads) except +raise_py_error
 
 
 # Many instance masks in one call: csrc/include/polymask/masks.hpp.
@@ -71,8 +137,8 @@ cdef extern from "polymask/masks.hpp" namespace "polymask" nogil:
 
     void fill_masks(const Polygon *polygons, int64_t n_polygons, const Window &window, uint8_t *out,
                     int64_t row_stride, int64_t mask_stride, FillRule rule, int threads,
-                    bool zeroed) except +
+                    bool zeroed) except +raise_py_error
     void mask_boxes(const Polygon *polygons, int64_t n_polygons, const Window &window,
-                    MaskBox *boxes, FillRule rule, int threads) except +
+                    MaskBox *boxes, FillRule rule, int threads) except +raise_py_error
     void fill_mask_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes,
-                         uint8_t *out, const int64_t *offsets, FillRule rule, int threads) except +
+                         uint8_t *out, const int64_t *offsets, FillRule rule, int threads) except +raise_py_error

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -89,8 +90,36 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
 void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
                          int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
 
-// The thread count a fill would use for `threads` (0 means all).
+// The thread count a fill would use for `threads` (0 means the default):
+// at most `threads` and at most thread_cap().  Fills may use fewer: a fill
+// too small to gain from threads runs on the calling thread alone.
 int resolve_threads(int threads);
+
+// ---- threads (csrc/src/thread_pool.cpp) ----------------------------------------
+// CPUs this process may run on (its affinity mask).
+int hardware_threads();
+// The most threads any fill uses: a few per core; larger requests are capped.
+int thread_cap();
+// The count for threads = 0: $POLYMASK_NUM_THREADS, else $OMP_NUM_THREADS,
+// else hardware_threads(); never above thread_cap().
+int default_threads();
+
+// Interrupts (Ctrl-C).  A caller may install, for its own thread only, a
+// check that fills call between chunks, about every 10 ms of a long fill.
+// When it returns true the fill skips its remaining chunks, waits for those
+// already running, and throws Interrupted: the output is then incomplete.
+// Returns the previous check (and its context through previous_context).
+using InterruptCheck = bool (*)(void *context);
+InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context = nullptr);
+
+struct Interrupted : std::runtime_error {
+    Interrupted();
+};
+
+// For tests: cut every fill into bands of exactly `rows` rows and use the
+// asked thread count whatever the work (0 restores the work-based choice).
+// Returns the previous setting.  Masks must not depend on it.
+int64_t set_chunk_rows_for_testing(int64_t rows);
 
 // How this core was compiled, for polymask.build_info().
 struct BuildInfo {
@@ -100,6 +129,8 @@ struct BuildInfo {
     bool openmp = false;
     int openmp_version = 0;  // the _OPENMP date, e.g. 201511
     int max_threads = 1;
+    std::string threading;  // the mechanism behind the production fills
+    int thread_cap = 1;     // the most threads a fill uses, whatever is asked
 };
 BuildInfo build_info();
 

@@ -109,3 +109,29 @@ class Cache:
 
 #: The one cache of this process.
 CACHE = Cache()
+
+
+# OpenCL runtimes do not survive fork(): a child forked after a context
+# existed inherits handles to driver threads and device state that stayed in
+# the parent (PoCL's pthread device hangs there).  The child gets a clear
+# error instead of a hang.
+_forked_after_use = False
+
+
+def _after_fork_in_child() -> None:
+    global _forked_after_use
+    if CACHE.entries("context"):
+        _forked_after_use = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def check_not_forked() -> None:
+    """OpenCLError in a child forked after this process had used OpenCL."""
+    if _forked_after_use:
+        raise OpenCLError(
+            "this process was forked from one that had already used OpenCL, and OpenCL runtimes do "
+            "not survive fork(); use the 'spawn' or 'forkserver' start method "
+            "(multiprocessing.get_context('spawn')), or use OpenCL only after forking")

@@ -17,11 +17,12 @@ from __future__ import annotations
 import operator
 import sys
 import threading
+import time
 
 import numpy as np
 
 from polymask._validation import as_shape, as_vertices, output_buffer
-from polymask.opencl.common import OpenCLError, OpenCLMemoryError, cl, device_label
+from polymask.opencl.common import OpenCLError, OpenCLMemoryError, check_not_forked, cl, device_label
 from polymask.opencl.discovery import resolve_precision, select_device
 from polymask.opencl.programs import build_count, context_for, kernel_entry, program
 
@@ -215,6 +216,7 @@ class MaskEngine:
         soon as this returns.  The mask stays in the engine's device buffer
         until `result()`.
         """
+        check_not_forked()
         coordinates = as_vertices(vertices)
         shape = as_shape(shape)
         kernel_entry(kernel)
@@ -257,6 +259,14 @@ class MaskEngine:
                 result, buffer = output_buffer(out, self._shape)
             except MemoryError:
                 self._abandon()  # the kernel is still running on our buffer: wait before anything goes
+                raise
+            try:
+                _wait_in_python(self._events["kernel"])
+            except KeyboardInterrupt:
+                # Ctrl-C returns at once.  The kernel cannot be cancelled and
+                # still uses the buffers, so nothing is freed: they stay with
+                # the engine, and the next enqueue or release waits first.
+                self._shape = None
                 raise
             try:
                 download = cl.enqueue_copy(self.queue, buffer, self._d_mask,
@@ -384,3 +394,15 @@ def _is_device_array(value) -> bool:
     # Only a caller who imported pyopencl.array can hold one: no need to import it here.
     array_module = sys.modules.get("pyopencl.array")
     return array_module is not None and isinstance(value, array_module.Array)
+
+
+def _wait_in_python(event) -> None:
+    """Wait for `event` in short sleeps, so Ctrl-C raises KeyboardInterrupt within milliseconds.
+
+    A blocking wait inside the driver would hold Python's signal handlers
+    until the kernel ends (seconds for a large per-pixel mask).  The kernel
+    itself cannot be cancelled: after Ctrl-C it still runs to its end on
+    the device, but nothing is returned.
+    """
+    while event.command_execution_status > 0:  # QUEUED, SUBMITTED, RUNNING; 0 done, < 0 failed
+        time.sleep(0.0002)

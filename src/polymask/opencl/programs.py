@@ -60,6 +60,8 @@ def build_options(use_double: bool) -> list[str]:
 
 def context_for(device):
     """One context per device, shared by every engine on it (programs are per context)."""
+    check_not_forked()
+
     def make():
         try:
             return cl.Context([device])

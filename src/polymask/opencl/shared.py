@@ -13,13 +13,14 @@ import statistics
 import numpy as np
 
 from polymask._validation import as_shape
-from polymask.opencl.common import CACHE
+from polymask.opencl.common import CACHE, check_not_forked
 from polymask.opencl.discovery import select_device
 from polymask.opencl.processing import MaskEngine
 
 
 def engine(device=None, precision: str = "auto") -> MaskEngine:
     """The process's shared engine for (device, precision), made on first use."""
+    check_not_forked()
     chosen = select_device(device)
     return CACHE.get("engine", (chosen.int_ptr, precision), lambda: MaskEngine(chosen, precision=precision))
 

@@ -18,9 +18,15 @@ cores, and stops scaling at the memory bandwidth or the core count.
 import numpy as np
 
 from cython.parallel cimport prange
+from cpython.exc cimport PyErr_CheckSignals
 from libcpp.memory cimport unique_ptr
+from posix.unistd cimport getpid
 
 from polymask.core cimport FillRule, Polygon, resolve_threads
+
+
+# The process whose OpenMP threads exist (0: none started yet).
+cdef int openmp_owner = 0
 
 
 def mask(const double[:, ::1] vertices not None, shape, int threads=0):
@@ -29,15 +35,29 @@ def mask(const double[:, ::1] vertices not None, shape, int threads=0):
         raise ValueError(f"vertices must be an (N, 2) array of (x, y) pairs, got shape "
                          f"({vertices.shape[0]}, {vertices.shape[1]})")
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
-    cdef Py_ssize_t row, col
-    cdef int team = resolve_threads(threads)  # 0: all cores (OpenMP's default)
+    cdef Py_ssize_t row, col, block_begin, block_end
+    # About 2**22 edge tests per block: milliseconds, so Ctrl-C is seen quickly.
+    cdef Py_ssize_t block_rows = max(1, (1 << 22) // max(1, cols * (vertices.shape[0] + 1)))
+    cdef int team = resolve_threads(threads)  # 0: polymask's default; capped at a few per core
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new Polygon(&vertices[0, 0] if vertices.shape[0] > 0 else NULL,
                               vertices.shape[0]))
     cdef Polygon *shared = polygon.get()  # only read (contains is const) in every thread
     result = np.zeros((rows, cols), dtype=bool)
     cdef unsigned char[:, ::1] out = result.view(np.uint8)
-    for row in prange(rows, nogil=True, num_threads=team, schedule="static"):
-        for col in range(cols):
-            out[row, col] = shared.contains(col, row, FillRule.even_odd)
+    global openmp_owner
+    if openmp_owner != 0 and openmp_owner != getpid():
+        # Forked after OpenMP started its threads: they stayed in the parent.
+        with nogil:
+            for row in range(rows):
+                for col in range(cols):
+                    out[row, col] = shared.contains(col, row, FillRule.even_odd)
+        return result
+    openmp_owner = getpid()
+    for block_begin in range(0, rows, block_rows):
+        block_end = min(rows, block_begin + block_rows)
+        for row in prange(block_begin, block_end, nogil=True, num_threads=team, schedule="static"):
+            for col in range(cols):
+                out[row, col] = shared.contains(col, row, FillRule.even_odd)
+        PyErr_CheckSignals()
     return result

@@ -8,7 +8,9 @@ arithmetic, so the same mask, bit for bit.
 
 What changed from the stage before (prange): not the hardware, the
 algorithm.  The code is the C++ core in csrc/ (scanline.hpp), threaded
-over bands of rows with OpenMP; this module only calls it.
+over bands of rows by the core's own thread pool (csrc/src/thread_pool.cpp:
+fork-safe, never waiting for a thread that has not started, interruptible
+with Ctrl-C); this module only calls it.
 """
 import numpy as np
 

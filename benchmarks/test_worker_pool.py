@@ -1,0 +1,164 @@
+"""Threads where pipelines run them: a busy worker pool, and one process alone.
+
+Two scenarios from issue 11, each compared with ``threads=1`` in the same
+run (ratios, never absolute times):
+
+* **worker pool**: one process per CPU, each filling many masks (1024x1024
+  and 4096x4096, 24 vertices), as a multiprocessing / joblib / DataLoader
+  pool does.  Every core is busy already, so threads cannot help; the
+  default must not hurt (target: wall time at most 1.15x that of
+  ``threads=1``).
+* **idle machine**: one process filling masks alone.  Threads should help
+  on large masks (target: 4096x4096 default at most 0.6x ``threads=1`` on an
+  idle 2-core machine) and never hurt on small ones (1024x1024 default at
+  most 1.0x).
+
+Run as a script for the ratio table (``python benchmarks/test_worker_pool.py
+[--rounds N]``), or under pytest-benchmark (``pytest
+benchmarks/test_worker_pool.py --benchmark-only``); in CI
+(``--benchmark-disable``) each case runs once on small inputs.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import statistics
+import time
+
+import numpy as np
+import pytest
+
+import polymask
+from polymask.problems import random_polygon
+
+SIZES = (1024, 4096)
+#: Masks each worker fills per timed round: about a fifth of a second of work.
+MASKS_PER_WORKER = {1024: 2000, 4096: 60}
+THREAD_SETTINGS = (None, 1)
+
+
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _fill_many(job) -> float:
+    """Fill `count` masks of `size` with `threads`; return the seconds it took (in the worker)."""
+    size, count, threads = job
+    vertices = random_polygon(24, size)
+    out = np.empty((size, size), dtype=bool)
+    started = time.perf_counter()
+    for _ in range(count):
+        polymask.mask(vertices, (size, size), threads=threads, out=out)
+    return time.perf_counter() - started
+
+
+def worker_pool_seconds(pool, workers: int, size: int, count: int, threads) -> float:
+    """Wall time for `workers` processes to fill `count` masks each, all at once."""
+    started = time.perf_counter()
+    pool.map(_fill_many, [(size, count, threads)] * workers, chunksize=1)
+    return time.perf_counter() - started
+
+
+def idle_seconds_per_mask(size: int, threads, repeats: int) -> float:
+    """Median seconds of one mask filled by this process alone."""
+    vertices = random_polygon(24, size)
+    out = np.empty((size, size), dtype=bool)
+    polymask.mask(vertices, (size, size), threads=threads, out=out)  # warm: pool started, pages touched
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        polymask.mask(vertices, (size, size), threads=threads, out=out)
+        samples.append(time.perf_counter() - started)
+    return statistics.median(samples)
+
+
+def measure(rounds: int = 5, scale: float = 1.0) -> dict:
+    """Medians over `rounds` rounds, default and threads=1 alternating; and their ratios."""
+    workers = _cpus()
+    results: dict = {"cpus": workers, "rounds": rounds, "pool": {}, "idle": {}}
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers) as pool:
+        pool.map(_fill_many, [(256, 1, None)] * workers, chunksize=1)  # start every worker
+        for size in SIZES:
+            count = max(1, int(MASKS_PER_WORKER[size] * scale))
+            times = {threads: [] for threads in THREAD_SETTINGS}
+            for _ in range(rounds):
+                for threads in THREAD_SETTINGS:
+                    times[threads].append(worker_pool_seconds(pool, workers, size, count, threads))
+            default, single = (statistics.median(times[t]) for t in THREAD_SETTINGS)
+            results["pool"][size] = {"default_s": default, "threads1_s": single, "ratio": default / single,
+                                     "masks_per_worker": count}
+    for size in SIZES:
+        repeats = max(3, int((400 if size == 1024 else 40) * scale))
+        times = {threads: [] for threads in THREAD_SETTINGS}
+        for _ in range(rounds):
+            for threads in THREAD_SETTINGS:
+                times[threads].append(idle_seconds_per_mask(size, threads, repeats))
+        default, single = (statistics.median(times[t]) for t in THREAD_SETTINGS)
+        results["idle"][size] = {"default_s": default, "threads1_s": single, "ratio": default / single}
+    return results
+
+
+#: The issue's targets: ratio of default-threads time to threads=1 time.
+TARGETS = {("pool", 1024): 1.15, ("pool", 4096): 1.15, ("idle", 1024): 1.0, ("idle", 4096): 0.6}
+
+
+def report(results: dict) -> str:
+    lines = [f"polymask {polymask.__version__}, {results['cpus']} CPUs, "
+             f"{polymask.build_info()['threading']}; medians of {results['rounds']} rounds",
+             "",
+             "| scenario | size | default threads | threads=1 | ratio | target |",
+             "|---|---|---|---|---|---|"]
+    for scenario in ("pool", "idle"):
+        for size, row in results[scenario].items():
+            unit = "s wall" if scenario == "pool" else "ms/mask"
+            factor = 1.0 if scenario == "pool" else 1e3
+            lines.append(f"| {'worker pool, one process per CPU' if scenario == 'pool' else 'one process, idle'} "
+                         f"| {size}x{size} | {row['default_s'] * factor:.3f} {unit} "
+                         f"| {row['threads1_s'] * factor:.3f} {unit} | {row['ratio']:.2f}x "
+                         f"| <= {TARGETS[(scenario, size)]:.2f}x |")
+    return "\n".join(lines)
+
+
+# ---- pytest-benchmark ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def process_pool():
+    workers = _cpus()
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        pool.map(_fill_many, [(64, 1, None)] * workers, chunksize=1)
+        yield pool, workers
+
+
+@pytest.mark.parametrize("threads", THREAD_SETTINGS, ids=["default", "threads1"])
+@pytest.mark.parametrize("size", SIZES)
+def test_worker_pool(benchmark, request, process_pool, size, threads):
+    pool, workers = process_pool
+    fast = request.config.polymask_fast_mode
+    size = 256 if fast else size
+    count = 2 if fast else MASKS_PER_WORKER[size]
+    benchmark.group = f"worker pool {size}x{size}, {workers} processes"
+    benchmark.extra_info.update(scenario="worker_pool", size=[size, size], threads=threads or 0,
+                                workers=workers, masks_per_worker=count)
+    benchmark.pedantic(worker_pool_seconds, args=(pool, workers, size, count, threads), rounds=1 if fast else 5)
+
+
+@pytest.mark.parametrize("threads", THREAD_SETTINGS, ids=["default", "threads1"])
+@pytest.mark.parametrize("size", SIZES)
+def test_idle_process(benchmark, request, size, threads):
+    size = 256 if request.config.polymask_fast_mode else size
+    vertices = random_polygon(24, size)
+    out = np.empty((size, size), dtype=bool)
+    benchmark.group = f"one process {size}x{size}"
+    benchmark.extra_info.update(scenario="idle", size=[size, size], threads=threads or 0)
+    result = benchmark(polymask.mask, vertices, (size, size), threads=threads, out=out)
+    np.testing.assert_array_equal(result, polymask.mask(vertices, (size, size), threads=1))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5, help="timed rounds per case (medians are reported)")
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply the masks per round (e.g. 0.2: quick)")
+    arguments = parser.parse_args()
+    print(report(measure(arguments.rounds, arguments.scale)))

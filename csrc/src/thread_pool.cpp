@@ -1,0 +1,357 @@
+// thread_pool.cpp -- the pool, the thread-count policy and the interrupt hook.
+//
+// See thread_pool.hpp for why this is a pool of our own.  The pieces:
+//
+// * Job: one parallel_for call, living on its caller's stack.  Chunks are
+//   claimed with one atomic fetch_add, so no thread ever waits for another
+//   to hand it work, and a chunk is never run twice.
+// * Pool: helper threads (started lazily, never more than the cap) that
+//   sleep on a condition variable until a job wants helpers.  A caller waits
+//   only for helpers that joined its job (helpers_in), i.e. that are running
+//   or finishing one of its chunks: never for one that has not woken up.
+// * After fork() the child has only the forking thread: a pthread_atfork
+//   child handler drops the pool pointer (the old pool is leaked, its mutex
+//   may be held by a thread that no longer exists), and the next call starts
+//   a fresh pool.
+#include "thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#include <sched.h>
+#define POLYMASK_HAVE_PTHREAD_ATFORK 1
+#endif
+
+#include "polymask/core.hpp"
+#include "row_bands.hpp"
+
+namespace polymask {
+
+namespace {
+
+// ---- the caller's interrupt check ------------------------------------------
+
+struct InterruptHook {
+    InterruptCheck check = nullptr;
+    void *context = nullptr;
+};
+thread_local InterruptHook interrupt_hook;
+
+// How often a caller polls its check.  Polling takes the GIL in the Python
+// binding, which can wait up to the interpreter's switch interval, so short
+// fills never poll and long ones poll about every 10 ms: well inside the
+// 0.25 s promised for Ctrl-C, and a negligible cost.
+constexpr auto kPollInterval = std::chrono::milliseconds(10);
+
+class Poller {
+public:
+    Poller() : hook_(interrupt_hook), last_(std::chrono::steady_clock::now()) {}
+    bool active() const { return hook_.check != nullptr; }
+    // True when the check asks to stop; calls it at most every kPollInterval.
+    bool should_stop()
+    {
+        if (hook_.check == nullptr) return false;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_ < kPollInterval) return false;
+        last_ = now;
+        return hook_.check(hook_.context);
+    }
+
+private:
+    InterruptHook hook_;
+    std::chrono::steady_clock::time_point last_;
+};
+
+}  // namespace
+
+InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
+{
+    InterruptHook previous = interrupt_hook;
+    interrupt_hook.check = check;
+    interrupt_hook.context = context;
+    if (previous_context != nullptr) *previous_context = previous.context;
+    return previous.check;
+}
+
+Interrupted::Interrupted() : std::runtime_error("polymask: the fill was interrupted") {}
+
+// ---- how many threads -------------------------------------------------------
+
+int hardware_threads()
+{
+#if defined(__linux__)
+    // The CPUs this process may run on (taskset, cgroup cpusets), not the machine's.
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        const int count = CPU_COUNT(&set);
+        if (count > 0) return count;
+    }
+#endif
+    const unsigned count = std::thread::hardware_concurrency();
+    return count > 0 ? static_cast<int>(count) : 1;
+}
+
+int thread_cap()
+{
+    // More threads than a few per core only add switching; a caller asking
+    // for thousands gets this many at most.
+    return std::max(4, 4 * hardware_threads());
+}
+
+namespace {
+
+// A positive count from an environment variable ("4", or OpenMP's "4,2"
+// nesting list, whose first entry applies), or 0 when unset or unreadable.
+int threads_from_environment(const char *name)
+{
+    const char *text = std::getenv(name);
+    if (text == nullptr || *text == '\0') return 0;
+    char *end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end == text || value <= 0) return 0;
+    return value > 1 << 20 ? 1 << 20 : static_cast<int>(value);
+}
+
+}  // namespace
+
+int default_threads()
+{
+    int wanted = threads_from_environment("POLYMASK_NUM_THREADS");
+    if (wanted == 0) wanted = threads_from_environment("OMP_NUM_THREADS");
+    if (wanted == 0) wanted = hardware_threads();
+    return std::min(wanted, thread_cap());
+}
+
+int resolve_threads(int threads)
+{
+    if (threads <= 0) return default_threads();
+    return std::min(threads, thread_cap());
+}
+
+namespace {
+std::atomic<int64_t> chunk_rows_for_testing{0};
+}
+
+int64_t set_chunk_rows_for_testing(int64_t rows) { return chunk_rows_for_testing.exchange(rows > 0 ? rows : 0); }
+
+namespace detail {
+
+int64_t forced_rows_per_chunk() { return chunk_rows_for_testing.load(std::memory_order_relaxed); }
+
+// ---- the pool ------------------------------------------------------------------
+
+namespace {
+
+struct Job {
+    int64_t n_chunks = 0;
+    ChunkFunction run = nullptr;
+    void *context = nullptr;
+    std::atomic<int64_t> next{0};
+    std::atomic<bool> stop{false};
+    bool interrupted = false;  // only the caller's thread reads and writes it
+    std::mutex failure_mutex;
+    std::exception_ptr failure;
+    // Guarded by the pool's mutex:
+    int helpers_wanted = 0;  // helpers that may still join
+    int helpers_in = 0;      // helpers that joined and have not left
+};
+
+// Claim and run chunks of `job` until none is left or it must stop.  Only
+// the caller passes a poller: signals reach the thread that waits in Python.
+void work_on(Job &job, Poller *poller)
+{
+    while (!job.stop.load(std::memory_order_relaxed)) {
+        if (poller != nullptr && poller->should_stop()) {
+            job.interrupted = true;
+            job.stop.store(true);
+            break;
+        }
+        const int64_t chunk = job.next.fetch_add(1, std::memory_order_relaxed);
+        if (chunk >= job.n_chunks) break;
+        try {
+            job.run(job.context, chunk);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(job.failure_mutex);
+            if (!job.failure) job.failure = std::current_exception();
+            job.stop.store(true);
+        }
+    }
+}
+
+class Pool;
+void worker_main(Pool *pool);
+
+std::atomic<ThreadStarter> thread_starter{nullptr};
+
+class Pool {
+public:
+    // Offer `job` to up to `helpers` pool threads, starting threads if too
+    // few are idle.
+    void offer(Job &job, int helpers)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        job.helpers_wanted = helpers;
+        jobs_.push_back(&job);
+        const int cap = thread_cap();
+        int missing = helpers - idle_;
+        while (missing > 0 && workers_ < cap) {
+            ThreadStarter starter = thread_starter.load();
+            if (starter == nullptr) starter = start_std_thread;
+            Pool *self = this;
+            // A thread that cannot start means fewer helpers, nothing more:
+            // the caller claims every chunk nobody else does.
+            if (!starter([self] { worker_main(self); })) break;
+            ++workers_;
+            ++idle_;  // counts as idle until it takes a job; it checks jobs_ first
+            --missing;
+        }
+        for (int k = 0; k < helpers; ++k) work_ready_.notify_one();
+    }
+
+    // Close `job` to new helpers and wait until every helper that joined has
+    // left, polling for interrupts meanwhile.
+    void retire(Job &job, Poller &poller)
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), &job), jobs_.end());
+        while (job.helpers_in > 0) {
+            if (!poller.active() || job.stop.load()) {
+                helper_left_.wait(lock, [&] { return job.helpers_in == 0; });
+                break;
+            }
+            helper_left_.wait_for(lock, kPollInterval);
+            if (job.helpers_in == 0) break;
+            lock.unlock();  // the check may take the GIL: never hold our mutex meanwhile
+            if (poller.should_stop()) {
+                job.interrupted = true;
+                job.stop.store(true);
+            }
+            lock.lock();
+        }
+    }
+
+    void worker_loop()
+    {
+        std::unique_lock<std::mutex> lock(mutex_);
+        for (;;) {
+            Job *job = nullptr;
+            for (Job *open : jobs_) {
+                if (open->helpers_wanted > 0 && !open->stop.load(std::memory_order_relaxed) &&
+                    open->next.load(std::memory_order_relaxed) < open->n_chunks) {
+                    job = open;
+                    break;
+                }
+            }
+            if (job == nullptr) {
+                work_ready_.wait(lock);
+                continue;
+            }
+            --job->helpers_wanted;
+            ++job->helpers_in;
+            --idle_;
+            lock.unlock();
+            work_on(*job, nullptr);
+            lock.lock();
+            ++idle_;
+            if (--job->helpers_in == 0) helper_left_.notify_all();
+        }
+    }
+
+    int workers()
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return workers_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable work_ready_;
+    std::condition_variable helper_left_;
+    std::vector<Job *> jobs_;
+    int workers_ = 0;
+    int idle_ = 0;
+};
+
+void worker_main(Pool *pool) { pool->worker_loop(); }
+
+// The pool of this process.  Never destroyed: helper threads sleep in it
+// until the process exits, and a static destructor would pull the mutex out
+// from under them.  Replaced (and the old one leaked) in a forked child.
+std::atomic<Pool *> current_pool{nullptr};
+
+#ifdef POLYMASK_HAVE_PTHREAD_ATFORK
+void after_fork_in_child() { current_pool.store(nullptr); }
+#endif
+
+Pool &pool()
+{
+    Pool *existing = current_pool.load();
+    if (existing != nullptr) return *existing;
+#ifdef POLYMASK_HAVE_PTHREAD_ATFORK
+    static std::once_flag registered;
+    std::call_once(registered, [] { pthread_atfork(nullptr, nullptr, after_fork_in_child); });
+#endif
+    // Lock-free on purpose: a lock here could be held, in a forked child, by
+    // a thread that did not survive the fork.
+    Pool *fresh = new Pool();
+    if (current_pool.compare_exchange_strong(existing, fresh)) return *fresh;
+    delete fresh;
+    return *existing;
+}
+
+}  // namespace
+
+bool start_std_thread(std::function<void()> work)
+{
+    try {
+        std::thread thread(std::move(work));
+        thread.detach();
+        return true;
+    } catch (...) {  // std::system_error (EAGAIN: no memory, thread limits), std::bad_alloc
+        return false;
+    }
+}
+
+ThreadStarter set_thread_starter(ThreadStarter starter) { return thread_starter.exchange(starter); }
+
+int pool_workers()
+{
+    Pool *existing = current_pool.load();
+    return existing == nullptr ? 0 : existing->workers();
+}
+
+void forget_pool_after_fork() { current_pool.store(nullptr); }
+
+void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context)
+{
+    if (n_chunks <= 0) return;
+    Job job;
+    job.n_chunks = n_chunks;
+    job.run = run;
+    job.context = context;
+    Poller poller;
+    const int helpers = static_cast<int>(std::min<int64_t>(team, n_chunks)) - 1;
+    if (helpers > 0) {
+        Pool &shared = pool();
+        shared.offer(job, helpers);
+        work_on(job, &poller);  // the caller works too, on the same counter
+        shared.retire(job, poller);
+    } else {
+        work_on(job, &poller);  // a lone caller needs no pool
+    }
+    if (job.failure) std::rethrow_exception(job.failure);
+    if (job.interrupted) throw Interrupted();
+}
+
+}  // namespace detail
+}  // namespace polymask

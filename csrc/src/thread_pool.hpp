@@ -1,0 +1,49 @@
+// thread_pool.hpp -- the process-wide pool behind detail::parallel_for.
+//
+// Internal to the core's sources and its tests.  parallel.hpp is what fills
+// call; this header is the machinery and the hooks tests need (an injectable
+// thread starter, the pool's size, a fork simulation).
+//
+// Why a pool of our own and not OpenMP (measured on the 2-core project
+// machine, issue 11): an OpenMP team's implicit barrier waits for every
+// member, so one descheduled thread stalls the whole fill (1.3x-40x slower
+// with one busy process per core); libgomp hangs a forked child in its next
+// parallel region; and it aborts the process when a thread cannot be created.
+// Here the calling thread claims chunks too, helpers claim the rest from one
+// atomic counter, and a call waits only for chunks a helper has actually
+// started: a helper that never woke up costs nothing, a helper that could not
+// be created means fewer helpers, and a forked child starts a fresh pool.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace polymask {
+namespace detail {
+
+// One call's work, type-erased: run(context, chunk) for chunk in [0, n_chunks).
+using ChunkFunction = void (*)(void *context, int64_t chunk);
+
+// Run every chunk exactly once on at most `team` threads (the caller
+// included), polling the caller's interrupt check between chunks.  Rethrows
+// the first exception a chunk threw (later chunks are then skipped), or
+// throws polymask::Interrupted when the check asked to stop; either way it
+// returns only once no thread still runs one of this call's chunks.
+void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context);
+
+// Starts a detached thread running `work`; returns false if it could not.
+// Replaceable so tests can make thread creation fail.
+using ThreadStarter = bool (*)(std::function<void()> work);
+ThreadStarter set_thread_starter(ThreadStarter starter);  // nullptr: the default; returns the previous
+bool start_std_thread(std::function<void()> work);        // the default starter
+
+// Helper threads started so far by this process's pool (not counting callers).
+int pool_workers();
+
+// What the pthread_atfork child handler does: forget the pool (its threads
+// do not exist in a child) so the next call starts a fresh one.  Tests call
+// it to simulate a fork without forking.
+void forget_pool_after_fork();
+
+}  // namespace detail
+}  // namespace polymask

@@ -1,0 +1,335 @@
+// The threading layer itself (csrc/src/parallel.hpp, thread_pool.cpp):
+// every chunk runs exactly once, exceptions and interrupts reach the caller,
+// a thread that cannot start costs nothing but speed, nested and concurrent
+// callers work, and a forked child gets a working pool.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <random>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+
+#include "parallel.hpp"
+#include "row_bands.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using polymask::detail::parallel_for;
+
+// Counts how often each chunk ran.
+struct ChunkCounts {
+    explicit ChunkCounts(int64_t n) : counts(static_cast<size_t>(n)) {}
+    void operator()(int64_t chunk) { counts[static_cast<size_t>(chunk)].fetch_add(1); }
+    bool each_once() const
+    {
+        for (const auto &count : counts)
+            if (count.load() != 1) return false;
+        return true;
+    }
+    std::vector<std::atomic<int>> counts;
+};
+
+// Swaps in a thread starter for one test and restores the previous one.
+class StarterScope {
+public:
+    explicit StarterScope(polymask::detail::ThreadStarter starter)
+        : previous_(polymask::detail::set_thread_starter(starter)) {}
+    ~StarterScope() { polymask::detail::set_thread_starter(previous_); }
+
+private:
+    polymask::detail::ThreadStarter previous_;
+};
+
+bool never_start(std::function<void()>) { return false; }
+
+std::atomic<int> starts_allowed{0};
+bool start_a_few(std::function<void()> work)
+{
+    if (starts_allowed.fetch_sub(1) <= 0) return false;
+    return polymask::detail::start_std_thread(std::move(work));
+}
+
+}  // namespace
+
+TEST(ParallelFor, EveryChunkRunsExactlyOnce)
+{
+    for (int threads : {1, 2, 3, 8, 64}) {
+        for (int64_t n : {1, 2, 7, 100, 5000}) {
+            ChunkCounts counts(n);
+            parallel_for(n, threads, [&](int64_t chunk) { counts(chunk); });
+            EXPECT_TRUE(counts.each_once()) << n << " chunks on " << threads << " threads";
+        }
+    }
+}
+
+TEST(ParallelFor, NoChunksIsNoCall)
+{
+    int calls = 0;
+    parallel_for(0, 4, [&](int64_t) { ++calls; });
+    parallel_for(-3, 4, [&](int64_t) { ++calls; });
+    EXPECT_EQ(calls, 0);
+}
+
+TEST(ParallelFor, AnExceptionReachesTheCaller)
+{
+    for (int threads : {1, 2, 4}) {
+        std::atomic<int> ran{0};
+        EXPECT_THROW(parallel_for(1000, threads,
+                                  [&](int64_t chunk) {
+                                      ran.fetch_add(1);
+                                      if (chunk == 10) throw std::invalid_argument("chunk 10");
+                                  }),
+                     std::invalid_argument);
+        EXPECT_GE(ran.load(), 11 / threads);  // it ran up to the failing chunk at least
+        // The pool is still usable afterwards.
+        ChunkCounts counts(50);
+        parallel_for(50, threads, [&](int64_t chunk) { counts(chunk); });
+        EXPECT_TRUE(counts.each_once());
+    }
+}
+
+TEST(ParallelFor, BadAllocReachesTheCallerAsItself)
+{
+    EXPECT_THROW(parallel_for(8, 4, [](int64_t chunk) { if (chunk == 7) throw std::bad_alloc(); }),
+                 std::bad_alloc);
+}
+
+TEST(ParallelFor, NoThreadCanStartAndEveryChunkStillRuns)
+{
+    polymask::detail::forget_pool_after_fork();  // a fresh pool, with no threads yet
+    StarterScope scope(never_start);
+    const auto caller = std::this_thread::get_id();
+    ChunkCounts counts(200);
+    std::atomic<bool> only_caller{true};
+    parallel_for(200, 8, [&](int64_t chunk) {
+        if (std::this_thread::get_id() != caller) only_caller = false;
+        counts(chunk);
+    });
+    EXPECT_TRUE(counts.each_once());
+    EXPECT_TRUE(only_caller.load());
+    EXPECT_EQ(polymask::detail::pool_workers(), 0);
+}
+
+TEST(ParallelFor, SomeThreadsCannotStartAndEveryChunkStillRuns)
+{
+    polymask::detail::forget_pool_after_fork();
+    starts_allowed = 1;
+    StarterScope scope(start_a_few);
+    ChunkCounts counts(300);
+    parallel_for(300, 8, [&](int64_t chunk) {
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
+        counts(chunk);
+    });
+    EXPECT_TRUE(counts.each_once());
+    EXPECT_EQ(polymask::detail::pool_workers(), 1);
+}
+
+TEST(ParallelFor, HelpersReallyHelp)
+{
+    // With chunks that sleep, more than one thread takes part.
+    polymask::detail::forget_pool_after_fork();
+    std::mutex mutex;
+    std::vector<std::thread::id> seen;
+    parallel_for(40, 4, [&](int64_t) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        std::lock_guard<std::mutex> lock(mutex);
+        if (std::find(seen.begin(), seen.end(), std::this_thread::get_id()) == seen.end())
+            seen.push_back(std::this_thread::get_id());
+    });
+    EXPECT_GT(seen.size(), 1u);
+    EXPECT_LE(polymask::detail::pool_workers(), 3);
+}
+
+TEST(ParallelFor, NestedCallsComplete)
+{
+    std::vector<std::unique_ptr<ChunkCounts>> inner;
+    for (int k = 0; k < 16; ++k) inner.push_back(std::make_unique<ChunkCounts>(33));
+    parallel_for(16, 4, [&](int64_t outer) {
+        parallel_for(33, 4, [&](int64_t chunk) { (*inner[static_cast<size_t>(outer)])(chunk); });
+    });
+    for (const auto &counts : inner) EXPECT_TRUE(counts->each_once());
+}
+
+TEST(ParallelFor, ConcurrentCallersEachGetTheirOwnChunks)
+{
+    constexpr int callers = 8;
+    std::vector<std::unique_ptr<ChunkCounts>> counts;
+    for (int k = 0; k < callers; ++k) counts.push_back(std::make_unique<ChunkCounts>(500 + k));
+    std::vector<std::thread> threads;
+    std::atomic<bool> wrong{false};
+    for (int k = 0; k < callers; ++k) {
+        threads.emplace_back([&, k] {
+            for (int repeat = 0; repeat < 20; ++repeat) {
+                ChunkCounts local(500 + k);
+                parallel_for(500 + k, 1 + k % 4, [&](int64_t chunk) { local(chunk); });
+                if (!local.each_once()) wrong = true;
+            }
+            parallel_for(500 + k, 3, [&](int64_t chunk) { (*counts[static_cast<size_t>(k)])(chunk); });
+        });
+    }
+    for (auto &thread : threads) thread.join();
+    EXPECT_FALSE(wrong.load());
+    for (const auto &count : counts) EXPECT_TRUE(count->each_once());
+}
+
+namespace {
+std::atomic<int> checks{0};
+bool stop_on_third_check(void *) { return checks.fetch_add(1) >= 2; }
+bool never_stop(void *) { return false; }
+}  // namespace
+
+TEST(ParallelFor, AnInterruptCheckStopsTheCallAndNothingRunsAfterIt)
+{
+    for (int threads : {1, 3}) {
+        checks = 0;
+        polymask::set_interrupt_check(stop_on_third_check, nullptr);
+        std::atomic<int> ran{0};
+        EXPECT_THROW(parallel_for(100000, threads,
+                                  [&](int64_t) {
+                                      std::this_thread::sleep_for(std::chrono::microseconds(500));
+                                      ran.fetch_add(1);
+                                  }),
+                     polymask::Interrupted);
+        polymask::set_interrupt_check(nullptr, nullptr);
+        const int after_return = ran.load();
+        EXPECT_LT(after_return, 100000);
+        EXPECT_GE(checks.load(), 3);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        EXPECT_EQ(ran.load(), after_return) << "a chunk ran after the call returned";
+    }
+}
+
+TEST(ParallelFor, ACheckThatNeverStopsChangesNothing)
+{
+    polymask::set_interrupt_check(never_stop, nullptr);
+    ChunkCounts counts(64);
+    parallel_for(64, 2, [&](int64_t chunk) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        counts(chunk);
+    });
+    polymask::set_interrupt_check(nullptr, nullptr);
+    EXPECT_TRUE(counts.each_once());
+}
+
+TEST(ParallelFor, AfterForgettingThePoolANewOneWorks)
+{
+    parallel_for(64, 4, [](int64_t) {});
+    polymask::detail::forget_pool_after_fork();
+    EXPECT_EQ(polymask::detail::pool_workers(), 0);
+    ChunkCounts counts(64);
+    parallel_for(64, 4, [&](int64_t chunk) { counts(chunk); });
+    EXPECT_TRUE(counts.each_once());
+}
+
+#if defined(__unix__) || defined(__APPLE__)
+TEST(ParallelFor, AForkedChildGetsAWorkingPool)
+{
+    // The parent's helpers are running (or parked) when it forks; the
+    // child has none of them and must neither hang nor crash.
+    parallel_for(256, 4, [](int64_t) { std::this_thread::sleep_for(std::chrono::microseconds(50)); });
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        alarm(20);  // a hang becomes a SIGALRM death the parent sees
+        std::vector<std::atomic<int>> counts(512);
+        parallel_for(512, 4, [&](int64_t chunk) { counts[static_cast<size_t>(chunk)].fetch_add(1); });
+        for (const auto &count : counts)
+            if (count.load() != 1) _exit(2);
+        // Helpers, not just the caller: the inherited pool's threads do not
+        // exist here, so only a fresh pool can make this more than one.
+        std::mutex mutex;
+        std::vector<std::thread::id> seen;
+        parallel_for(64, 4, [&](int64_t) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            std::lock_guard<std::mutex> lock(mutex);
+            if (std::find(seen.begin(), seen.end(), std::this_thread::get_id()) == seen.end())
+                seen.push_back(std::this_thread::get_id());
+        });
+        _exit(seen.size() > 1 ? 0 : 3);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status)) << "the child was killed by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+#endif
+
+TEST(ThreadCount, CappedAtAFewPerCore)
+{
+    EXPECT_GE(polymask::hardware_threads(), 1);
+    EXPECT_EQ(polymask::thread_cap(), std::max(4, 4 * polymask::hardware_threads()));
+    EXPECT_EQ(polymask::resolve_threads(1 << 30), polymask::thread_cap());
+    EXPECT_EQ(polymask::resolve_threads(1), 1);
+    EXPECT_GE(polymask::resolve_threads(0), 1);
+}
+
+TEST(ThreadCount, EnvironmentWithinTheCap)
+{
+    setenv("OMP_NUM_THREADS", "100000", 1);
+    EXPECT_EQ(polymask::default_threads(), polymask::thread_cap());
+    setenv("OMP_NUM_THREADS", "3,2", 1);
+    EXPECT_EQ(polymask::default_threads(), std::min(3, polymask::thread_cap()));
+    setenv("POLYMASK_NUM_THREADS", "2", 1);
+    EXPECT_EQ(polymask::default_threads(), 2);  // polymask's own variable wins
+    setenv("POLYMASK_NUM_THREADS", "junk", 1);
+    EXPECT_EQ(polymask::default_threads(), std::min(3, polymask::thread_cap()));
+    unsetenv("POLYMASK_NUM_THREADS");
+    unsetenv("OMP_NUM_THREADS");
+    EXPECT_EQ(polymask::default_threads(), std::min(polymask::hardware_threads(), polymask::thread_cap()));
+}
+
+TEST(ThreadCount, SmallWorkRunsOnOneThread)
+{
+    EXPECT_EQ(polymask::detail::threads_for_work(8, 1000.0), 1);
+    EXPECT_EQ(polymask::detail::threads_for_work(1, 1e12), 1);
+    EXPECT_EQ(polymask::detail::threads_for_work(2, 1e12), 2);
+}
+
+TEST(RowBands, EveryRowOnceForAnyChunking)
+{
+    const polymask::Window window{5, 0, 97, 10};
+    for (int64_t rows : {0, 1, 3, 16, 200}) {
+        const int64_t previous = polymask::set_chunk_rows_for_testing(rows);
+        for (int threads : {1, 2, 5}) {
+            std::vector<std::atomic<int>> seen(static_cast<size_t>(window.height));
+            polymask::detail::for_row_bands(window, threads, [&](int64_t begin, int64_t end) {
+                for (int64_t r = begin; r < end; ++r) seen[static_cast<size_t>(r - window.row0)].fetch_add(1);
+            });
+            for (const auto &count : seen) ASSERT_EQ(count.load(), 1) << rows << " rows per chunk";
+        }
+        polymask::set_chunk_rows_for_testing(previous);
+    }
+}
+
+TEST(RowBands, MasksAreTheSameForAnyChunkingAndThreads)
+{
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> coordinate(-5.0, 70.0);
+    std::vector<double> xy;
+    for (int k = 0; k < 40; ++k) xy.push_back(coordinate(rng));
+    const polymask::Polygon polygon(xy.data(), 20);
+    const auto reference = polymask_test::full_mask(polygon, 64, 61, polymask_test::Fill::per_pixel,
+                                                    polymask::FillRule::even_odd, 1);
+    for (int64_t rows : {1, 2, 7, 64}) {
+        const int64_t previous = polymask::set_chunk_rows_for_testing(rows);
+        for (int threads : {1, 2, 4}) {
+            EXPECT_EQ(polymask_test::full_mask(polygon, 64, 61, polymask_test::Fill::scanline,
+                                               polymask::FillRule::even_odd, threads),
+                      reference);
+        }
+        polymask::set_chunk_rows_for_testing(previous);
+    }
+}

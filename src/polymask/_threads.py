@@ -1,0 +1,102 @@
+"""How many threads a fill uses, and ``polymask.threads(n)`` to pin it.
+
+Owns the Python side of the thread-count policy; the C++ core owns the rest
+(csrc/src/thread_pool.cpp, parallel.hpp):
+
+* ``threads=None`` (or 0) asks for the default: the innermost
+  ``polymask.threads(n)`` block of this thread if there is one, else
+  ``$POLYMASK_NUM_THREADS``, else ``$OMP_NUM_THREADS``, else the CPUs this
+  process may run on.
+* Every count is an upper bound, capped at a few threads per CPU
+  (``build_info()["thread_cap"]``): asking for thousands cannot exhaust the
+  system.
+* The core then uses fewer where the work is small: a fill too small to gain
+  from threads runs on the calling thread alone.
+
+In a pool of worker processes (multiprocessing, joblib, Dask, a PyTorch
+DataLoader) that already keeps every core busy, pin each worker to one
+thread: ``with polymask.threads(1): ...`` or ``POLYMASK_NUM_THREADS=1``.
+
+threadpoolctl (``threadpool_limits(1)``, as scikit-learn and joblib use it)
+limits polymask too, process-wide, where threadpoolctl is installed: the
+controller below registers itself under user_api "polymask".
+"""
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from typing import Iterator
+
+#: The count set by the innermost polymask.threads(n) block (None: no block).
+_pinned: contextvars.ContextVar[int | None] = contextvars.ContextVar("polymask_threads", default=None)
+
+#: A process-wide limit set through threadpoolctl (0: none).
+_process_limit = 0
+
+
+@contextlib.contextmanager
+def threads(n) -> Iterator[int]:
+    """Use at most `n` threads in fills inside the block (``threads=None`` calls).
+
+    `n` is a positive integer (capped, like every count, at a few threads
+    per CPU), or None or 0 for the default.  It applies to the calling
+    thread (and to asyncio tasks it starts), not to other threads; an
+    explicit ``threads=`` argument still wins.  Yields the count fills will
+    use at most.
+
+    >>> import polymask
+    >>> with polymask.threads(1):
+    ...     polymask.mask([(0, 0), (3, 0), (0, 3)], (4, 4)).sum()
+    6
+    """
+    from polymask import _core
+    from polymask._validation import checked_thread_count
+
+    count = checked_thread_count(n, "polymask.threads(n)")
+    token = _pinned.set(count if count > 0 else None)
+    try:
+        yield _core.thread_count(count)
+    finally:
+        _pinned.reset(token)
+
+
+def pinned_threads(_get=_pinned.get) -> int:
+    """The innermost polymask.threads(n) block's count, else threadpoolctl's limit, else 0 (the core's)."""
+    return _get() or _process_limit
+
+
+def _register_with_threadpoolctl() -> None:
+    """Let threadpoolctl see and limit polymask's threads, when it is installed."""
+    try:
+        import threadpoolctl
+    except ImportError:
+        return
+    if not hasattr(threadpoolctl, "register"):  # threadpoolctl < 3.4
+        return
+
+    class PolymaskController(threadpoolctl.LibController):
+        """polymask's fills, as threadpoolctl sees them: found by the marker _core.pyx exports."""
+
+        user_api = "polymask"
+        internal_api = "polymask"
+        filename_prefixes = ("_core",)
+        check_symbols = ("polymask_threadpoolctl_marker",)
+
+        def get_num_threads(self):
+            from polymask import _core
+
+            return _core.thread_count(pinned_threads())
+
+        def set_num_threads(self, num_threads):
+            global _process_limit
+            _process_limit = max(0, min(int(num_threads), 1024))
+
+        def get_version(self):
+            from polymask._version import __version__
+
+            return __version__
+
+    threadpoolctl.register(PolymaskController)
+
+
+_register_with_threadpoolctl()

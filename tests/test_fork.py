@@ -1,0 +1,107 @@
+"""Fork after threads: every backend, in a fork-start pool and a bare os.fork() child.
+
+A process that ran threaded fills and then forks (multiprocessing's "fork"
+start method, PyTorch DataLoader and joblib workers, a bare ``os.fork()``)
+must get, in the child, the same mask as a single-threaded fill, or a clear
+Python error for a backend that cannot run there; never a hang, never a
+killed child.  GNU OpenMP used to hang such a child in its next parallel
+region (scanline, cython_prange) or abort it (numba).
+
+Each case runs in a fresh interpreter (tests must not fork pytest itself,
+whose own threads could be anywhere) under a timeout, so a hang fails the
+test instead of stalling the suite.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import polymask
+from polymask import stages
+
+BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]
+#: Seconds a whole scenario may take, child included, before it counts as a hang.
+TIMEOUT = 120
+
+SCENARIO = textwrap.dedent('''
+    import json, multiprocessing, os, sys
+    import numpy as np
+    import polymask
+    from polymask import _core, stages
+
+    backend, side = sys.argv[1], int(sys.argv[2])
+    stage = stages.get(backend)
+    rng = np.random.default_rng(24)
+    vertices = rng.uniform(0, side, (24, 2))
+    shape = (side, side)
+    options = {"threads": 2} if stage.threaded else {}
+    _core._set_chunk_rows(4)  # threads in the parent even for a small image
+
+    def fill(_):
+        try:
+            return polymask.mask(vertices, shape, backend=backend, **options).tobytes()
+        except Exception as error:  # a clear RuntimeError is allowed: report it
+            kind = "RuntimeError" if isinstance(error, RuntimeError) else "other error"
+            return f"{kind} ({type(error).__name__}): {error}"
+
+    expected = polymask.mask(vertices, shape, backend="scanline", threads=1).tobytes()
+    for _ in range(3):  # threaded fills in the parent first
+        assert fill(0) == expected, "the parent's mask is wrong"
+
+    report = {}
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        results = pool.map(fill, range(4))
+    report["pool"] = [r if isinstance(r, str) else r == expected for r in results]
+
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read)
+        result = fill(0)
+        os.write(write, json.dumps(result if isinstance(result, str) else result == expected).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        answer = pipe.read()
+    _, status = os.waitpid(child, 0)
+    report["fork"] = json.loads(answer) if answer else f"no answer, wait status {status}"
+    report["fork_status"] = status
+    print(json.dumps(report))
+''')
+
+
+def run_isolated(command, timeout, env=None):
+    """Run `command` in its own session; on timeout kill it and every child it forked, return None."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, env=env)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return None
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def _clear_error(outcome) -> bool:
+    """A result that is an error message naming what to do, not a wrong mask."""
+    return isinstance(outcome, str) and outcome.startswith("RuntimeError") and "fork" in outcome
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_fork_after_threaded_fills(backend):
+    side = 12 if stages.get(backend).slow else 96
+    completed = run_isolated([sys.executable, "-c", SCENARIO, backend, str(side)], TIMEOUT)
+    if completed is None:
+        pytest.fail(f"{backend}: a forked child hung (no result within {TIMEOUT} s)")
+    assert completed.returncode == 0, f"{backend}: the scenario died:\n{completed.stderr[-3000:]}"
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report["fork_status"] == 0, f"{backend}: the os.fork() child ended with status {report['fork_status']}"
+    for outcome in report["pool"] + [report["fork"]]:
+        assert outcome is True or _clear_error(outcome), f"{backend}: a forked child got {outcome!r}"
