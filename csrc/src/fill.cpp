@@ -10,7 +10,6 @@
 #include "polymask/core.hpp"
 #include "polymask/scanline.hpp"
 #include "mask_writers.hpp"
-#include "parallel.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
@@ -61,7 +60,7 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
     detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
         detail::MaskRowWriter writer{out, row_stride, window};
         detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
-    });
+    }, detail::scanline_work_per_row(rows, window));
 }
 
 void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
@@ -74,18 +73,15 @@ void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *
     // Rows no edge crosses hold no span: not even visited.
     const detail::EdgeRows extent = detail::rows_with_crossings(rows);
     if (extent.end <= extent.first) return;
-    // Chunks of rows through the shared threading entry point; a polygon of
-    // a few rows stays on the calling thread.
-    const int64_t height = extent.end - extent.first;
-    const int64_t wanted = resolve_threads(threads);
-    const int64_t chunk_rows = std::max<int64_t>(detail::kMinRowsPerChunk, (height + 4 * wanted - 1) / (4 * wanted));
-    const int64_t n_chunks = (height + chunk_rows - 1) / chunk_rows;
-    detail::parallel_for(n_chunks, threads, [&](int64_t chunk) {
-        const int64_t row_begin = extent.first + chunk * chunk_rows;
-        const int64_t row_end = std::min(extent.end, row_begin + chunk_rows);
+    // Only those rows, in bands through the shared threading layer; a
+    // polygon of a few rows is too little work to wake a helper.
+    Window crossed = window;
+    crossed.row0 = extent.first;
+    crossed.height = extent.end - extent.first;
+    detail::for_row_bands(crossed, threads, [&](int64_t row_begin, int64_t row_end) {
         detail::MaskSpanWriter writer{out, row_stride, window};
         detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
-    }, detail::scanline_work_per_row(rows, window));
+    }, detail::scanline_work_per_row(rows, crossed));
 }
 
 }  // namespace polymask

@@ -14,9 +14,6 @@
 namespace polymask {
 namespace detail {
 
-// Fewer rows than this per chunk cost more in thread hand-off than they save.
-constexpr int64_t kMinRowsPerChunk = 64;
-
 // Writes a full row of the mask: the row is cleared with one memset, then
 // each span is set.  Fewer, longer memset calls beat alternating zero/one
 // runs: the row is in L1 either way, and call overhead dominates (measured
