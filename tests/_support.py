@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import os
+import signal
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -140,3 +144,16 @@ def assert_same_mask(actual, expected, label: str = "mask") -> None:
     if not np.array_equal(actual, expected):
         wrong = int(np.count_nonzero(actual != expected))
         pytest.fail(f"{label}: {wrong} pixels differ\nactual:\n{picture(actual)}\nexpected:\n{picture(expected)}")
+
+
+def run_isolated(command, timeout, env=None):
+    """Run `command` in its own session; on timeout kill it and every child it forked, return None."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, env=env)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return None
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)

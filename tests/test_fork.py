@@ -24,6 +24,7 @@ import pytest
 
 import polymask
 from polymask import stages
+from tests._support import run_isolated
 
 BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]
 #: Seconds a whole scenario may take, child included, before it counts as a hang.
@@ -74,19 +75,6 @@ SCENARIO = textwrap.dedent('''
     report["fork_status"] = status
     print(json.dumps(report))
 ''')
-
-
-def run_isolated(command, timeout, env=None):
-    """Run `command` in its own session; on timeout kill it and every child it forked, return None."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, env=env)
-    try:
-        stdout, stderr = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        return None
-    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def _clear_error(outcome) -> bool:

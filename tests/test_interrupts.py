@@ -18,7 +18,7 @@ import textwrap
 import pytest
 
 import polymask
-from test_fork import run_isolated
+from tests._support import run_isolated
 
 SCENARIO = textwrap.dedent('''
     import json, os, signal, sys, threading, time
@@ -55,8 +55,8 @@ SCENARIO = textwrap.dedent('''
 
 #: backend -> (side, comb teeth, threads (-1: stage takes none)): fills that take seconds.
 LONG_FILLS = {
-    "scanline": (12000, 3000, 0),
-    "scanline_1_thread": (8000, 3000, 1),
+    "scanline": (16000, 6000, 0),
+    "scanline_1_thread": (16000, 6000, 1),
     "cython_prange": (4000, 400, 0),
     "numba": (4000, 400, 0),
     "cython_cpp": (2000, 200, -1),

@@ -12,7 +12,8 @@ from __future__ import annotations
 import importlib.resources
 from pathlib import Path
 
-from polymask.opencl.common import CACHE, OpenCLBuildError, OpenCLError, cl, device_label, require_pyopencl
+from polymask.opencl.common import (
+    CACHE, OpenCLBuildError, OpenCLError, check_not_forked, cl, device_label, require_pyopencl)
 
 #: Kernel id -> (file under kernels/, kernel function name).
 KERNELS = {
