@@ -13,14 +13,14 @@ import platform
 
 import numpy as np
 
-from polymask import _core, stages
+from polymask import _core, _coverage, stages
 from polymask._rings import as_rings
 from polymask._validation import as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
 from polymask._version import __version__
 
 
 def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="evenodd",
-         window=None) -> np.ndarray:
+         window=None, all_touched=False) -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -59,6 +59,12 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         of the image.  The result has shape (height, width) and equals
         that slice of the full mask exactly; the window must lie inside
         `shape`.
+    all_touched : bool, optional
+        False (default): the contract's centre rule.  True: a pixel is in
+        iff its cell (the unit square centred on the sample point) shares
+        positive area with the filled region, i.e. ``polymask.coverage(...)
+        > 0``; rasterio's and GDAL's ``all_touched``.  Needs the scanline
+        core (backend "auto" or "scanline").
 
     Returns
     -------
@@ -113,6 +119,12 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     rule = as_fill_rule(fill_rule)
     stage = stages.resolve(backend)
     row0, col0, out_shape = window_origin(window, rows_cols)
+    if all_touched:  # the coverage sweep decides (polymask/_coverage.py)
+        if stage.id != "scanline":
+            raise ValueError(f"all_touched=True needs the scanline core (backend='scanline'), got backend {stage.id!r}")
+        result, buffer = output_buffer(out, out_shape)
+        _coverage.fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, thread_count)
+        return result
     if stage.id == "scanline":  # the production path: straight into the caller's buffer
         result, buffer = output_buffer(out, out_shape)
         _core.fill(coordinates, buffer, row0, col0, rule, thread_count, False, ring_ends)
