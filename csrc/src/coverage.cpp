@@ -100,10 +100,38 @@ double mean_clamped(double a, double b)
 }
 
 struct Crossing {
-    double key;  // x where the order is taken
+    double key;    // x where the order is taken
     double other;  // tie-break: x at the other end of the piece
     int32_t segment;
+    int left;      // edges (even-odd) or winding (nonzero) left of it at the piece's top
+    int32_t index; // its position at the piece's top
 };
+
+bool crossing_less(const Crossing &a, const Crossing &b)
+{
+    return a.key < b.key || (a.key == b.key && a.other < b.other);
+}
+
+// Sort by (key, other): insertion sort while the input is nearly sorted (the
+// usual case, row after row), std::sort once it proves not to be.
+void sort_nearly_sorted(std::vector<Crossing> &items)
+{
+    size_t moves_left = 8 * items.size() + 64;
+    for (size_t k = 1; k < items.size(); ++k) {
+        const Crossing item = items[k];
+        size_t pos = k;
+        while (pos > 0 && crossing_less(item, items[pos - 1])) {
+            items[pos] = items[pos - 1];
+            --pos;
+            if (--moves_left == 0) {
+                items[pos] = item;
+                std::sort(items.begin(), items.end(), crossing_less);
+                return;
+            }
+        }
+        items[pos] = item;
+    }
+}
 
 // Insertion sort by (key, other); calls swapped(a, b) for every pair it swaps.
 template <class OnSwap>
@@ -135,17 +163,19 @@ public:
 
     // Accumulate row `row` given the segments overlapping its strip; then
     // values(c) gives the coverage of window column c.
-    void sweep(int64_t row, const std::vector<int32_t> &active)
+    void sweep(int64_t row, std::vector<int32_t> &active)
     {
         std::fill(area_.begin(), area_.end(), 0.0);
         std::fill(full_.begin(), full_.end(), 0.0);
         std::fill(touched_.begin(), touched_.end(), uint8_t{0});
+        base_ = 0.0;
         const double y_top = static_cast<double>(row) - 0.5;
         const double y_bottom = static_cast<double>(row) + 0.5;
 
         breaks_.clear();
         breaks_.push_back(y_top);
         breaks_.push_back(y_bottom);
+        order_.clear();
         for (int32_t s : active) {
             const Segment &seg = segments_[s];
             const double ya = std::max(seg.y0, y_top), yb = std::min(seg.y1, y_bottom);
@@ -153,67 +183,25 @@ public:
             mark(std::min(xa, xb), std::max(xa, xb));
             if (seg.y0 > y_top) breaks_.push_back(seg.y0);
             if (seg.y1 < y_bottom) breaks_.push_back(seg.y1);
+            order_.push_back({xb, xa, s, 0, 0});
         }
+        // Keep `active` in x order at the row's bottom: the next row's and
+        // the pieces' sorts then start nearly sorted and cost O(n).
+        sort_nearly_sorted(order_);
+        for (size_t k = 0; k < order_.size(); ++k) active[k] = order_[k].segment;
         for (const Flat &flat : flats_) {
             if (flat.y >= y_top && flat.y <= y_bottom) mark(flat.x_min, flat.x_max);
         }
         std::sort(breaks_.begin(), breaks_.end());
         breaks_.erase(std::unique(breaks_.begin(), breaks_.end()), breaks_.end());
-
-        for (size_t b = 0; b + 1 < breaks_.size(); ++b) {
-            const double ya = breaks_[b], yb = breaks_[b + 1];
-            order_.clear();
-            for (int32_t s : active) {
-                const Segment &seg = segments_[s];
-                if (seg.y0 <= ya && seg.y1 >= yb) {
-                    order_.push_back({static_cast<double>(seg.x_at(ya)), static_cast<double>(seg.x_at(yb)), s});
-                }
-            }
-            if (order_.size() < 2) continue;
-            insertion_sort(order_, [](const Crossing &, const Crossing &) {});
-            // Re-sort by x at the bottom: every swap is a pair that crosses
-            // strictly inside (ya, yb), where the piece must be cut.
-            crossings_.clear();
-            for (Crossing &c : order_) std::swap(c.key, c.other);
-            insertion_sort(order_, [&](const Crossing &left, const Crossing &right) {
-                // At ya left.other <= right.other; at yb left.key > right.key.
-                const double gap_top = right.other - left.other;   // >= 0
-                const double gap_bottom = left.key - right.key;   // > 0
-                const double t = gap_top / (gap_top + gap_bottom);
-                const double y = ya + (yb - ya) * t;
-                if (y > ya && y < yb) crossings_.push_back(y);
-            });
-            if (crossings_.empty()) {
-                for (Crossing &c : order_) std::swap(c.key, c.other);
-                // Same order at both ends (ties aside): one sub-strip.
-                insertion_sort(order_, [](const Crossing &, const Crossing &) {});
-                add_piece(ya, yb);
-                continue;
-            }
-            crossings_.push_back(ya);
-            crossings_.push_back(yb);
-            std::sort(crossings_.begin(), crossings_.end());
-            crossings_.erase(std::unique(crossings_.begin(), crossings_.end()), crossings_.end());
-            for (size_t k = 0; k + 1 < crossings_.size(); ++k) {
-                const double y0 = crossings_[k], y1 = crossings_[k + 1];
-                // Order by x at mid-height: no two edges cross inside (y0, y1).
-                for (Crossing &c : order_) {
-                    const Segment &seg = segments_[c.segment];
-                    const Wide x0 = seg.x_at(y0), x1 = seg.x_at(y1);
-                    c.key = static_cast<double>(0.5 * x0 + 0.5 * x1);
-                    c.other = static_cast<double>(x1);
-                }
-                insertion_sort(order_, [](const Crossing &, const Crossing &) {});
-                add_piece(y0, y1);
-            }
-        }
+        for (size_t b = 0; b + 1 < breaks_.size(); ++b) add_piece(breaks_[b], breaks_[b + 1], active);
     }
 
     // Write the row: touched cells get their area, others exactly 0 or 1.
     template <class Store>
     void store(Store &&put) const
     {
-        double running = 0.0;
+        double running = base_;
         for (int64_t c = 0; c < window_.width; ++c) {
             running += full_[c];
             double value = area_[c] + running;
@@ -237,70 +225,101 @@ private:
         for (int64_t c = first; c <= last; ++c) touched_[c - window_.col0] = 1;
     }
 
-    // The inside trapezoids of the sub-strip [y0, y1], edges in order_.
-    void add_piece(double y0, double y1)
+    // The piece [ya, yb] of the strip between two vertex ordinates: every
+    // edge in it spans it.  Each edge is a left boundary of the inside
+    // (sign -1), a right one (+1) or neither (0, nonzero only); the sign
+    // depends on the edges left of it, so it changes only where the edge
+    // crosses another (vertices add or remove edges in pairs of opposite
+    // winding, which changes neither parity nor winding count further
+    // right).  The order at ya gives every sign; re-sorting by x at yb
+    // yields each crossing as a swap, and each edge is then integrated
+    // between its own crossings: O(edges + crossings), not their product.
+    void add_piece(double ya, double yb, const std::vector<int32_t> &active)
+    {
+        order_.clear();
+        for (int32_t s : active) {
+            const Segment &seg = segments_[s];
+            if (seg.y0 <= ya && seg.y1 >= yb) {
+                order_.push_back({static_cast<double>(seg.x_at(ya)), static_cast<double>(seg.x_at(yb)), s, 0, 0});
+            }
+        }
+        if (order_.empty()) return;
+        sort_nearly_sorted(order_);
+        const bool even_odd = rule_ == FillRule::even_odd;
+        int left = 0;  // edges (even-odd) or winding (nonzero) left of the current one
+        for (size_t k = 0; k < order_.size(); ++k) {
+            Crossing &c = order_[k];
+            c.left = left;
+            c.index = static_cast<int32_t>(k);
+            left += even_odd ? 1 : segments_[c.segment].winding;
+        }
+        top_ = order_;  // the order at ya, by position
+        events_.clear();
+        for (Crossing &c : order_) std::swap(c.key, c.other);
+        insertion_sort(order_, [&](const Crossing &l, const Crossing &r) {
+            // l was left of r at ya and is right of it at yb: they cross.
+            const double gap_top = r.other - l.other;  // >= 0
+            const double gap_bottom = l.key - r.key;   // >= 0
+            double y = ya + (yb - ya) * (gap_top / (gap_top + gap_bottom));
+            y = y > ya ? (y < yb ? y : yb) : ya;  // also maps NaN (identical edges) to ya
+            events_.push_back({l.index, y, even_odd ? 1 : segments_[r.segment].winding});
+            events_.push_back({r.index, y, even_odd ? -1 : -segments_[l.segment].winding});
+        });
+        std::sort(events_.begin(), events_.end(), [](const Event &a, const Event &b) {
+            return a.index < b.index || (a.index == b.index && a.y < b.y);
+        });
+        size_t e = 0;
+        for (const Crossing &c : top_) {
+            const Segment &seg = segments_[c.segment];
+            int count = c.left;
+            double y = ya;
+            for (; e < events_.size() && events_[e].index == c.index; ++e) {
+                integrate(seg, y, events_[e].y, boundary_sign(count, seg.winding, even_odd));
+                count += events_[e].delta;
+                y = events_[e].y;
+            }
+            integrate(seg, y, yb, boundary_sign(count, seg.winding, even_odd));
+        }
+    }
+
+    // -1: the edge opens an inside run (left boundary); +1: it closes one.
+    static int boundary_sign(int left, int winding, bool even_odd)
+    {
+        if (even_odd) return (left & 1) ? 1 : -1;
+        const bool was_inside = left != 0, inside = left + winding != 0;
+        return was_inside == inside ? 0 : (inside ? -1 : 1);
+    }
+
+    // Add sign * integral over [y0, y1] of clamp(x(y) - c, -1/2, 1/2) to
+    // every column c: +sign*h/2 for columns left of the edge (a constant,
+    // base_), -sign*h/2 right of it (a step in full_), the exact mean for
+    // the columns it passes.
+    void integrate(const Segment &seg, double y0, double y1, int sign)
     {
         const double height = y1 - y0;
-        if (!(height > 0.0)) return;
-        if (rule_ == FillRule::even_odd) {
-            for (size_t k = 0; k + 1 < order_.size(); k += 2) {
-                add_trapezoid(segments_[order_[k].segment], segments_[order_[k + 1].segment], y0, y1, height);
-            }
-        } else {
-            int winding = 0;
-            size_t start = 0;
-            for (size_t k = 0; k < order_.size(); ++k) {
-                const bool was_inside = winding != 0;
-                winding += segments_[order_[k].segment].winding;
-                const bool inside = winding != 0;
-                if (inside && !was_inside) start = k;
-                if (!inside && was_inside) {
-                    add_trapezoid(segments_[order_[start].segment], segments_[order_[k].segment], y0, y1,
-                                  height);
-                }
-            }
-        }
-    }
-
-    void add_trapezoid(const Segment &left, const Segment &right, double y0, double y1, double height)
-    {
-        const Wide la = left.x_at(y0), lb = left.x_at(y1);
-        const Wide ra = right.x_at(y0), rb = right.x_at(y1);
+        if (sign == 0 || !(height > 0.0)) return;
+        const double signed_height = sign * height;
+        const Wide a = seg.x_at(y0), b = seg.x_at(y1);
         const int64_t lo = window_.col0 - 1, hi = window_.col0 + window_.width;
-        // Columns each edge reaches (closed cells), clamped one past the window.
-        const int64_t l_first = detail::ceil_clamped(static_cast<double>(std::min(la, lb) - 0.5), lo, hi);
-        const int64_t l_last = floor_clamped(static_cast<double>(std::max(la, lb) + 0.5), lo, hi);
-        const int64_t r_first = detail::ceil_clamped(static_cast<double>(std::min(ra, rb) - 0.5), lo, hi);
-        const int64_t r_last = floor_clamped(static_cast<double>(std::max(ra, rb) + 0.5), lo, hi);
-        if (r_first > l_last + 1) {
-            partial(la, lb, ra, rb, l_first, l_last, height);
-            partial(la, lb, ra, rb, r_first, r_last, height);
-            // Columns strictly between: the trapezoid spans the whole cell width.
-            const int64_t begin = std::max(l_last + 1, window_.col0) - window_.col0;
-            const int64_t end = std::min(r_first, window_.col0 + window_.width) - window_.col0;
-            if (end > begin) {
-                full_[begin] += height;
-                full_[end] -= height;
-            }
-        } else {
-            partial(la, lb, ra, rb, std::min(l_first, r_first), std::max(l_last, r_last), height);
-        }
-    }
-
-    // Cell-relative abscissae (x - col) are formed in Wide, then rounded:
-    // small numbers, so the rounding is far below 1e-10.
-    void partial(Wide la, Wide lb, Wide ra, Wide rb, int64_t first, int64_t last, double height)
-    {
-        first = std::max(first, window_.col0);
-        last = std::min(last, window_.col0 + window_.width - 1);
-        for (int64_t c = first; c <= last; ++c) {
+        const int64_t first = detail::ceil_clamped(static_cast<double>(std::min(a, b) - 0.5), lo, hi);
+        const int64_t last = floor_clamped(static_cast<double>(std::max(a, b) + 0.5), lo, hi);
+        base_ += 0.5 * signed_height;
+        const int64_t right = std::min(std::max(last + 1, window_.col0), hi) - window_.col0;
+        full_[right] -= signed_height;
+        const int64_t begin = std::max(first, window_.col0), end = std::min(last, hi - 1);
+        for (int64_t c = begin; c <= end; ++c) {
+            // Cell-relative abscissae, formed in Wide then rounded: small numbers.
             const Wide col = static_cast<Wide>(c);
-            const double share = mean_clamped(static_cast<double>(ra - col), static_cast<double>(rb - col)) -
-                                 mean_clamped(static_cast<double>(la - col), static_cast<double>(lb - col));
-            area_[c - window_.col0] += height * share;
+            const double mean = mean_clamped(static_cast<double>(a - col), static_cast<double>(b - col));
+            area_[c - window_.col0] += signed_height * (mean - 0.5);
         }
     }
 
+    struct Event {
+        int32_t index;  // the edge's position in top_
+        double y;
+        int delta;  // change of the edge's left count at y
+    };
     const std::vector<Segment> &segments_;
     const std::vector<Flat> &flats_;
     const Window &window_;
@@ -309,8 +328,10 @@ private:
     std::vector<double> full_;     // difference array of full-width heights
     std::vector<uint8_t> touched_;
     std::vector<double> breaks_;
-    std::vector<double> crossings_;
+    std::vector<Event> events_;
     std::vector<Crossing> order_;
+    std::vector<Crossing> top_;
+    double base_ = 0.0;  // added to every column of the row
 };
 
 constexpr int64_t kRowsPerChunk = 16;
