@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from polymask import _core
+from polymask import _core, _coverage
 from polymask._rings import as_polygon_list
 from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout, window_origin
 
@@ -23,7 +23,7 @@ _DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.in
 
 
 def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="evenodd", window=None,
-              threads=None) -> np.ndarray:
+              threads=None, all_touched=False) -> np.ndarray:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -56,6 +56,12 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
         full label image.
     threads : int, optional
         None or 0: all cores.
+    all_touched : bool, optional
+        False (default): each polygon claims the pixels of its mask.  True:
+        it claims every pixel whose cell (the unit square centred on the
+        sample point) shares positive area with it, as
+        ``polymask.mask(..., all_touched=True)``; later polygons still land
+        over earlier ones (rasterio's ``all_touched``).
 
     Returns
     -------
@@ -82,6 +88,9 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
     label_dtype = _label_dtype(dtype, out)
     labels = _label_values(values, len(flat), label_dtype)
     result = _label_image(out, out_shape, labels.dtype)
+    if all_touched:  # per polygon, over its bounding box: polymask/_coverage.py
+        _coverage.rasterize_touched(flat, labels, result, row0, col0, rule, thread_count)
+        return result
     _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
                     thread_count)
     return result
