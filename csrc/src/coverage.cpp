@@ -156,8 +156,7 @@ public:
     RowSweep(const std::vector<Segment> &segments, const std::vector<Flat> &flats, const Window &window,
              FillRule rule)
         : segments_(segments), flats_(flats), window_(window), rule_(rule),
-          area_(static_cast<size_t>(window.width), 0.0), full_(static_cast<size_t>(window.width) + 1, 0.0),
-          touched_(static_cast<size_t>(window.width), 0)
+          area_(static_cast<size_t>(window.width), 0.0)
     {
     }
 
@@ -165,9 +164,8 @@ public:
     // values(c) gives the coverage of window column c.
     void sweep(int64_t row, std::vector<int32_t> &active)
     {
-        std::fill(area_.begin(), area_.end(), 0.0);
-        std::fill(full_.begin(), full_.end(), 0.0);
-        std::fill(touched_.begin(), touched_.end(), uint8_t{0});
+        touched_.clear();
+        steps_.clear();
         base_ = 0.0;
         const double y_top = static_cast<double>(row) - 0.5;
         const double y_bottom = static_cast<double>(row) + 0.5;
@@ -197,24 +195,52 @@ public:
         for (size_t b = 0; b + 1 < breaks_.size(); ++b) add_piece(breaks_[b], breaks_[b + 1], active);
     }
 
-    // Write the row: touched cells get their area, others exactly 0 or 1.
-    template <class Store>
-    void store(Store &&put) const
+    // Write the row into line[0, width): touched cells get their area
+    // (clamped to [0, 1]), the runs between them exactly 0 or 1, written as
+    // spans.  area_ is cleared on the way, ready for the next row.
+    template <class Value, class Convert>
+    void store(Value *line, Convert convert)
     {
+        std::sort(touched_.begin(), touched_.end(),
+                  [](const Columns &a, const Columns &b) { return a.first < b.first; });
+        std::sort(steps_.begin(), steps_.end(), [](const Step &a, const Step &b) { return a.column < b.column; });
         double running = base_;
-        for (int64_t c = 0; c < window_.width; ++c) {
-            running += full_[c];
-            double value = area_[c] + running;
-            if (touched_[c]) {
-                value = value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0;  // also maps NaN to 0
-            } else {
-                value = value > 0.5 ? 1.0 : 0.0;
+        size_t step = 0;
+        int64_t column = 0;
+        size_t k = 0;
+        while (column < window_.width) {
+            // The next touched run (merged with any it overlaps or abuts), or none.
+            int64_t first = window_.width, last = window_.width - 1;
+            if (k < touched_.size()) {
+                first = std::max(touched_[k].first, column);
+                last = touched_[k].last;
+                while (++k < touched_.size() && touched_[k].first <= last + 1) last = std::max(last, touched_[k].last);
             }
-            put(c, value);
+            // Untouched run [column, first): constant between steps, exactly 0 or 1.
+            while (column < first) {
+                while (step < steps_.size() && steps_[step].column <= column) running += steps_[step++].delta;
+                const int64_t end = step < steps_.size() ? std::min(first, steps_[step].column) : first;
+                std::fill(line + column, line + end, convert(running > 0.5 ? 1.0 : 0.0));
+                column = end;
+            }
+            for (; column <= last; ++column) {
+                while (step < steps_.size() && steps_[step].column <= column) running += steps_[step++].delta;
+                const double value = area_[column] + running;
+                area_[column] = 0.0;
+                line[column] = convert(value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0);  // NaN -> 0
+            }
         }
     }
 
 private:
+    struct Columns {
+        int64_t first, last;  // window-relative, inclusive
+    };
+    struct Step {
+        int64_t column;  // window-relative; from here on every column changes by delta
+        double delta;
+    };
+
     // Columns whose closed cell [c - 1/2, c + 1/2] meets [x_min, x_max], one
     // extra each side against rounding of the interpolated ends.
     void mark(double x_min, double x_max)
@@ -222,7 +248,7 @@ private:
         const int64_t end = window_.col0 + window_.width;
         const int64_t first = floor_clamped(x_min - 0.5, window_.col0, end);
         const int64_t last = detail::ceil_clamped(x_max + 0.5, window_.col0 - 1, end - 1);
-        for (int64_t c = first; c <= last; ++c) touched_[c - window_.col0] = 1;
+        if (first <= last) touched_.push_back({first - window_.col0, last - window_.col0});
     }
 
     // The piece [ya, yb] of the strip between two vertex ordinates: every
@@ -292,7 +318,7 @@ private:
 
     // Add sign * integral over [y0, y1] of clamp(x(y) - c, -1/2, 1/2) to
     // every column c: +sign*h/2 for columns left of the edge (a constant,
-    // base_), -sign*h/2 right of it (a step in full_), the exact mean for
+    // base_), -sign*h/2 right of it (a step in steps_), the exact mean for
     // the columns it passes.
     void integrate(const Segment &seg, double y0, double y1, int sign)
     {
@@ -305,13 +331,32 @@ private:
         const int64_t last = floor_clamped(static_cast<double>(std::max(a, b) + 0.5), lo, hi);
         base_ += 0.5 * signed_height;
         const int64_t right = std::min(std::max(last + 1, window_.col0), hi) - window_.col0;
-        full_[right] -= signed_height;
+        if (right < window_.width) steps_.push_back({right, -signed_height});
         const int64_t begin = std::max(first, window_.col0), end = std::min(last, hi - 1);
-        for (int64_t c = begin; c <= end; ++c) {
-            // Cell-relative abscissae, formed in Wide then rounded: small numbers.
-            const Wide col = static_cast<Wide>(c);
-            const double mean = mean_clamped(static_cast<double>(a - col), static_cast<double>(b - col));
-            area_[c - window_.col0] += signed_height * (mean - 0.5);
+        if (begin > end) return;
+        // Abscissae relative to the edge's own first column, formed once in
+        // Wide: small numbers from here on, so plain double loses nothing
+        // that matters, and the anchor (unlike the window) is the same for
+        // every window, so windows equal slices bit for bit.
+        constexpr int64_t far = int64_t{1} << 60;
+        const int64_t anchor = detail::ceil_clamped(static_cast<double>(std::min(a, b) - 0.5), -far, far);
+        const Wide origin = static_cast<Wide>(anchor);
+        double low = static_cast<double>(a - origin), high = static_cast<double>(b - origin);
+        if (low > high) std::swap(low, high);
+        const double inverse_span = high > low ? 1.0 / (high - low) : 0.0;
+        double *area = area_.data() + (begin - window_.col0);
+        for (int64_t k = 0; k <= end - begin; ++k) {
+            const double offset = static_cast<double>(begin + k - anchor);
+            const double a_k = low - offset, b_k = high - offset;
+            double mean;
+            if (a_k < -0.5 && b_k > 0.5) {
+                // The edge crosses the whole cell: the mean of x over the part
+                // inside it is 0, so only the shares left and right count.
+                mean = 0.5 * ((b_k - 0.5) - (-0.5 - a_k)) * inverse_span;
+            } else {
+                mean = mean_clamped(a_k, b_k);
+            }
+            area[k] += signed_height * (mean - 0.5);
         }
     }
 
@@ -324,9 +369,9 @@ private:
     const std::vector<Flat> &flats_;
     const Window &window_;
     FillRule rule_;
-    std::vector<double> area_;     // partial areas per column
-    std::vector<double> full_;     // difference array of full-width heights
-    std::vector<uint8_t> touched_;
+    std::vector<double> area_;      // partial areas per column, zero outside touched runs
+    std::vector<Step> steps_;       // sparse difference array of full-cell heights
+    std::vector<Columns> touched_;  // runs of columns some edge passes
     std::vector<double> breaks_;
     std::vector<Event> events_;
     std::vector<Crossing> order_;
@@ -415,17 +460,17 @@ void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t 
     if (window.height > 0 && window.width > 0 && (out == nullptr || row_stride < window.width)) {
         throw std::invalid_argument("polymask::coverage: null output or row_stride smaller than the width");
     }
-    sweep_window(polygon, window, rule, threads, [&](int64_t row, const RowSweep *sweep) {
+    sweep_window(polygon, window, rule, threads, [&](int64_t row, RowSweep *sweep) {
         Value *line = out + (row - window.row0) * row_stride;
         if (sweep == nullptr) {
             std::fill(line, line + window.width, Value(0));
             return;
         }
-        sweep->store([line](int64_t c, double value) {
+        sweep->store(line, [](double value) {
             if constexpr (std::is_same_v<Value, uint8_t>) {
-                line[c] = static_cast<uint8_t>(std::floor(value * 255.0 + 0.5));
+                return static_cast<uint8_t>(std::floor(value * 255.0 + 0.5));
             } else {
-                line[c] = static_cast<Value>(value);
+                return static_cast<Value>(value);
             }
         });
     });
@@ -437,13 +482,13 @@ void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, in
     if (window.height > 0 && window.width > 0 && (out == nullptr || row_stride < window.width)) {
         throw std::invalid_argument("polymask::fill_touched: null output or row_stride smaller than the width");
     }
-    sweep_window(polygon, window, rule, threads, [&](int64_t row, const RowSweep *sweep) {
+    sweep_window(polygon, window, rule, threads, [&](int64_t row, RowSweep *sweep) {
         uint8_t *line = out + (row - window.row0) * row_stride;
         if (sweep == nullptr) {
             std::fill(line, line + window.width, uint8_t{0});
             return;
         }
-        sweep->store([line](int64_t c, double value) { line[c] = value > 0.0 ? 1 : 0; });
+        sweep->store(line, [](double value) { return static_cast<uint8_t>(value > 0.0 ? 1 : 0); });
     });
 }
 
