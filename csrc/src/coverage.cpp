@@ -105,6 +105,7 @@ struct Crossing {
     int32_t segment;
     int left;      // edges (even-odd) or winding (nonzero) left of it at the piece's top
     int32_t index; // its position at the piece's top
+    Wide x_top, x_bottom;  // x at the piece's top and bottom, unrounded
 };
 
 bool crossing_less(const Crossing &a, const Crossing &b)
@@ -181,7 +182,7 @@ public:
             mark(std::min(xa, xb), std::max(xa, xb));
             if (seg.y0 > y_top) breaks_.push_back(seg.y0);
             if (seg.y1 < y_bottom) breaks_.push_back(seg.y1);
-            order_.push_back({xb, xa, s, 0, 0});
+            order_.push_back({xb, xa, s, 0, 0, 0, 0});
         }
         // Keep `active` in x order at the row's bottom: the next row's and
         // the pieces' sorts then start nearly sorted and cost O(n).
@@ -266,7 +267,8 @@ private:
         for (int32_t s : active) {
             const Segment &seg = segments_[s];
             if (seg.y0 <= ya && seg.y1 >= yb) {
-                order_.push_back({static_cast<double>(seg.x_at(ya)), static_cast<double>(seg.x_at(yb)), s, 0, 0});
+                const Wide x_top = seg.x_at(ya), x_bottom = seg.x_at(yb);
+                order_.push_back({static_cast<double>(x_top), static_cast<double>(x_bottom), s, 0, 0, x_top, x_bottom});
             }
         }
         if (order_.empty()) return;
@@ -300,11 +302,14 @@ private:
             int count = c.left;
             double y = ya;
             for (; e < events_.size() && events_[e].index == c.index; ++e) {
-                integrate(seg, y, events_[e].y, boundary_sign(count, seg.winding, even_odd));
+                const double y_next = events_[e].y;
+                integrate(seg, y, y_next, boundary_sign(count, seg.winding, even_odd),
+                          y == ya ? c.x_top : seg.x_at(y), y_next == yb ? c.x_bottom : seg.x_at(y_next));
                 count += events_[e].delta;
                 y = events_[e].y;
             }
-            integrate(seg, y, yb, boundary_sign(count, seg.winding, even_odd));
+            integrate(seg, y, yb, boundary_sign(count, seg.winding, even_odd), y == ya ? c.x_top : seg.x_at(y),
+                      c.x_bottom);
         }
     }
 
@@ -320,12 +325,11 @@ private:
     // every column c: +sign*h/2 for columns left of the edge (a constant,
     // base_), -sign*h/2 right of it (a step in steps_), the exact mean for
     // the columns it passes.
-    void integrate(const Segment &seg, double y0, double y1, int sign)
+    void integrate(const Segment &, double y0, double y1, int sign, Wide a, Wide b)
     {
         const double height = y1 - y0;
         if (sign == 0 || !(height > 0.0)) return;
         const double signed_height = sign * height;
-        const Wide a = seg.x_at(y0), b = seg.x_at(y1);
         const int64_t lo = window_.col0 - 1, hi = window_.col0 + window_.width;
         const int64_t first = detail::ceil_clamped(static_cast<double>(std::min(a, b) - 0.5), lo, hi);
         const int64_t last = floor_clamped(static_cast<double>(std::max(a, b) + 0.5), lo, hi);
