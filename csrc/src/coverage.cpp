@@ -110,7 +110,11 @@ struct Crossing {
 
 bool crossing_less(const Crossing &a, const Crossing &b)
 {
-    return a.key < b.key || (a.key == b.key && a.other < b.other);
+    // The segment index breaks exact ties, so the order (and with it the
+    // order of floating-point sums) never depends on which rows came before.
+    if (a.key != b.key) return a.key < b.key;
+    if (a.other != b.other) return a.other < b.other;
+    return a.segment < b.segment;
 }
 
 // Sort by (key, other): insertion sort while the input is nearly sorted (the
@@ -204,7 +208,10 @@ public:
     {
         std::sort(touched_.begin(), touched_.end(),
                   [](const Columns &a, const Columns &b) { return a.first < b.first; });
-        std::sort(steps_.begin(), steps_.end(), [](const Step &a, const Step &b) { return a.column < b.column; });
+        // Stable, by absolute column: every column then sums the same steps in
+        // the same order whatever the window, so windows equal slices exactly.
+        std::stable_sort(steps_.begin(), steps_.end(),
+                         [](const Step &a, const Step &b) { return a.column < b.column; });
         double running = base_;
         size_t step = 0;
         int64_t column = 0;
@@ -219,13 +226,17 @@ public:
             }
             // Untouched run [column, first): constant between steps, exactly 0 or 1.
             while (column < first) {
-                while (step < steps_.size() && steps_[step].column <= column) running += steps_[step++].delta;
-                const int64_t end = step < steps_.size() ? std::min(first, steps_[step].column) : first;
+                while (step < steps_.size() && steps_[step].column <= column + window_.col0) {
+                    running += steps_[step++].delta;
+                }
+                const int64_t end = step < steps_.size() ? std::min(first, steps_[step].column - window_.col0) : first;
                 std::fill(line + column, line + end, convert(running > 0.5 ? 1.0 : 0.0));
                 column = end;
             }
             for (; column <= last; ++column) {
-                while (step < steps_.size() && steps_[step].column <= column) running += steps_[step++].delta;
+                while (step < steps_.size() && steps_[step].column <= column + window_.col0) {
+                    running += steps_[step++].delta;
+                }
                 const double value = area_[column] + running;
                 area_[column] = 0.0;
                 line[column] = convert(value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0);  // NaN -> 0
@@ -238,7 +249,7 @@ private:
         int64_t first, last;  // window-relative, inclusive
     };
     struct Step {
-        int64_t column;  // window-relative; from here on every column changes by delta
+        int64_t column;  // absolute; from here on every column changes by delta
         double delta;
     };
 
@@ -330,20 +341,21 @@ private:
         const double height = y1 - y0;
         if (sign == 0 || !(height > 0.0)) return;
         const double signed_height = sign * height;
-        const int64_t lo = window_.col0 - 1, hi = window_.col0 + window_.width;
-        const int64_t first = detail::ceil_clamped(static_cast<double>(std::min(a, b) - 0.5), lo, hi);
-        const int64_t last = floor_clamped(static_cast<double>(std::max(a, b) + 0.5), lo, hi);
+        // Columns in absolute terms, clamped only far away: what is summed,
+        // and in which order, must not depend on the window.
+        constexpr int64_t far = int64_t{1} << 60;
+        const int64_t first = detail::ceil_clamped(static_cast<double>(std::min(a, b) - 0.5), -far, far);
+        const int64_t last = floor_clamped(static_cast<double>(std::max(a, b) + 0.5), -far, far);
+        const int64_t hi = window_.col0 + window_.width;
         base_ += 0.5 * signed_height;
-        const int64_t right = std::min(std::max(last + 1, window_.col0), hi) - window_.col0;
-        if (right < window_.width) steps_.push_back({right, -signed_height});
+        if (last + 1 < hi) steps_.push_back({last + 1, -signed_height});
         const int64_t begin = std::max(first, window_.col0), end = std::min(last, hi - 1);
         if (begin > end) return;
         // Abscissae relative to the edge's own first column, formed once in
         // Wide: small numbers from here on, so plain double loses nothing
         // that matters, and the anchor (unlike the window) is the same for
         // every window, so windows equal slices bit for bit.
-        constexpr int64_t far = int64_t{1} << 60;
-        const int64_t anchor = detail::ceil_clamped(static_cast<double>(std::min(a, b) - 0.5), -far, far);
+        const int64_t anchor = first;
         const Wide origin = static_cast<Wide>(anchor);
         double low = static_cast<double>(a - origin), high = static_cast<double>(b - origin);
         if (low > high) std::swap(low, high);
