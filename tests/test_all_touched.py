@@ -10,7 +10,13 @@ south-up, rotated and sheared transforms).
 Where GDAL differs (not tested for equality, by design): GDAL's all-touched
 burns a pixel when the polygon's boundary merely *touches* the cell, e.g. an
 edge exactly along a cell side or a vertex exactly on a cell corner, where
-the shared area is zero; polymask follows the area definition.
+the shared area is zero; polymask follows the area definition.  GDAL also
+misses the odd cell the polygon really covers: over 6,400 random geometries
+(seeds 0-59 and 300-699 of _random_geometries, four transforms) one geometry
+(seed 607) differs in 2 cells under every transform, covered 0.066% and
+0.45% by the exact rational reference, which polymask matches and GDAL
+leaves out.  The seeds below are fixed (not hash(name): that changes per
+process) and free of that case.
 """
 from __future__ import annotations
 
@@ -141,7 +147,7 @@ def _random_geometries(transform, count, seed):
 def test_zero_pixels_differ_from_gdal_all_touched(name):
     transform = TRANSFORMS[name]
     shape = (24, 30)
-    for seed, shape_geometry in enumerate(_random_geometries(transform, 12, seed=hash(name) % 1000)):
+    for seed, shape_geometry in enumerate(_random_geometries(transform, 12, seed=sorted(TRANSFORMS).index(name))):
         gdal = rasterio_features.geometry_mask([shape_geometry], shape, transform, all_touched=True, invert=True)
         ours = polymask.coverage(shape_geometry, shape, transform=transform) > 0
         assert np.sum(gdal != ours) == 0, (name, seed)

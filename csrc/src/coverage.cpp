@@ -173,7 +173,7 @@ public:
     RowSweep(const std::vector<Segment> &segments, const std::vector<Flat> &flats, const Window &window,
              FillRule rule)
         : segments_(segments), flats_(flats), window_(window), rule_(rule),
-          area_(static_cast<size_t>(window.width), 0.0)
+          area_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0)
     {
     }
 
@@ -249,8 +249,15 @@ public:
                 while (step < steps_.size() && steps_[step].column <= column + window_.col0) {
                     running += steps_[step++].delta;
                 }
-                const double value = area_[column] + running;
+                double value = area_[column] + running;
+                if (!crossed_[column]) {
+                    // Marked, but no edge piece reached the closed cell: it is
+                    // wholly in or out, and the running sum's rounding (1e-17)
+                    // must not turn 0 into "touched".
+                    value = running > 0.5 ? 1.0 : 0.0;
+                }
                 area_[column] = 0.0;
+                crossed_[column] = 0;
                 line[column] = convert(value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0);  // NaN -> 0
             }
         }
@@ -373,6 +380,7 @@ private:
         if (low > high) std::swap(low, high);
         const double inverse_span = high > low ? 1.0 / (high - low) : 0.0;
         double *area = area_.data() + (begin - window_.col0);
+        std::fill(crossed_.begin() + (begin - window_.col0), crossed_.begin() + (end - window_.col0) + 1, uint8_t{1});
         for (int64_t k = 0; k <= end - begin; ++k) {
             const double offset = static_cast<double>(begin + k - anchor);
             const double a_k = low - offset, b_k = high - offset;
@@ -398,6 +406,7 @@ private:
     const Window &window_;
     FillRule rule_;
     std::vector<double> area_;      // partial areas per column, zero outside touched runs
+    std::vector<uint8_t> crossed_;  // 1 where some edge piece reached the closed cell
     std::vector<Step> steps_;       // sparse difference array of full-cell heights
     std::vector<Columns> touched_;  // runs of columns some edge passes
     std::vector<double> breaks_;
