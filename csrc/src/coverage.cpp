@@ -206,6 +206,14 @@ public:
         for (size_t k = 0; k < order_.size(); ++k) active[k] = order_[k].segment;
         for (const Flat &flat : flats_) {
             if (flat.y >= y_top && flat.y <= y_bottom) mark(flat.x_min, flat.x_max);
+            if (flat.y > y_top && flat.y < y_bottom) {
+                // A horizontal edge inside the strip splits the cells it
+                // passes, though no edge piece integrates over them.
+                const int64_t end = window_.col0 + window_.width;
+                const int64_t first = detail::ceil_clamped(flat.x_min - 0.5, window_.col0, end);
+                const int64_t last = floor_clamped(flat.x_max + 0.5, window_.col0 - 1, end - 1);
+                for (int64_t c = first; c <= last; ++c) crossed_[c - window_.col0] = 1;
+            }
         }
         std::sort(breaks_.begin(), breaks_.end());
         breaks_.erase(std::unique(breaks_.begin(), breaks_.end()), breaks_.end());
