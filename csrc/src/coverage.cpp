@@ -388,6 +388,11 @@ private:
         if (low > high) std::swap(low, high);
         const double inverse_span = high > low ? 1.0 / (high - low) : 0.0;
         double *area = area_.data() + (begin - window_.col0);
+        // These columns are nearly always marked already; on absurd input (a
+        // slope that overflows) x need not stay between the piece's ends, and
+        // area_ and crossed_ must only ever be written inside touched runs,
+        // which store() clears.
+        touched_.push_back({begin - window_.col0, end - window_.col0});
         std::fill(crossed_.begin() + (begin - window_.col0), crossed_.begin() + (end - window_.col0) + 1, uint8_t{1});
         for (int64_t k = 0; k <= end - begin; ++k) {
             const double offset = static_cast<double>(begin + k - anchor);
