@@ -4,27 +4,35 @@
 //
 //   1. the edges that overlap the strip mark the columns they pass ("touched");
 //      every other cell of the row is wholly inside or wholly outside;
-//   2. the strip is cut at every vertex inside it, and each piece again at
-//      every crossing of two edges inside it (found as the swaps of an
-//      insertion sort from the order at the piece's top to the order at its
-//      bottom), so inside a sub-strip no two edges cross;
-//   3. in a sub-strip the edges, ordered by x, bound trapezoids; the fill rule
-//      (parity or winding count, from the left) names the inside ones;
-//   4. a trapezoid between a left edge L and a right edge R over a height h
-//      covers h * (M_R(c) - M_L(c)) of column c, where M_E(c) is the mean of
-//      clamp(x_E(y) - c, -1/2, 1/2) over the sub-strip: a closed form,
-//      because x_E is linear.  Columns strictly between L's and R's reach get
-//      the full height h through a difference array, so a wide trapezoid
+//   2. the strip is cut at every vertex inside it into pieces; in a piece
+//      every edge spans it, and the crossings of two edges inside it are the
+//      swaps of an insertion sort from the order at the piece's top to the
+//      order at its bottom;
+//   3. the inside length in column c at height y is the sum over edges of
+//      sign * clamp(x(y) - c, -1/2, 1/2), sign -1 for an edge that opens an
+//      inside run and +1 for one that closes it (0 for neither, nonzero
+//      only).  The sign follows from the edges left of it (parity, or the
+//      winding count), so it changes only where the edge crosses another:
+//      vertices add and remove edges in pairs of opposite winding.  Each edge
+//      is therefore integrated once between consecutive crossings of its own,
+//      O(edges + crossings) per piece;
+//   4. the integral of clamp(x(y) - c, ...) over a stretch where x is linear
+//      is a closed form (mean_clamped) for the columns the edge passes; to
+//      the columns left of it the edge adds the constant sign * h / 2 (base_)
+//      and to those right of it -sign * h / 2 (a step), so a wide inside run
 //      costs O(1) plus the columns its edges pass.
 //
-// At the end of the row, touched cells take the summed area (clamped to
-// [0, 1]: rounding can leave -1e-17); untouched cells are exactly 0 or 1.
+// At the end of the row, cells some edge piece (or a horizontal edge) reaches
+// take the summed area, clamped to [0, 1] (rounding can leave -1e-17); all
+// others are exactly 0 or 1.  Every sum is taken in an order that depends on
+// the geometry only, never on the window or the thread count, so windows
+// equal slices bit for bit.
 //
-// Error: every quantity is a few roundings of coordinates relative to the
-// cell (x - c is exact near the cell by Sterbenz), so the error per
-// trapezoid piece is a few ulps of the coordinates' magnitude times h; for
-// |coordinates| <= 2^20 that is < 1e-15 * 2^20 * (pieces in the cell), far
-// under the promised 1e-10 for any cell that fewer than ~1000 pieces cross.
+// Error: abscissae are interpolated in double (vertices within 2^16) or x87
+// extended precision (beyond), then taken relative to the cell, so the error
+// per edge piece is a few ulps of |x1 - x0| times h: measured 5e-14 for edges
+// 2^21 long through a cell, 4e-12 for edges 2^17 long in double, under the
+// promised 1e-10 for coordinates within +-2^20.
 #include "polymask/coverage.hpp"
 
 #include <algorithm>

@@ -7,12 +7,12 @@
 // where the fill rule says "inside" (even-odd or nonzero, self-intersecting
 // polygons included), a number in [0, 1].
 //
-// The sweep (coverage.cpp) cuts each row's strip at every vertex and every
-// edge-edge crossing inside it, so in each sub-strip the edges keep one
-// left-to-right order; the rule then names the inside trapezoids and each
-// trapezoid's area is integrated over the columns it reaches, exactly
-// piecewise-linearly.  Cells no edge touches are filled with exactly 0 or 1,
-// like the mask; only cells an edge passes need geometry.
+// The sweep (coverage.cpp) integrates, row strip by row strip, each edge
+// between its own crossings with other edges, signed by whether the fill
+// rule makes it open or close an inside run there; the integral over each
+// column it passes is a closed form (x is linear).  Cells no edge touches are
+// filled with exactly 0 or 1, like the mask; only cells an edge passes need
+// geometry.
 #pragma once
 
 #include <cstdint>
@@ -30,9 +30,10 @@ namespace polymask {
 // with halves rounded up, so 0 and 1 map to 0 and 255 exactly.
 //
 // Accuracy: each fraction is within 1e-10 of the exact rational area for
-// coordinates within +-2^20 (the error grows about linearly with the
-// coordinates' magnitude: it is a few ulps of the coordinates per edge that
-// crosses the cell).  Throws std::invalid_argument for non-finite vertices.
+// coordinates within +-2^20 on x86 (the error grows about linearly with the
+// coordinates' magnitude: a few ulps of the edge's length per edge piece in
+// the cell; beyond 2^16 the sweep uses x87 extended precision where the
+// platform has it).  Throws std::invalid_argument for non-finite vertices.
 template <class Value>
 void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t row_stride,
               FillRule rule = FillRule::even_odd, int threads = 0);
