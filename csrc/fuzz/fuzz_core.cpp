@@ -28,6 +28,13 @@
 // even depends on the order of tied crossings at +-inf, which differs from
 // one band of rows to the next, so those checks are limited to finite input.
 //
+// The coverage sweep (coverage.hpp) is driven on the same input: it must
+// refuse non-finite vertices and negative windows with invalid_argument and,
+// for finite input, write every element of the window with a value in
+// [0, 1] (never NaN) and no padding, give the same values with one or two
+// threads and for the window cut in halves (rows and columns), and
+// all_touched (fill_touched) must be exactly coverage > 0.
+//
 // Any failed check calls abort(), which libFuzzer reports as a crash and
 // saves the input.  Windows are at most 40x40 and polygons at most 64
 // vertices, so every input runs in well under a millisecond.
@@ -55,6 +62,7 @@
 #include <vector>
 
 #include "polymask/core.hpp"
+#include "polymask/coverage.hpp"
 #include "polymask/rasterize.hpp"
 
 namespace {
@@ -175,6 +183,84 @@ void check_canvas(const Canvas &canvas, const Window &w, FillRule rule, int thre
     }
 }
 
+// Coverage of `w` into a row-padded buffer; padding holds -1 (a canary no fraction takes).
+std::vector<double> coverage_canvas(const Polygon &polygon, const Window &w, int64_t stride, FillRule rule,
+                                    int threads)
+{
+    std::vector<double> out(static_cast<size_t>(w.height * stride), -1.0);
+    polymask::coverage<double>(polygon, w, out.data(), stride, rule, threads);
+    return out;
+}
+
+void check_coverage(const Polygon &polygon, const Window &window, FillRule rule, int threads, int64_t padding,
+                    bool all_finite)
+{
+    if (window.height == 0 || window.width == 0) return;
+    const int64_t stride = window.width + padding;
+    if (!all_finite) {
+        std::vector<double> out(static_cast<size_t>(window.height * stride), -1.0);
+        bool refused = false;
+        try {
+            polymask::coverage<double>(polygon, window, out.data(), stride, rule, threads);
+        } catch (const std::invalid_argument &) {
+            refused = true;
+        }
+        if (!refused) fail("coverage accepted non-finite vertices", window, rule, threads);
+        for (double v : out) {
+            if (v != -1.0) fail("a refused coverage wrote to the output", window, rule, threads);
+        }
+        return;
+    }
+    const auto full = coverage_canvas(polygon, window, stride, rule, threads);
+    for (size_t k = 0; k < full.size(); ++k) {
+        const int64_t col = static_cast<int64_t>(k) % stride;
+        const double v = full[k];
+        if (col < window.width) {
+            if (!(v >= 0.0 && v <= 1.0)) fail("a coverage value is outside [0, 1] or NaN", window, rule, threads);
+        } else if (v != -1.0) {
+            fail("coverage overwrote the padding between rows", window, rule, threads);
+        }
+    }
+    if (coverage_canvas(polygon, window, stride, rule, 1) != full) {
+        fail("thread count changed the coverage", window, rule, threads);
+    }
+    // Halves of the window (rows, then columns) equal the same slices.
+    for (int axis = 0; axis < 2; ++axis) {
+        const int64_t extent = axis == 0 ? window.height : window.width;
+        if (extent < 2) continue;
+        Window first = window, second = window;
+        if (axis == 0) {
+            first.height = extent / 2;
+            second.row0 += first.height;
+            second.height -= first.height;
+        } else {
+            first.width = extent / 2;
+            second.col0 += first.width;
+            second.width -= first.width;
+        }
+        for (const Window &part : {first, second}) {
+            const auto values = coverage_canvas(polygon, part, part.width, rule, threads);
+            for (int64_t r = 0; r < part.height; ++r) {
+                for (int64_t c = 0; c < part.width; ++c) {
+                    const double whole = full[(r + part.row0 - window.row0) * stride + (c + part.col0 - window.col0)];
+                    if (values[r * part.width + c] != whole) fail("a coverage window differs from its slice", window, rule, threads);
+                }
+            }
+        }
+    }
+    // all_touched is coverage > 0, element for element.
+    Canvas touched(window, padding);
+    polymask::fill_touched(polygon, window, touched.data(), touched.stride, rule, threads);
+    check_canvas(touched, window, rule, threads);
+    for (int64_t r = 0; r < window.height; ++r) {
+        for (int64_t c = 0; c < window.width; ++c) {
+            if (touched.pixels[r * touched.stride + c] != (full[r * stride + c] > 0.0 ? 1 : 0)) {
+                fail("fill_touched differs from coverage > 0", window, rule, threads);
+            }
+        }
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -261,6 +347,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!refused) fail("a fill accepted a negative window height", window, rule, threads);
         }
         if (sentinel != Canvas::kCanary) fail("a refused fill wrote to the output", window, rule, threads);
+        double fraction = -1.0;
+        bool refused = false;
+        try {
+            polymask::coverage<double>(polygon, window, &fraction, 1, rule, threads);
+        } catch (const std::invalid_argument &) {
+            refused = true;
+        }
+        if (!refused || fraction != -1.0) fail("coverage accepted a negative window height", window, rule, threads);
         return 0;
     }
 
@@ -307,5 +401,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (all_finite && per_pixel.pixels != scanline.pixels) {
         fail("scanline differs from per-pixel on finite input", window, rule, threads);
     }
+
+    check_coverage(polygon, window, rule, threads, padding, all_finite);
     return 0;
 }

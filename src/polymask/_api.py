@@ -13,7 +13,7 @@ import platform
 
 import numpy as np
 
-from polymask import _core, _layouts, stages
+from polymask import _core, _coverage, _layouts, stages
 from polymask._rings import as_rings
 from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
@@ -22,7 +22,7 @@ from polymask._version import __version__
 
 
 def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="evenodd",
-         window=None, transform=None) -> np.ndarray:
+         window=None, transform=None, all_touched=False) -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -84,6 +84,12 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
         y = d·col + e·row + f; rotation and shear allowed).  Without one,
         integer coordinates are the sample points (the contract).  See
         docs/geospatial.md.
+    all_touched : bool, optional
+        False (default): the contract's centre rule.  True: a pixel is in
+        iff its cell (the unit square centred on the sample point) shares
+        positive area with the filled region, i.e. ``polymask.coverage(...)
+        > 0``; rasterio's and GDAL's ``all_touched``.  Needs the scanline
+        core (backend "auto" or "scanline").
 
     Returns
     -------
@@ -131,7 +137,8 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     parts = _layouts.segmentation_parts(vertices)
     if parts is not None:  # a COCO segmentation: COCO unites its parts
         return _union_of_parts(parts, shape, out=out, threads=threads, backend=backend,
-                               fill_rule=fill_rule, window=window, transform=transform)
+                               fill_rule=fill_rule, window=window, transform=transform,
+                               all_touched=all_touched)
     if (type(vertices) is np.ndarray and vertices.dtype != object and vertices.ndim == 2
             and vertices.shape[1] == 2):  # the common case, kept as cheap as before rings existed
         coordinates, ring_ends = as_vertices(vertices), None
@@ -146,6 +153,12 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     rule = as_fill_rule(fill_rule)
     stage = stages.resolve(backend)
     row0, col0, out_shape = window_origin(window, rows_cols)
+    if all_touched:  # the coverage sweep decides (polymask/_coverage.py)
+        if stage.id != "scanline":
+            raise ValueError(f"all_touched=True needs the scanline core (backend='scanline'), got backend {stage.id!r}")
+        result, buffer = output_buffer(out, out_shape)
+        _coverage.fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, thread_count)
+        return result
     if stage.id == "scanline":  # the production path: straight into the caller's buffer
         if out is None:
             # np.zeros is calloc: the core writes only the inside spans, so

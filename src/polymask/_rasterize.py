@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from polymask import _core
+from polymask import _core, _coverage
 from polymask._geometries import column_values
-from polymask._rings import as_polygon_list
+from polymask._rings import PolygonList, as_polygon_list
 from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout, window_origin
 
@@ -25,7 +25,7 @@ _DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.in
 
 
 def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="evenodd", window=None,
-              threads=None, transform=None) -> np.ndarray:
+              threads=None, transform=None, all_touched=False) -> np.ndarray:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -69,6 +69,12 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
         Georeferenced cells, as in ``polymask.mask``: pixel (row, col) is
         the cell between T·(col, row) and T·(col+1, row+1), sampled at its
         centre, as ``rasterio.features.rasterize`` has it.
+    all_touched : bool, optional
+        False (default): each polygon claims the pixels of its mask.  True:
+        it claims every pixel whose cell (the unit square centred on the
+        sample point) shares positive area with it, as
+        ``polymask.mask(..., all_touched=True)``; later polygons still land
+        over earlier ones (rasterio's ``all_touched``).
 
     Returns
     -------
@@ -105,6 +111,10 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
         labels = labels.copy()
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
+    if all_touched:  # per polygon, over its bounding box: polymask/_coverage.py
+        _coverage.rasterize_touched(PolygonList(vertices, flat.ring_ends, flat.polygon_ends), labels, result,
+                                    row0, col0, rule, thread_count)
+        return result
     _core.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
                     thread_count)
     return result

@@ -49,7 +49,7 @@ from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings
 from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import as_fill_rule, as_shape, as_threads
 
-__all__ = ["mask", "rasterize"]
+__all__ = ["coverage", "mask", "rasterize"]
 
 #: Default block side: 4096 x 4096 is 16 MiB of mask, 64 MiB of int32
 #: labels -- big enough that the per-block overhead vanishes, small enough
@@ -201,4 +201,40 @@ def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, block_id=None
     flat = burn.polygons
     _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, burn.labels, block, row0, col0, rule,
                     threads)
+    return block
+
+
+# ---- coverage fractions (polymask.coverage, block by block) ----------------
+
+def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", dtype=None, chunks=DEFAULT_CHUNK,
+             threads=1) -> "da.Array":
+    """The fractions of ``polymask.coverage(polygon, shape)`` as a lazy Dask array.
+
+    Parameters are those of ``polymask.coverage`` (no `out` or `window`),
+    plus `chunks` and per-block `threads` as in :func:`mask`.  Each block is
+    the coverage sweep over the block's window, so it equals the same slice
+    of the in-memory result exactly.
+    """
+    from polymask import _coverage
+
+    coordinates, ring_ends = _coverage._polygon_in_sample_frame(polygon, transform)
+    rows_cols = as_shape(shape)
+    rule = as_fill_rule(fill_rule)
+    thread_count = as_threads(threads)
+    fraction_dtype = _coverage._coverage_dtype(dtype, None)
+    block_chunks = _chunks(chunks, rows_cols, fraction_dtype)
+    token = dask.base.tokenize(coordinates, ring_ends, rows_cols, rule, fraction_dtype.str, block_chunks)
+    rings = dask.delayed((coordinates, ring_ends), name=f"polymask-coverage-polygon-{token}", pure=True)
+    return da.map_blocks(_coverage_block, rings, rule, thread_count, fraction_dtype, chunks=block_chunks,
+                         dtype=fraction_dtype, meta=np.empty((0, 0), dtype=fraction_dtype),
+                         name=f"polymask-coverage-{token}")
+
+
+def _coverage_block(rings, rule: int, threads: int, dtype: np.dtype, block_info=None) -> np.ndarray:
+    from polymask import _coverage_sweep
+
+    coordinates, ring_ends = rings
+    row0, col0, height, width = _window(block_info)
+    block = np.empty((height, width), dtype=dtype)
+    _coverage_sweep.coverage(coordinates, block, row0, col0, rule, threads, ring_ends)
     return block

@@ -1,0 +1,140 @@
+"""Coverage fractions and all_touched: their cost against the mask, and exactextract.
+
+Three groups, medians compared as ratios within one run:
+
+* ``coverage-4096-<polygon>``: ``polymask.mask`` (the centre rule), ``polymask.coverage``
+  (float64, float32, uint8) and ``mask(all_touched=True)`` on a 4096x4096 image,
+  one thread each, for two 1,000-vertex polygons: the project's standard
+  random polygon (vertices uniform in the square, so it crosses itself about
+  10^5 times) and a star (sorted angles, random radii: simple, spiky).
+* ``exactextract-4096-star``: the same star's fractions from exactextract
+  (``coverage`` and ``cell_id`` of one feature) and from polymask; extra_info
+  records the largest difference (exactextract stores fractions as float32).
+* ``zonal-mean-100``: the coverage-weighted mean of a 4096x4096 image over 100
+  star regions: ``polymask.coverages`` + NumPy against exactextract's ``mean``.
+
+    pytest benchmarks/test_coverage.py --benchmark-only --benchmark-columns=median,iqr,rounds
+"""
+import numpy as np
+import pytest
+
+import polymask
+
+SIZE = 4096
+SHAPE = (SIZE, SIZE)
+NORTH_UP = (1.0, 0.0, 0.0, 0.0, -1.0, float(SIZE))  # world y up, row 0 at the top: exactextract's grid
+
+
+def star(n_vertices, centre, radius, rng):
+    angles = np.sort(rng.uniform(0, 2 * np.pi, n_vertices))
+    radii = rng.uniform(0.5 * radius, radius, n_vertices)
+    return np.c_[centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)]
+
+
+POLYGONS = {
+    "random-1000": polymask.problems.random_polygon(1000, SIZE),
+    "star-1000": star(1000, (SIZE / 2, SIZE / 2), 0.45 * SIZE, np.random.default_rng(2014)),
+}
+
+
+def _fast(request):
+    return getattr(request.config, "polymask_fast_mode", False)
+
+
+@pytest.mark.parametrize("polygon", sorted(POLYGONS))
+@pytest.mark.parametrize("what", ["mask", "all_touched", "coverage-float64", "coverage-float32", "coverage-uint8"])
+def test_coverage_against_mask(benchmark, request, polygon, what):
+    vertices = POLYGONS[polygon]
+    shape = (256, 256) if _fast(request) else SHAPE
+    if _fast(request):
+        vertices = vertices * (256 / SIZE)
+    if what == "mask":
+        run = lambda: polymask.mask(vertices, shape, threads=1)  # noqa: E731
+    elif what == "all_touched":
+        run = lambda: polymask.mask(vertices, shape, threads=1, all_touched=True)  # noqa: E731
+    else:
+        dtype = what.split("-")[1]
+        run = lambda: polymask.coverage(vertices, shape, threads=1, dtype=dtype)  # noqa: E731
+    result = benchmark(run)
+    benchmark.group = f"coverage-{shape[0]}-{polygon}"
+    benchmark.extra_info.update(backend=what, polygon=polygon, shape=list(shape))
+    if what == "all_touched":  # the identity, checked where it is timed
+        assert np.array_equal(result, polymask.coverage(vertices, shape) > 0)
+
+
+def _exactextract_fractions(vertices, shape, image):
+    from exactextract import exact_extract
+    from exactextract.raster import NumPyRasterSource
+
+    source = NumPyRasterSource(image, xmin=0, ymin=0, xmax=shape[1], ymax=shape[0])
+    world = np.c_[vertices[:, 0] + 0.5, shape[0] - (vertices[:, 1] + 0.5)]  # sample frame -> cells, y up
+    ring = np.vstack([world, world[:1]]).tolist()
+    feature = {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [ring]}}
+
+    def run():
+        properties = exact_extract(source, [feature], ["cell_id", "coverage"])[0]["properties"]
+        fractions = np.zeros(shape[0] * shape[1])
+        fractions[np.asarray(properties["cell_id"], dtype=np.int64)] = properties["coverage"]
+        return fractions.reshape(shape)
+
+    return run
+
+
+@pytest.mark.parametrize("who", ["polymask", "exactextract"])
+def test_fractions_against_exactextract(benchmark, request, who):
+    pytest.importorskip("exactextract")  # the peers extra, installed by `test`
+    size = 256 if _fast(request) else SIZE
+    shape = (size, size)
+    vertices = POLYGONS["star-1000"] * (size / SIZE)
+    image = np.zeros(shape)
+    if who == "polymask":
+        run = lambda: polymask.coverage(vertices, shape, threads=1)  # noqa: E731
+    else:
+        run = _exactextract_fractions(vertices, shape, image)
+    result = benchmark(run)
+    reference = polymask.coverage(vertices, shape)
+    benchmark.group = f"exactextract-{size}-star"
+    difference = float(np.abs(result - reference).max())
+    benchmark.extra_info.update(backend=who, largest_fraction_difference=difference)
+    assert difference < 1e-6  # exactextract rounds fractions to float32
+
+
+def _regions(count, size, seed=7):
+    rng = np.random.default_rng(seed)
+    return [star(24, rng.uniform(0.1 * size, 0.9 * size, 2), rng.uniform(0.01, 0.08) * size, rng)
+            for _ in range(count)]
+
+
+@pytest.mark.parametrize("who", ["polymask", "exactextract"])
+def test_zonal_mean_against_exactextract(benchmark, request, who):
+    pytest.importorskip("exactextract")
+    size = 256 if _fast(request) else SIZE
+    shape = (size, size)
+    regions = _regions(100, size)
+    image = np.random.default_rng(1).uniform(0, 100, shape)
+
+    def polymask_means():
+        means = []
+        for row0, col0, weights in polymask.coverages(regions, shape, threads=1):
+            cells = image[row0:row0 + weights.shape[0], col0:col0 + weights.shape[1]]
+            means.append(float((weights * cells).sum() / weights.sum()))
+        return np.array(means)
+
+    if who == "polymask":
+        run = polymask_means
+    else:
+        from exactextract import exact_extract
+        from exactextract.raster import NumPyRasterSource
+
+        source = NumPyRasterSource(image, xmin=0, ymin=0, xmax=size, ymax=size)
+        features = []
+        for vertices in regions:
+            world = np.c_[vertices[:, 0] + 0.5, size - (vertices[:, 1] + 0.5)]
+            features.append({"type": "Feature", "properties": {},
+                             "geometry": {"type": "Polygon", "coordinates": [np.vstack([world, world[:1]]).tolist()]}})
+        run = lambda: np.array([f["properties"]["mean"] for f in exact_extract(source, features, ["mean"])])  # noqa: E731
+    result = benchmark(run)
+    benchmark.group = f"zonal-mean-100-{size}"
+    difference = float(np.abs(result - polymask_means()).max())
+    benchmark.extra_info.update(backend=who, largest_mean_difference=difference)
+    assert difference < 1e-4

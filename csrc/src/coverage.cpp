@@ -1,0 +1,571 @@
+// coverage.cpp -- the exact coverage sweep behind polymask.coverage and all_touched.
+//
+// One row strip y in [row - 1/2, row + 1/2] at a time:
+//
+//   1. the edges that overlap the strip mark the columns they pass ("touched");
+//      every other cell of the row is wholly inside or wholly outside;
+//   2. the strip is cut at every vertex inside it into pieces; in a piece
+//      every edge spans it, and the crossings of two edges inside it are the
+//      swaps of an insertion sort from the order at the piece's top to the
+//      order at its bottom;
+//   3. the inside length in column c at height y is the sum over edges of
+//      sign * clamp(x(y) - c, -1/2, 1/2), sign -1 for an edge that opens an
+//      inside run and +1 for one that closes it (0 for neither, nonzero
+//      only).  The sign follows from the edges left of it (parity, or the
+//      winding count), so it changes only where the edge crosses another:
+//      vertices add and remove edges in pairs of opposite winding.  Each edge
+//      is therefore integrated once between consecutive crossings of its own,
+//      O(edges + crossings) per piece;
+//   4. the integral of clamp(x(y) - c, ...) over a stretch where x is linear
+//      is a closed form (mean_clamped) for the columns the edge passes; to
+//      the columns left of it the edge adds the constant sign * h / 2 (base_)
+//      and to those right of it -sign * h / 2 (a step), so a wide inside run
+//      costs O(1) plus the columns its edges pass.
+//
+// At the end of the row, cells some edge piece (or a horizontal edge) reaches
+// take the summed area, clamped to [0, 1] (rounding can leave -1e-17); all
+// others are exactly 0 or 1.  Every sum is taken in an order that depends on
+// the geometry only, never on the window or the thread count, so windows
+// equal slices bit for bit.
+//
+// Error: abscissae are interpolated in double (vertices within 2^16) or x87
+// extended precision (beyond), then taken relative to the cell, so the error
+// per edge piece is a few ulps of |x1 - x0| times h: measured 5e-14 for edges
+// 2^21 long through a cell, 4e-12 for edges 2^17 long in double, under the
+// promised 1e-10 for coordinates within +-2^20.
+#include "polymask/coverage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "parallel.hpp"
+#include "polymask/scanline.hpp"
+
+namespace polymask {
+
+namespace {
+
+// Abscissae are interpolated in type Wide.  x = x0 + slope * (y - y0) loses
+// about |x1 - x0| * 2^-53 in double: under 1e-11 while every coordinate is
+// within 2^16, so such polygons (nearly all) use double.  Larger ones use
+// x87 extended precision where the platform has it (64-bit mantissa,
+// |x1 - x0| * 2^-64), which keeps the 1e-10 bound for edges 2^21 long
+// (measured 1.6e-10 with plain double, 5e-14 extended); it is ~1.5x slower.
+#if defined(__x86_64__) || defined(__i386__)
+using Extended = long double;
+#else
+using Extended = double;
+#endif
+constexpr double kDoubleIsEnough = 65536.0;  // 2^16
+
+// A non-horizontal edge with y0 < y1 (the lower end first).
+template <class Wide>
+struct SegmentT {
+    double x0, y0, x1, y1;
+    int winding;
+    Wide slope;  // dx / dy
+
+    // x on the edge at ordinate y (clamped to the edge); the ends are exact.
+    Wide x_at(double y) const
+    {
+        if (y <= y0) return x0;
+        if (y >= y1) return x1;
+        const Wide x = static_cast<Wide>(x0) + slope * (static_cast<Wide>(y) - static_cast<Wide>(y0));
+        return x == x ? x : Wide(0);  // overflow on absurd input: keep sorting well-defined
+    }
+};
+
+template <class Wide>
+SegmentT<Wide> make_segment(double x0, double y0, double x1, double y1, int winding)
+{
+    const Wide slope = (static_cast<Wide>(x1) - static_cast<Wide>(x0)) / (static_cast<Wide>(y1) - static_cast<Wide>(y0));
+    return {x0, y0, x1, y1, winding, slope};
+}
+
+// A horizontal edge: it bounds area without spanning any height.
+struct Flat {
+    double y, x_min, x_max;
+};
+
+// The floor of x, clamped to [lo, hi] (safe for any double, NaN gives lo).
+int64_t floor_clamped(double x, int64_t lo, int64_t hi)
+{
+    return -detail::ceil_clamped(-x, -hi, -lo);
+}
+
+// Mean of clamp(x, -1/2, 1/2) as x runs linearly from a to b.
+double mean_clamped(double a, double b)
+{
+    if (a > b) std::swap(a, b);
+    if (b <= -0.5) return -0.5;
+    if (a >= 0.5) return 0.5;
+    const double span = b - a;
+    if (!(span > 0.0)) return a;  // a == b, inside (-1/2, 1/2)
+    const double below = a < -0.5 ? (-0.5 - a) / span : 0.0;  // share of the run left of the cell
+    const double above = b > 0.5 ? (b - 0.5) / span : 0.0;    // share right of it
+    const double middle = 1.0 - below - above;
+    const double middle_mean = 0.5 * (std::max(a, -0.5) + std::min(b, 0.5));
+    return 0.5 * (above - below) + middle * middle_mean;
+}
+
+template <class Wide>
+struct CrossingT {
+    double key;    // x where the order is taken
+    double other;  // tie-break: x at the other end of the piece
+    int32_t segment;
+    int left;      // edges (even-odd) or winding (nonzero) left of it at the piece's top
+    int32_t index; // its position at the piece's top
+    Wide x_top, x_bottom;  // x at the piece's top and bottom, unrounded
+};
+
+template <class Crossing>
+bool crossing_less(const Crossing &a, const Crossing &b)
+{
+    // The segment index breaks exact ties, so the order (and with it the
+    // order of floating-point sums) never depends on which rows came before.
+    if (a.key != b.key) return a.key < b.key;
+    if (a.other != b.other) return a.other < b.other;
+    return a.segment < b.segment;
+}
+
+// Sort by (key, other): insertion sort while the input is nearly sorted (the
+// usual case, row after row), std::sort once it proves not to be.
+template <class Crossing>
+void sort_nearly_sorted(std::vector<Crossing> &items)
+{
+    size_t moves_left = 8 * items.size() + 64;
+    for (size_t k = 1; k < items.size(); ++k) {
+        const Crossing item = items[k];
+        size_t pos = k;
+        while (pos > 0 && crossing_less(item, items[pos - 1])) {
+            items[pos] = items[pos - 1];
+            --pos;
+            if (--moves_left == 0) {
+                items[pos] = item;
+                std::sort(items.begin(), items.end(), crossing_less<Crossing>);
+                return;
+            }
+        }
+        items[pos] = item;
+    }
+}
+
+// Insertion sort by (key, other); calls swapped(a, b) for every pair it swaps.
+template <class Crossing, class OnSwap>
+void insertion_sort(std::vector<Crossing> &items, OnSwap swapped)
+{
+    for (size_t k = 1; k < items.size(); ++k) {
+        const Crossing item = items[k];
+        size_t pos = k;
+        while (pos > 0 && (items[pos - 1].key > item.key ||
+                           (items[pos - 1].key == item.key && items[pos - 1].other > item.other))) {
+            swapped(items[pos - 1], item);
+            items[pos] = items[pos - 1];
+            --pos;
+        }
+        items[pos] = item;
+    }
+}
+
+// Per-thread buffers for one row of the window.
+template <class Wide>
+class RowSweep {
+    using Segment = SegmentT<Wide>;
+    using Crossing = CrossingT<Wide>;
+
+public:
+    RowSweep(const std::vector<Segment> &segments, const std::vector<Flat> &flats, const Window &window,
+             FillRule rule)
+        : segments_(segments), flats_(flats), window_(window), rule_(rule),
+          area_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0)
+    {
+    }
+
+    // Accumulate row `row` given the segments overlapping its strip; then
+    // values(c) gives the coverage of window column c.
+    void sweep(int64_t row, std::vector<int32_t> &active)
+    {
+        touched_.clear();
+        steps_.clear();
+        base_ = 0.0;
+        const double y_top = static_cast<double>(row) - 0.5;
+        const double y_bottom = static_cast<double>(row) + 0.5;
+
+        breaks_.clear();
+        breaks_.push_back(y_top);
+        breaks_.push_back(y_bottom);
+        order_.clear();
+        for (int32_t s : active) {
+            const Segment &seg = segments_[s];
+            const double ya = std::max(seg.y0, y_top), yb = std::min(seg.y1, y_bottom);
+            const double xa = static_cast<double>(seg.x_at(ya)), xb = static_cast<double>(seg.x_at(yb));
+            mark(std::min(xa, xb), std::max(xa, xb));
+            if (seg.y0 > y_top) breaks_.push_back(seg.y0);
+            if (seg.y1 < y_bottom) breaks_.push_back(seg.y1);
+            order_.push_back({xb, xa, s, 0, 0, 0, 0});
+        }
+        // Keep `active` in x order at the row's bottom: the next row's and
+        // the pieces' sorts then start nearly sorted and cost O(n).
+        sort_nearly_sorted(order_);
+        for (size_t k = 0; k < order_.size(); ++k) active[k] = order_[k].segment;
+        for (const Flat &flat : flats_) {
+            if (flat.y >= y_top && flat.y <= y_bottom) mark(flat.x_min, flat.x_max);
+            if (flat.y > y_top && flat.y < y_bottom) {
+                // A horizontal edge inside the strip splits the cells it
+                // passes, though no edge piece integrates over them.
+                const int64_t end = window_.col0 + window_.width;
+                const int64_t first = detail::ceil_clamped(flat.x_min - 0.5, window_.col0, end);
+                const int64_t last = floor_clamped(flat.x_max + 0.5, window_.col0 - 1, end - 1);
+                for (int64_t c = first; c <= last; ++c) crossed_[c - window_.col0] = 1;
+            }
+        }
+        std::sort(breaks_.begin(), breaks_.end());
+        breaks_.erase(std::unique(breaks_.begin(), breaks_.end()), breaks_.end());
+        for (size_t b = 0; b + 1 < breaks_.size(); ++b) add_piece(breaks_[b], breaks_[b + 1], active);
+    }
+
+    // Write the row into line[0, width): touched cells get their area
+    // (clamped to [0, 1]), the runs between them exactly 0 or 1, written as
+    // spans.  area_ is cleared on the way, ready for the next row.
+    template <class Value, class Convert>
+    void store(Value *line, Convert convert)
+    {
+        std::sort(touched_.begin(), touched_.end(),
+                  [](const Columns &a, const Columns &b) { return a.first < b.first; });
+        // Stable, by absolute column: every column then sums the same steps in
+        // the same order whatever the window, so windows equal slices exactly.
+        std::stable_sort(steps_.begin(), steps_.end(),
+                         [](const Step &a, const Step &b) { return a.column < b.column; });
+        double running = base_;
+        size_t step = 0;
+        int64_t column = 0;
+        size_t k = 0;
+        while (column < window_.width) {
+            // The next touched run (merged with any it overlaps or abuts), or none.
+            int64_t first = window_.width, last = window_.width - 1;
+            if (k < touched_.size()) {
+                first = std::max(touched_[k].first, column);
+                last = touched_[k].last;
+                while (++k < touched_.size() && touched_[k].first <= last + 1) last = std::max(last, touched_[k].last);
+            }
+            // Untouched run [column, first): constant between steps, exactly 0 or 1.
+            while (column < first) {
+                while (step < steps_.size() && steps_[step].column <= column + window_.col0) {
+                    running += steps_[step++].delta;
+                }
+                const int64_t end = step < steps_.size() ? std::min(first, steps_[step].column - window_.col0) : first;
+                std::fill(line + column, line + end, convert(running > 0.5 ? 1.0 : 0.0));
+                column = end;
+            }
+            for (; column <= last; ++column) {
+                while (step < steps_.size() && steps_[step].column <= column + window_.col0) {
+                    running += steps_[step++].delta;
+                }
+                double value = area_[column] + running;
+                if (!crossed_[column]) {
+                    // Marked, but no edge piece reached the closed cell: it is
+                    // wholly in or out, and the running sum's rounding (1e-17)
+                    // must not turn 0 into "touched".
+                    value = running > 0.5 ? 1.0 : 0.0;
+                }
+                area_[column] = 0.0;
+                crossed_[column] = 0;
+                line[column] = convert(value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0);  // NaN -> 0
+            }
+        }
+    }
+
+private:
+    struct Columns {
+        int64_t first, last;  // window-relative, inclusive
+    };
+    struct Step {
+        int64_t column;  // absolute; from here on every column changes by delta
+        double delta;
+    };
+
+    // Columns whose closed cell [c - 1/2, c + 1/2] meets [x_min, x_max], one
+    // extra each side against rounding of the interpolated ends.
+    void mark(double x_min, double x_max)
+    {
+        const int64_t end = window_.col0 + window_.width;
+        const int64_t first = floor_clamped(x_min - 0.5, window_.col0, end);
+        const int64_t last = detail::ceil_clamped(x_max + 0.5, window_.col0 - 1, end - 1);
+        if (first <= last) touched_.push_back({first - window_.col0, last - window_.col0});
+    }
+
+    // The piece [ya, yb] of the strip between two vertex ordinates: every
+    // edge in it spans it.  Each edge is a left boundary of the inside
+    // (sign -1), a right one (+1) or neither (0, nonzero only); the sign
+    // depends on the edges left of it, so it changes only where the edge
+    // crosses another (vertices add or remove edges in pairs of opposite
+    // winding, which changes neither parity nor winding count further
+    // right).  The order at ya gives every sign; re-sorting by x at yb
+    // yields each crossing as a swap, and each edge is then integrated
+    // between its own crossings: O(edges + crossings), not their product.
+    void add_piece(double ya, double yb, const std::vector<int32_t> &active)
+    {
+        order_.clear();
+        for (int32_t s : active) {
+            const Segment &seg = segments_[s];
+            if (seg.y0 <= ya && seg.y1 >= yb) {
+                const Wide x_top = seg.x_at(ya), x_bottom = seg.x_at(yb);
+                order_.push_back({static_cast<double>(x_top), static_cast<double>(x_bottom), s, 0, 0, x_top, x_bottom});
+            }
+        }
+        if (order_.empty()) return;
+        sort_nearly_sorted(order_);
+        const bool even_odd = rule_ == FillRule::even_odd;
+        int left = 0;  // edges (even-odd) or winding (nonzero) left of the current one
+        for (size_t k = 0; k < order_.size(); ++k) {
+            Crossing &c = order_[k];
+            c.left = left;
+            c.index = static_cast<int32_t>(k);
+            left += even_odd ? 1 : segments_[c.segment].winding;
+        }
+        top_ = order_;  // the order at ya, by position
+        events_.clear();
+        for (Crossing &c : order_) std::swap(c.key, c.other);
+        insertion_sort(order_, [&](const Crossing &l, const Crossing &r) {
+            // l was left of r at ya and is right of it at yb: they cross.
+            const double gap_top = r.other - l.other;  // >= 0
+            const double gap_bottom = l.key - r.key;   // >= 0
+            double y = ya + (yb - ya) * (gap_top / (gap_top + gap_bottom));
+            y = y > ya ? (y < yb ? y : yb) : ya;  // also maps NaN (identical edges) to ya
+            events_.push_back({l.index, y, even_odd ? 1 : segments_[r.segment].winding});
+            events_.push_back({r.index, y, even_odd ? -1 : -segments_[l.segment].winding});
+        });
+        std::sort(events_.begin(), events_.end(), [](const Event &a, const Event &b) {
+            return a.index < b.index || (a.index == b.index && a.y < b.y);
+        });
+        size_t e = 0;
+        for (const Crossing &c : top_) {
+            const Segment &seg = segments_[c.segment];
+            int count = c.left;
+            double y = ya;
+            for (; e < events_.size() && events_[e].index == c.index; ++e) {
+                const double y_next = events_[e].y;
+                integrate(seg, y, y_next, boundary_sign(count, seg.winding, even_odd),
+                          y == ya ? c.x_top : seg.x_at(y), y_next == yb ? c.x_bottom : seg.x_at(y_next));
+                count += events_[e].delta;
+                y = events_[e].y;
+            }
+            integrate(seg, y, yb, boundary_sign(count, seg.winding, even_odd), y == ya ? c.x_top : seg.x_at(y),
+                      c.x_bottom);
+        }
+    }
+
+    // -1: the edge opens an inside run (left boundary); +1: it closes one.
+    static int boundary_sign(int left, int winding, bool even_odd)
+    {
+        if (even_odd) return (left & 1) ? 1 : -1;
+        const bool was_inside = left != 0, inside = left + winding != 0;
+        return was_inside == inside ? 0 : (inside ? -1 : 1);
+    }
+
+    // Add sign * integral over [y0, y1] of clamp(x(y) - c, -1/2, 1/2) to
+    // every column c: +sign*h/2 for columns left of the edge (a constant,
+    // base_), -sign*h/2 right of it (a step in steps_), the exact mean for
+    // the columns it passes.
+    void integrate(const Segment &, double y0, double y1, int sign, Wide a, Wide b)
+    {
+        const double height = y1 - y0;
+        if (sign == 0 || !(height > 0.0)) return;
+        const double signed_height = sign * height;
+        // Columns in absolute terms, clamped only far away: what is summed,
+        // and in which order, must not depend on the window.
+        constexpr int64_t far = int64_t{1} << 60;
+        const int64_t first = detail::ceil_clamped(static_cast<double>(std::min(a, b) - 0.5), -far, far);
+        const int64_t last = floor_clamped(static_cast<double>(std::max(a, b) + 0.5), -far, far);
+        const int64_t hi = window_.col0 + window_.width;
+        base_ += 0.5 * signed_height;
+        if (last + 1 < hi) steps_.push_back({last + 1, -signed_height});
+        const int64_t begin = std::max(first, window_.col0), end = std::min(last, hi - 1);
+        if (begin > end) return;
+        // Abscissae relative to the edge's own first column, formed once in
+        // Wide: small numbers from here on, so plain double loses nothing
+        // that matters, and the anchor (unlike the window) is the same for
+        // every window, so windows equal slices bit for bit.
+        const int64_t anchor = first;
+        const Wide origin = static_cast<Wide>(anchor);
+        double low = static_cast<double>(a - origin), high = static_cast<double>(b - origin);
+        if (low > high) std::swap(low, high);
+        const double inverse_span = high > low ? 1.0 / (high - low) : 0.0;
+        double *area = area_.data() + (begin - window_.col0);
+        // These columns are nearly always marked already; on absurd input (a
+        // slope that overflows) x need not stay between the piece's ends, and
+        // area_ and crossed_ must only ever be written inside touched runs,
+        // which store() clears.
+        touched_.push_back({begin - window_.col0, end - window_.col0});
+        std::fill(crossed_.begin() + (begin - window_.col0), crossed_.begin() + (end - window_.col0) + 1, uint8_t{1});
+        for (int64_t k = 0; k <= end - begin; ++k) {
+            const double offset = static_cast<double>(begin + k - anchor);
+            const double a_k = low - offset, b_k = high - offset;
+            double mean;
+            if (a_k < -0.5 && b_k > 0.5) {
+                // The edge crosses the whole cell: the mean of x over the part
+                // inside it is 0, so only the shares left and right count.
+                mean = 0.5 * ((b_k - 0.5) - (-0.5 - a_k)) * inverse_span;
+            } else {
+                mean = mean_clamped(a_k, b_k);
+            }
+            area[k] += signed_height * (mean - 0.5);
+        }
+    }
+
+    struct Event {
+        int32_t index;  // the edge's position in top_
+        double y;
+        int delta;  // change of the edge's left count at y
+    };
+    const std::vector<Segment> &segments_;
+    const std::vector<Flat> &flats_;
+    const Window &window_;
+    FillRule rule_;
+    std::vector<double> area_;      // partial areas per column, zero outside touched runs
+    std::vector<uint8_t> crossed_;  // 1 where some edge piece reached the closed cell
+    std::vector<Step> steps_;       // sparse difference array of full-cell heights
+    std::vector<Columns> touched_;  // runs of columns some edge passes
+    std::vector<double> breaks_;
+    std::vector<Event> events_;
+    std::vector<Crossing> order_;
+    std::vector<Crossing> top_;
+    double base_ = 0.0;  // added to every column of the row
+};
+
+constexpr int64_t kRowsPerChunk = 16;
+
+template <class Wide, class Store>
+void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, int threads, Store store_row)
+{
+    using Segment = SegmentT<Wide>;
+    if (window.height < 0 || window.width < 0) {
+        throw std::invalid_argument("polymask::coverage: window height and width must be >= 0");
+    }
+    if (window.height == 0 || window.width == 0) return;
+    for (double v : polygon.xy()) {
+        if (!std::isfinite(v)) throw std::invalid_argument("polymask::coverage: vertices must be finite");
+    }
+    // Segments lower end first, sorted by it; horizontal edges apart.
+    std::vector<Segment> segments;
+    for (const Edge &e : polygon.edges_by_y()) {
+        if (e.yi < e.yj) {
+            segments.push_back(make_segment<Wide>(e.xi, e.yi, e.xj, e.yj, e.winding));
+        } else {
+            segments.push_back(make_segment<Wide>(e.xj, e.yj, e.xi, e.yi, e.winding));
+        }
+    }
+    std::vector<Flat> flats;
+    const std::vector<double> &xy = polygon.xy();
+    int64_t ring_start = 0;
+    for (int64_t ring_end : polygon.ring_ends()) {
+        for (int64_t i = ring_start, j = ring_end - 1; i < ring_end; j = i++) {
+            if (xy[2 * i + 1] == xy[2 * j + 1]) {
+                flats.push_back({xy[2 * i + 1], std::min(xy[2 * i], xy[2 * j]), std::max(xy[2 * i], xy[2 * j])});
+            }
+        }
+        ring_start = ring_end;
+    }
+
+    const int64_t n_chunks = (window.height + kRowsPerChunk - 1) / kRowsPerChunk;
+    detail::parallel_for(n_chunks, threads, [&](int64_t chunk) {
+        const int64_t row_begin = window.row0 + chunk * kRowsPerChunk;
+        const int64_t row_end = std::min(row_begin + kRowsPerChunk, window.row0 + window.height);
+        const double chunk_top = static_cast<double>(row_begin) - 0.5;
+        const double chunk_bottom = static_cast<double>(row_end) - 0.5;
+        // Segments that can reach the chunk's rows, in order of their top.
+        std::vector<int32_t> candidates;
+        for (size_t s = 0; s < segments.size() && segments[s].y0 < chunk_bottom; ++s) {
+            if (segments[s].y1 > chunk_top) candidates.push_back(static_cast<int32_t>(s));
+        }
+        std::vector<Flat> chunk_flats;
+        for (const Flat &flat : flats) {
+            if (flat.y >= chunk_top && flat.y <= chunk_bottom) chunk_flats.push_back(flat);
+        }
+        RowSweep<Wide> sweep(segments, chunk_flats, window, rule);
+        std::vector<int32_t> active;
+        size_t next = 0;
+        for (int64_t row = row_begin; row < row_end; ++row) {
+            const double y_top = static_cast<double>(row) - 0.5, y_bottom = static_cast<double>(row) + 0.5;
+            active.erase(std::remove_if(active.begin(), active.end(),
+                                        [&](int32_t s) { return segments[s].y1 <= y_top; }),
+                         active.end());
+            while (next < candidates.size() && segments[candidates[next]].y0 < y_bottom) {
+                if (segments[candidates[next]].y1 > y_top) active.push_back(candidates[next]);
+                ++next;
+            }
+            bool flat_here = false;
+            for (const Flat &flat : chunk_flats) flat_here = flat_here || (flat.y >= y_top && flat.y <= y_bottom);
+            if (active.empty() && !flat_here) {
+                store_row(row, static_cast<RowSweep<Wide> *>(nullptr));
+                continue;
+            }
+            sweep.sweep(row, active);
+            store_row(row, &sweep);
+        }
+    });
+}
+
+// Run the sweep in double when every vertex is within 2^16, else in Extended.
+template <class Store>
+void sweep_any(const Polygon &polygon, const Window &window, FillRule rule, int threads, Store store_row)
+{
+    double largest = 0.0;
+    for (double v : polygon.xy()) largest = std::max(largest, std::fabs(v));  // NaN: ignored, refused later
+    if (largest <= kDoubleIsEnough) {
+        sweep_window<double>(polygon, window, rule, threads, store_row);
+    } else {
+        sweep_window<Extended>(polygon, window, rule, threads, store_row);
+    }
+}
+
+}  // namespace
+
+template <class Value>
+void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t row_stride, FillRule rule,
+              int threads)
+{
+    if (window.height > 0 && window.width > 0 && (out == nullptr || row_stride < window.width)) {
+        throw std::invalid_argument("polymask::coverage: null output or row_stride smaller than the width");
+    }
+    sweep_any(polygon, window, rule, threads, [&](int64_t row, auto *sweep) {
+        Value *line = out + (row - window.row0) * row_stride;
+        if (sweep == nullptr) {
+            std::fill(line, line + window.width, Value(0));
+            return;
+        }
+        sweep->store(line, [](double value) {
+            if constexpr (std::is_same_v<Value, uint8_t>) {
+                return static_cast<uint8_t>(std::floor(value * 255.0 + 0.5));
+            } else {
+                return static_cast<Value>(value);
+            }
+        });
+    });
+}
+
+void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
+                  int threads)
+{
+    if (window.height > 0 && window.width > 0 && (out == nullptr || row_stride < window.width)) {
+        throw std::invalid_argument("polymask::fill_touched: null output or row_stride smaller than the width");
+    }
+    sweep_any(polygon, window, rule, threads, [&](int64_t row, auto *sweep) {
+        uint8_t *line = out + (row - window.row0) * row_stride;
+        if (sweep == nullptr) {
+            std::fill(line, line + window.width, uint8_t{0});
+            return;
+        }
+        sweep->store(line, [](double value) { return static_cast<uint8_t>(value > 0.0 ? 1 : 0); });
+    });
+}
+
+template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int);
+template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int);
+template void coverage<uint8_t>(const Polygon &, const Window &, uint8_t *, int64_t, FillRule, int);
+
+}  // namespace polymask

@@ -1,0 +1,162 @@
+// The coverage sweep: known fractions, sums equal areas, windows equal
+// slices, thread counts agree, all_touched is coverage > 0, bad input throws.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "polymask/coverage.hpp"
+#include "test_support.hpp"
+
+using namespace polymask_test;
+
+namespace {
+
+std::vector<double> coverage_of(const Polygon &polygon, Window window, FillRule rule = FillRule::even_odd,
+                                int threads = 1)
+{
+    // NaN, not 0: every element must be written.
+    std::vector<double> out(static_cast<size_t>(window.height * window.width),
+                            std::numeric_limits<double>::quiet_NaN());
+    polymask::coverage<double>(polygon, window, out.data(), window.width, rule, threads);
+    return out;
+}
+
+double shoelace(const std::vector<double> &xy)
+{
+    const size_t n = xy.size() / 2;
+    double twice = 0.0;
+    for (size_t i = 0, j = n - 1; i < n; j = i++) twice += xy[2 * j] * xy[2 * i + 1] - xy[2 * i] * xy[2 * j + 1];
+    return std::fabs(0.5 * twice);
+}
+
+// A simple polygon: n vertices at sorted angles, random radii.
+std::vector<double> star(std::mt19937_64 &rng, int n, double cx, double cy, double radius)
+{
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<double> angles(static_cast<size_t>(n));
+    for (double &a : angles) a = 2 * M_PI * unit(rng);
+    std::sort(angles.begin(), angles.end());
+    std::vector<double> xy;
+    for (double a : angles) {
+        const double r = radius * (0.3 + 0.7 * unit(rng));
+        xy.push_back(cx + r * std::cos(a));
+        xy.push_back(cy + r * std::sin(a));
+    }
+    return xy;
+}
+
+}  // namespace
+
+TEST(Coverage, SquareOnSamplePoints)
+{
+    const std::vector<double> xy{0, 0, 2, 0, 2, 2, 0, 2};
+    const auto out = coverage_of(Polygon(xy.data(), 4), Window{0, 0, 3, 3});
+    const std::vector<double> expected{0.25, 0.5, 0.25, 0.5, 1.0, 0.5, 0.25, 0.5, 0.25};
+    EXPECT_EQ(out, expected);
+}
+
+TEST(Coverage, TriangleHalfCells)
+{
+    // The diagonal of cell (0, 0) ... (1, 1) corners: cells on it are half covered.
+    const std::vector<double> xy{-0.5, -0.5, 2.5, -0.5, 2.5, 2.5};
+    const auto out = coverage_of(Polygon(xy.data(), 3), Window{0, 0, 3, 3});
+    const std::vector<double> expected{0.5, 1, 1, 0, 0.5, 1, 0, 0, 0.5};
+    EXPECT_EQ(out, expected);
+}
+
+TEST(Coverage, BowtieBothRules)
+{
+    const std::vector<double> xy{0.5, 0.5, 2.5, 2.5, 2.5, 0.5, 0.5, 2.5};
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        const auto out = coverage_of(Polygon(xy.data(), 4), Window{0, 0, 4, 4}, rule);
+        for (int64_t r = 0; r < 4; ++r) {
+            for (int64_t c = 0; c < 4; ++c) {
+                const bool middle = r >= 1 && r <= 2 && c >= 1 && c <= 2;
+                EXPECT_EQ(out[r * 4 + c], middle ? 0.5 : 0.0) << r << ", " << c;
+            }
+        }
+    }
+}
+
+TEST(Coverage, SumEqualsShoelaceArea)
+{
+    std::mt19937_64 rng(3);
+    for (int trial = 0; trial < 10; ++trial) {
+        const auto xy = star(rng, 40, 30.3, 31.7, 25.0);
+        for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+            const auto out = coverage_of(Polygon(xy.data(), 40), Window{0, 0, 64, 64}, rule);
+            double total = 0.0;
+            for (double v : out) {
+                ASSERT_GE(v, 0.0);
+                ASSERT_LE(v, 1.0);
+                total += v;
+            }
+            EXPECT_NEAR(total, shoelace(xy), 1e-9 * shoelace(xy));
+        }
+    }
+}
+
+TEST(Coverage, WindowsEqualSlicesAndThreadsAgree)
+{
+    std::mt19937_64 rng(5);
+    const auto xy = random_vertices(rng, 30, -5.0, 45.0);
+    const Polygon polygon(xy.data(), 30);
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        const auto full = coverage_of(polygon, Window{0, 0, 40, 40}, rule);
+        EXPECT_EQ(coverage_of(polygon, Window{0, 0, 40, 40}, rule, 2), full);
+        const Window window{7, 11, 20, 13};
+        const auto part = coverage_of(polygon, window, rule);
+        for (int64_t r = 0; r < window.height; ++r) {
+            for (int64_t c = 0; c < window.width; ++c) {
+                ASSERT_EQ(part[r * window.width + c], full[(r + 7) * 40 + (c + 11)]) << r << ", " << c;
+            }
+        }
+    }
+}
+
+TEST(Coverage, TouchedIsCoveragePositive)
+{
+    std::mt19937_64 rng(9);
+    const auto xy = random_vertices(rng, 25, -3.0, 35.0);
+    const Polygon polygon(xy.data(), 25);
+    const auto fractions = coverage_of(polygon, Window{0, 0, 32, 32});
+    std::vector<uint8_t> touched(32 * 32, 0xAA);
+    polymask::fill_touched(polygon, Window{0, 0, 32, 32}, touched.data(), 32);
+    for (size_t k = 0; k < touched.size(); ++k) EXPECT_EQ(touched[k], fractions[k] > 0.0 ? 1 : 0) << k;
+}
+
+TEST(Coverage, Uint8AndFloatAreRoundedDoubles)
+{
+    std::mt19937_64 rng(1);
+    const auto xy = random_vertices(rng, 12, 0.0, 16.0);
+    const Polygon polygon(xy.data(), 12);
+    const auto fractions = coverage_of(polygon, Window{0, 0, 16, 16});
+    std::vector<uint8_t> bytes(16 * 16);
+    std::vector<float> singles(16 * 16);
+    polymask::coverage<uint8_t>(polygon, Window{0, 0, 16, 16}, bytes.data(), 16);
+    polymask::coverage<float>(polygon, Window{0, 0, 16, 16}, singles.data(), 16);
+    for (size_t k = 0; k < fractions.size(); ++k) {
+        EXPECT_EQ(bytes[k], static_cast<uint8_t>(std::floor(fractions[k] * 255.0 + 0.5)));
+        EXPECT_EQ(singles[k], static_cast<float>(fractions[k]));
+    }
+}
+
+TEST(Coverage, NonFiniteVerticesThrow)
+{
+    const std::vector<double> xy{0, 0, std::nan(""), 1, 1, 1};
+    std::vector<double> out(4);
+    EXPECT_THROW(polymask::coverage<double>(Polygon(xy.data(), 3), Window{0, 0, 2, 2}, out.data(), 2),
+                 std::invalid_argument);
+}
+
+TEST(Coverage, AbsurdFiniteCoordinatesStayInRange)
+{
+    const std::vector<double> xy{-1e300, -1e300, 1e300, 3, 5, 1e300, 2.5, 2.5};
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        const auto out = coverage_of(Polygon(xy.data(), 4), Window{0, 0, 6, 6}, rule);
+        for (double v : out) EXPECT_TRUE(v >= 0.0 && v <= 1.0);
+    }
+}

@@ -1,0 +1,215 @@
+"""Exact coverage fractions: ``polymask.coverage``, ``polymask.coverages`` and all_touched.
+
+A mask says in or out; the coverage of a pixel says how much of its *cell*
+lies inside the filled region: the unit square centred on the contract's
+sample point (x=col, y=row), or with ``transform=`` the cell between
+T·(col, row) and T·(col+1, row+1) (an affine map keeps area ratios, so the
+vertices are mapped into the sample frame and the unit square is used).
+
+The sweep lives in C++ (csrc/src/coverage.cpp, bound by
+polymask/_coverage.pyx); this module validates, maps and allocates.  The
+same sweep answers ``all_touched``: a pixel is in iff its cell shares positive
+area with the region, i.e. ``coverage > 0``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from polymask import _coverage_sweep as _sweep
+from polymask._rings import as_polygon_list, as_rings
+from polymask._transform import as_transform, to_sample_frame
+from polymask._validation import (
+    _describe, as_fill_rule, as_shape, as_threads, as_vertices, check_out_layout, window_origin,
+)
+
+#: Output types of the coverage sweep: fractions in float64 or float32, or
+#: an anti-aliased uint8 image (round(255 * fraction), halves up).
+COVERAGE_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.uint8))
+
+
+def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", window=None, out=None, dtype=None,
+             threads=None) -> np.ndarray:
+    """Return the fraction of each pixel's cell that lies inside a polygon.
+
+    Parameters
+    ----------
+    polygon : polygon
+        Anything ``polymask.mask`` takes: an (N, 2) array of (x, y) vertices,
+        a list of rings (holes, parts), a GeoJSON-like mapping or a shapely
+        (Multi)Polygon.
+    shape : (rows, cols)
+        The image shape.
+    transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
+        Without it, pixel (row, col) is the unit square centred on the point
+        (x=col, y=row): [col - ½, col + ½] x [row - ½, row + ½].  With it,
+        pixel (row, col) is the cell with corners T·(col, row) and
+        T·(col+1, row+1), as in GDAL and rasterio (rotation and shear too).
+    fill_rule : {"evenodd", "nonzero"}, optional
+        Which part of a self-intersecting or multi-ring polygon is inside,
+        as in ``polymask.mask``.
+    window : (row0, col0, height, width), optional
+        Compute only that window; equals the same slice of the full result.
+    out : numpy.ndarray, optional
+        A C-contiguous, writable float64, float32 or uint8 array of the
+        result's shape to fill and return.
+    dtype : {float64, float32, uint8}, optional
+        float64 (default, or out's dtype) or float32: the fraction in
+        [0, 1].  uint8: an anti-aliased mask, ``floor(255 * fraction + ½)``
+        (round half up), so a fully covered pixel is 255 and a missed one 0;
+        pixels covered by less than 1/510 become 0.
+    threads : int, optional
+        None or 0: all cores.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``fractions[r, c]``: area of the cell inside the region divided by
+        the cell's area.  Cells no edge passes through are exactly 0.0 or
+        1.0; the others are within 1e-10 of the exact rational area for
+        coordinates within ±2^20 pixels (float64 output).  ``fractions > 0``
+        equals ``polymask.mask(..., all_touched=True)``.
+
+    Examples
+    --------
+    >>> import polymask
+    >>> polymask.coverage([(0, 0), (2, 0), (2, 2), (0, 2)], (3, 3))
+    array([[0.25, 0.5 , 0.25],
+           [0.5 , 1.  , 0.5 ],
+           [0.25, 0.5 , 0.25]])
+    """
+    coordinates, ring_ends = _polygon_in_sample_frame(polygon, transform)
+    rows_cols = as_shape(shape)
+    rule = as_fill_rule(fill_rule)
+    thread_count = as_threads(threads)
+    row0, col0, out_shape = window_origin(window, rows_cols)
+    result = _fraction_buffer(out, out_shape, _coverage_dtype(dtype, out))
+    _sweep.coverage(coordinates, result, row0, col0, rule, thread_count, ring_ends)
+    return result
+
+
+def coverages(polygons, shape, *, transform=None, fill_rule="evenodd", dtype=None, threads=None) -> list:
+    """Coverage of many regions, each cropped to the cells it can reach.
+
+    For zonal statistics over many regions without a (P, rows, cols) stack:
+    returns one ``(row0, col0, fractions)`` per polygon, where `fractions`
+    is ``polymask.coverage(polygon, shape, window=(row0, col0, h, w))`` over
+    the polygon's bounding box clipped to the image (an empty (0, 0) array
+    when it misses the image).  The weighted zonal mean of an image is then::
+
+        for row0, col0, w in polymask.coverages(regions, image.shape):
+            cells = image[row0:row0 + w.shape[0], col0:col0 + w.shape[1]]
+            mean = (w * cells).sum() / w.sum()
+    """
+    flat = as_polygon_list(polygons)
+    rows_cols = as_shape(shape)
+    rule = as_fill_rule(fill_rule)
+    thread_count = as_threads(threads)
+    chosen = _coverage_dtype(dtype, None)
+    vertices = _map_vertices(flat.vertices, transform)
+    results = []
+    for p, vertex_slice, ring_ends in _each_polygon(flat):
+        coordinates = vertices[vertex_slice]
+        row0, col0, height, width = _reach(coordinates, rows_cols)
+        fractions = np.empty((height, width), dtype=chosen)
+        if height and width:
+            _sweep.coverage(coordinates, fractions, row0, col0, rule, thread_count, ring_ends)
+        results.append((row0, col0, fractions))
+    return results
+
+
+def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads) -> None:
+    """all_touched for polymask.mask: 1 where the cell meets the region in positive area."""
+    _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends)
+
+
+def rasterize_touched(flat, labels, result, row0, col0, rule, threads) -> None:
+    """all_touched for polymask.rasterize: burn each polygon's touched cells, later over earlier."""
+    height, width = result.shape
+    for p, vertex_slice, ring_ends in _each_polygon(flat):
+        coordinates = flat.vertices[vertex_slice]
+        reach_row0, reach_col0, reach_height, reach_width = _reach(
+            coordinates, (row0 + height, col0 + width), first=(row0, col0))
+        if reach_height == 0 or reach_width == 0:
+            continue
+        touched = np.empty((reach_height, reach_width), dtype=np.uint8)
+        _sweep.fill_touched(coordinates, touched, reach_row0, reach_col0, rule, threads, ring_ends)
+        crop = result[reach_row0 - row0:reach_row0 - row0 + reach_height,
+                      reach_col0 - col0:reach_col0 - col0 + reach_width]
+        crop[touched.view(bool)] = labels[p]
+
+
+def _polygon_in_sample_frame(polygon, transform):
+    """(coordinates, ring_ends) of a polygon, mapped into the sample frame by `transform`."""
+    if type(polygon) is np.ndarray:
+        coordinates, ring_ends = as_vertices(polygon, "polygon"), None
+    else:
+        rings = as_rings(polygon, "polygon")
+        coordinates, ring_ends = rings.vertices, rings.ring_ends
+    return _map_vertices(coordinates, transform), ring_ends
+
+
+def _map_vertices(coordinates: np.ndarray, transform) -> np.ndarray:
+    checked = as_transform(transform)
+    if checked is None:
+        return coordinates
+    return to_sample_frame(coordinates, checked)
+
+
+def _each_polygon(flat):
+    """(index, vertex slice, local ring ends or None) for every polygon of a PolygonList."""
+    ring_begin = 0
+    for p, ring_end in enumerate(flat.polygon_ends):
+        vertex_begin = int(flat.ring_ends[ring_begin - 1]) if ring_begin > 0 else 0
+        vertex_end = int(flat.ring_ends[ring_end - 1]) if ring_end > 0 else 0
+        local_ends = np.ascontiguousarray(flat.ring_ends[ring_begin:ring_end] - vertex_begin, dtype=np.int64)
+        yield p, slice(vertex_begin, vertex_end), local_ends
+        ring_begin = int(ring_end)
+
+
+def _reach(coordinates: np.ndarray, end: tuple[int, int], first: tuple[int, int] = (0, 0)):
+    """(row0, col0, height, width): the cells a polygon's bounding box meets, clipped to [first, end)."""
+    if len(coordinates) == 0:
+        return first[0], first[1], 0, 0
+    low = coordinates.min(axis=0)
+    high = coordinates.max(axis=0)
+    # Cell c meets (low, high) in positive area iff c - ½ < high and c + ½ > low;
+    # one cell of margin each way costs nothing and guards the float ends.
+    col_first = max(first[1], int(np.floor(low[0] - 0.5)))
+    col_end = min(end[1], int(np.ceil(high[0] + 0.5)) + 1)
+    row_first = max(first[0], int(np.floor(low[1] - 0.5)))
+    row_end = min(end[0], int(np.ceil(high[1] + 0.5)) + 1)
+    if col_end <= col_first or row_end <= row_first:
+        return first[0], first[1], 0, 0
+    return row_first, col_first, row_end - row_first, col_end - col_first
+
+
+def _coverage_dtype(dtype, out) -> np.dtype:
+    if dtype is not None:
+        try:
+            chosen = np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"dtype must be a NumPy dtype, got {_describe(dtype)}") from None
+        if chosen not in COVERAGE_DTYPES:
+            raise TypeError(f"dtype must be float64, float32 or uint8, got {chosen}")
+        if isinstance(out, np.ndarray) and out.dtype != chosen:
+            raise TypeError(f"dtype {chosen} disagrees with out's dtype {out.dtype}; pass one or make them equal")
+        return chosen
+    if isinstance(out, np.ndarray):
+        if out.dtype not in COVERAGE_DTYPES:
+            raise TypeError(f"out must have dtype float64, float32 or uint8, got {out.dtype}")
+        return out.dtype
+    return np.dtype(np.float64)
+
+
+def _fraction_buffer(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
+    if out is None:
+        try:
+            return np.empty(shape, dtype=dtype)
+        except (MemoryError, ValueError):
+            gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
+            raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} coverage raster "
+                              f"({gigabytes:.1f} GB); compute it in windows, or use polymask.dask.coverage") from None
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a NumPy array of float64, float32 or uint8, got {_describe(out)}")
+    check_out_layout(out, shape)
+    return out
