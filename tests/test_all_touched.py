@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import polymask
-from coverage_reference import exact_coverage, positive
+from tests.coverage_reference import exact_coverage, positive
 
 RULES = ("evenodd", "nonzero")
 

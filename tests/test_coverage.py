@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import polymask
-from coverage_reference import exact_area, exact_coverage, max_error, positive
+from tests.coverage_reference import exact_area, exact_coverage, max_error, positive
 
 BOUND = 1e-10
 RULES = ("evenodd", "nonzero")

@@ -114,8 +114,8 @@ def test_the_fill_releases_the_gil():
     # own Python steps.  If the fill held the GIL, the main thread would
     # stall for the whole fill; released, it never waits much longer than
     # the interpreter's switch interval.
-    side = 3000
-    polygon = _spiky_polygon(6000, side)  # 3000 rows x 12000 crossings: about 0.3 s
+    side = 6000
+    polygon = _spiky_polygon(12000, side)  # 6000 rows x 24000 crossings: about 0.3 s
     started = time.perf_counter()
     polymask.mask(polygon, (side, side), threads=1)
     fill_seconds = time.perf_counter() - started

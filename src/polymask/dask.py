@@ -218,6 +218,8 @@ def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", dtype=None,
     from polymask import _coverage
 
     coordinates, ring_ends = _coverage._polygon_in_sample_frame(polygon, transform)
+    snapshot = _snapshot_rings(Rings(coordinates, ring_ends))  # the graph never sees later changes
+    coordinates, ring_ends = snapshot.vertices, snapshot.ring_ends
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -225,16 +227,17 @@ def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", dtype=None,
     block_chunks = _chunks(chunks, rows_cols, fraction_dtype)
     token = dask.base.tokenize(coordinates, ring_ends, rows_cols, rule, fraction_dtype.str, block_chunks)
     rings = dask.delayed((coordinates, ring_ends), name=f"polymask-coverage-polygon-{token}", pure=True)
-    return da.map_blocks(_coverage_block, rings, rule, thread_count, fraction_dtype, chunks=block_chunks,
+    return da.map_blocks(_coverage_block, rings, rule, thread_count, fraction_dtype, _block_starts(block_chunks),
+                         chunks=block_chunks,
                          dtype=fraction_dtype, meta=np.empty((0, 0), dtype=fraction_dtype),
                          name=f"polymask-coverage-{token}")
 
 
-def _coverage_block(rings, rule: int, threads: int, dtype: np.dtype, block_info=None) -> np.ndarray:
+def _coverage_block(rings, rule: int, threads: int, dtype: np.dtype, starts, block_id=None) -> np.ndarray:
     from polymask import _coverage_sweep
 
     coordinates, ring_ends = rings
-    row0, col0, height, width = _window(block_info)
+    row0, col0, height, width = _window(block_id, starts)
     block = np.empty((height, width), dtype=dtype)
     _coverage_sweep.coverage(coordinates, block, row0, col0, rule, threads, ring_ends)
     return block
