@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import os
 
+import geopandas
 import numpy as np
 import pytest
-
-import geopandas
 import regionmask
 import shapely
 from affine import Affine

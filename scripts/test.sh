@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh test
 export POLYMASK_REQUIRE_OPENMP=1
 
+echo "==> Python sources: ruff (the lint configuration is in pyproject.toml)"
+.venv/bin/ruff check .
+
 echo "==> C++ core: configure, build and run the GoogleTest suite"
 .venv/bin/python -m pip install --quiet "cmake>=3.21" ninja
 configure() {

@@ -8,11 +8,10 @@ operation per ufunc call, so it rounds exactly like the C++ core must.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 import os
 import signal
 import subprocess
+from fractions import Fraction
 
 import numpy as np
 import pytest

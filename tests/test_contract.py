@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import polymask
 from polymask.cases import contract_cases, many_vertex_case
-from tests._support import double_mask, exact_mask, assert_same_mask, picture
+from tests._support import assert_same_mask, double_mask, exact_mask
 
 CASES = contract_cases()
 GRID_CASES = [case for case in CASES if case.grid_aligned]

@@ -364,7 +364,8 @@ def test_replacing_the_reference_at_run_time_changes_nothing_the_checker_compare
 
 def test_json_printed_on_stdout_is_not_a_verdict(tmp_path):
     fake = '{"event": "cases_done"}\\n{"event": "finished"}'
-    for exit_call, expected in (("sys.exit(0)", "SystemExit: 0"), ("os._exit(0)", "crashed the Python process (exit 0)")):
+    for exit_call, expected in (("sys.exit(0)", "SystemExit: 0"),
+                                ("os._exit(0)", "crashed the Python process (exit 0)")):
         path = _learner_file(tmp_path, f"""\
             import json, os, sys
             print('{fake}')
@@ -413,7 +414,8 @@ def test_get_include_stays_allowed():
 
 def test_untyped_loops_fail_exercise_03_naming_the_yellow_lines(tmp_path):
     untyped = _solution_text("03").replace(
-        "    cdef Py_ssize_t rows = shape[0], cols = shape[1]\n    cdef Py_ssize_t row, col\n", "    rows, cols = shape\n")
+        "    cdef Py_ssize_t rows = shape[0], cols = shape[1]\n    cdef Py_ssize_t row, col\n",
+        "    rows, cols = shape\n")
     assert untyped != _solution_text("03")
     result = checker.check("03", _learner_file(tmp_path, untyped, name="mask.pyx"), timing=False)
     assert result.status == "wrong" and result.phase == "the annotation check", str(result)
@@ -515,7 +517,8 @@ def test_nothing_survives_an_interrupt(tmp_path):
 
     record = tmp_path / "pgid"
     path = _learner_file(tmp_path, _SPAWNER.format(record=str(record)))
-    checking = subprocess.Popen([sys.executable, "-c", f"from polymask.checker import check; check('08', {str(path)!r})"],
+    command = f"from polymask.checker import check; check('08', {str(path)!r})"
+    checking = subprocess.Popen([sys.executable, "-c", command],
                                 stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not record.exists() or not record.read_text():

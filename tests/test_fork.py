@@ -14,9 +14,6 @@ test instead of stalling the suite.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
 import textwrap
 

@@ -8,19 +8,17 @@ same masks as the per-geometry path, and every bad form a clear error.
 """
 from __future__ import annotations
 
-import numpy as np
-import pytest
-
-import polymask
-
 # The geo extra (pulled in by the test extra) installs these: a missing one is an error, never a skip.
 import geopandas
-import polymask.dask
+import numpy as np
+import pytest
 import shapely
 from affine import Affine
 from rasterio import features
 from shapely.geometry import GeometryCollection, LineString, MultiPolygon, Point, Polygon, box
 
+import polymask
+import polymask.dask
 from polymask._transform import IDENTITY, as_transform, to_sample_frame
 
 SHAPE = (47, 53)

@@ -123,7 +123,8 @@ def test_out_is_filled_in_place_every_byte():
 
 def test_transform_maps_world_coordinates_to_cells():
     transform = (2.0, 0.0, 10.0, 0.0, -2.0, 100.0)  # 2-unit cells, north up
-    world = [np.array([(12.5, 98.0), (30.0, 97.5), (25.0, 70.0)]), np.array([(10.0, 100.0), (20.0, 100.0), (20.0, 90.0)])]
+    world = [np.array([(12.5, 98.0), (30.0, 97.5), (25.0, 70.0)]),
+             np.array([(10.0, 100.0), (20.0, 100.0), (20.0, 90.0)])]
     shape = (20, 15)
     # The same polygons mapped by hand: col = (x - 10) / 2 - 1/2, row = (y - 100) / -2 - 1/2.
     by_hand = [np.column_stack([(w[:, 0] - 10.0) / 2.0 - 0.5, (w[:, 1] - 100.0) / -2.0 - 0.5]) for w in world]

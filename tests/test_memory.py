@@ -17,6 +17,7 @@ where an OpenCL device is available.
 """
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import resource
@@ -178,5 +179,5 @@ def test_the_opencl_engine_repeated_does_not_grow_the_process():
         if engine.precision == "double":
             np.testing.assert_array_equal(first, double_mask(POLYGON, SHAPE))
         # The full 10,000 calls for the per-pixel kernel, 2,000 for the scanline one.
-        assert_no_growth(lambda: engine.mask(POLYGON, SHAPE, kernel=kernel),
+        assert_no_growth(functools.partial(engine.mask, POLYGON, SHAPE, kernel=kernel),
                          calls=CALLS if kernel == "pixel" else 2_000)

@@ -20,7 +20,7 @@ import pytest
 import polymask
 from polymask import opencl, stages
 from polymask.cases import contract_cases
-from tests._support import double_mask, exact_mask, assert_same_mask, picture
+from tests._support import assert_same_mask, double_mask, exact_mask
 
 OPTED_OUT = os.environ.get(opencl.OPENCL_ENV, "").strip() == "0"
 KERNELS = ["pixel", "scanline"]

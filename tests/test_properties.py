@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 import polymask
 from polymask import stages
-from tests._support import double_mask, exact_mask, assert_same_mask, picture
+from tests._support import assert_same_mask, double_mask, exact_mask
 
 BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]
 THREADED = [name for name in BACKENDS if stages.get(name).threaded]

@@ -26,7 +26,7 @@ import polymask
 from polymask import annotate, cli, stages
 from polymask.cases import contract_cases
 from polymask.problems import standard_problem
-from tests._support import double_mask, exact_mask, assert_same_mask, picture
+from tests._support import assert_same_mask, double_mask, exact_mask
 
 PACKAGE_DIR = Path(polymask.__file__).resolve().parent
 #: Every stage this file checks; opencl is another suite's (it needs a device).

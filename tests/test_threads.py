@@ -2,23 +2,29 @@
 
 * Eight Python threads start together (a Barrier) and each masks its own
   polygon, over and over, on every available backend; every result must
-  equal that polygon's reference mask (tests/reference.py).  Half the threads
-  also ask the core for OpenMP threads, so Python threads and OpenMP teams
-  run at once.
+  equal that polygon's reference mask (tests/_support.py).  Half the threads
+  also ask the core for helper threads, so Python threads and the core's
+  pool run at once.
 * While one thread runs a long fill, another thread keeps running Python:
   the fill releases the GIL.  benchmarks/test_gil.py measures the speed-up
   this gives; here it is checked without timing the fill itself.
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
 import threading
 import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import polymask
-from polymask import stages
+from polymask import _core, stages
 from tests._support import double_mask
 
 BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]
@@ -145,14 +151,6 @@ def test_the_fill_releases_the_gil():
 
 # ---- the threading layer (issue 11): counts, chunking, caps, resources ------------------
 
-import contextlib  # noqa: E402
-import os  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
-from polymask import _core  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -273,8 +271,9 @@ def test_threads_that_cannot_start_cost_nothing_but_speed():
     completed = _run_python(FILL_UNDER_PRESSURE.format(limit=ADDRESS_SPACE_LIMIT))
     assert completed.returncode == 0 and "alive" in completed.stdout, completed.stderr[-2000:]
     # threads=10**4 is refused with a clear error, not a dead process.
-    refused = _run_python("import polymask\n" + ADDRESS_SPACE_LIMIT + "\ntry:\n    polymask.mask([(0, 0), (4, 0), (0, 4)], "
-                          "(8, 8), threads=10**4)\nexcept ValueError as error:\n    print('refused:', error)\n")
+    refused = _run_python("import polymask\n" + ADDRESS_SPACE_LIMIT + "\ntry:\n"
+                          "    polymask.mask([(0, 0), (4, 0), (0, 4)], (8, 8), threads=10**4)\n"
+                          "except ValueError as error:\n    print('refused:', error)\n")
     assert refused.returncode == 0 and "refused: threads must be between 0" in refused.stdout, refused.stderr[-2000:]
 
 

@@ -49,8 +49,8 @@ namespace polymask {
 
 namespace {
 
-// Abscissae are interpolated in type Wide.  x = x0 + slope * (y - y0) loses
-// about |x1 - x0| * 2^-53 in double: under 1e-11 while every coordinate is
+// Abscissae are interpolated in type Wide (see SegmentT).  Each loses
+// about (its distance from the origin) * 2^-53 in double: under 1e-11 while every coordinate is
 // within 2^16, so such polygons (nearly all) use double.  Larger ones use
 // x87 extended precision where the platform has it (64-bit mantissa,
 // |x1 - x0| * 2^-64), which keeps the 1e-10 bound for edges 2^21 long
@@ -62,28 +62,50 @@ using Extended = double;
 #endif
 constexpr double kDoubleIsEnough = 65536.0;  // 2^16
 
+// Cell values closer than this to 0 or 1 are taken as exactly 0 or 1.  The
+// sums of a cell cancel to a few ulps (1e-16) where the exact area is 0 or 1
+// (self-intersections cut pieces at rounded ordinates); 2^-40 (9.1e-13) is far
+// above that and far below the promised 1e-10, so fractions stay within their
+// bound, and all_touched ignores overlaps smaller than 2^-40 of a cell.
+constexpr double kResidue = 0x1p-40;
+
 // A non-horizontal edge with y0 < y1 (the lower end first).
+//
+// x at ordinate y is one division of an exact-as-possible numerator,
+//     x = origin + ((x0 - origin)(y1 - y) + (x1 - origin)(y - y0)) / (y1 - y0),
+// with one origin per polygon.  For vertices on a fine dyadic grid (integers,
+// halves: the inputs the contract is exact for) the numerator is exact, so x
+// is the correctly rounded abscissa of the LINE at y: edges that lie on one
+// line (a zero-area spike, a collinear sliver, a ring traced back over
+// itself) give bit-identical abscissae, and the area between them is exactly
+// 0, never a rounding residue that all_touched would count.  For other
+// inputs the error is a few ulps of the polygon's extent around the origin,
+// within the bounds stated above.
 template <class Wide>
 struct SegmentT {
     double x0, y0, x1, y1;
     int winding;
-    Wide slope;  // dx / dy
+    double origin;
+    Wide dx0, dx1;  // x0 - origin, x1 - origin
 
     // x on the edge at ordinate y (clamped to the edge); the ends are exact.
     Wide x_at(double y) const
     {
         if (y <= y0) return x0;
         if (y >= y1) return x1;
-        const Wide x = static_cast<Wide>(x0) + slope * (static_cast<Wide>(y) - static_cast<Wide>(y0));
+        const Wide below = static_cast<Wide>(y) - static_cast<Wide>(y0);
+        const Wide above = static_cast<Wide>(y1) - static_cast<Wide>(y);
+        const Wide x = static_cast<Wide>(origin) +
+                       (dx0 * above + dx1 * below) / (static_cast<Wide>(y1) - static_cast<Wide>(y0));
         return x == x ? x : Wide(0);  // overflow on absurd input: keep sorting well-defined
     }
 };
 
 template <class Wide>
-SegmentT<Wide> make_segment(double x0, double y0, double x1, double y1, int winding)
+SegmentT<Wide> make_segment(double x0, double y0, double x1, double y1, int winding, double origin)
 {
-    const Wide slope = (static_cast<Wide>(x1) - static_cast<Wide>(x0)) / (static_cast<Wide>(y1) - static_cast<Wide>(y0));
-    return {x0, y0, x1, y1, winding, slope};
+    return {x0, y0, x1, y1, winding, origin,
+            static_cast<Wide>(x0) - static_cast<Wide>(origin), static_cast<Wide>(x1) - static_cast<Wide>(origin)};
 }
 
 // A horizontal edge: it bounds area without spanning any height.
@@ -274,6 +296,10 @@ public:
                 }
                 area_[column] = 0.0;
                 crossed_[column] = 0;
+                // A few ulps left by summing pieces that cancel exactly (edges
+                // crossing inside the cell) are not area: 0 and 1 stay exact.
+                if (value < kResidue) value = 0.0;  // NaN stays, and becomes 0 below
+                if (value > 1.0 - kResidue) value = 1.0;
                 line[column] = convert(value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0);  // NaN -> 0
             }
         }
@@ -450,13 +476,24 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
     for (double v : polygon.xy()) {
         if (!std::isfinite(v)) throw std::invalid_argument("polymask::coverage: vertices must be finite");
     }
+    // One origin for every edge (see SegmentT): an integer in the middle of
+    // the polygon's columns, so numerators stay small and exact on grids.
+    double x_min = 0.0, x_max = 0.0;
+    if (!polygon.xy().empty()) {
+        x_min = x_max = polygon.xy()[0];
+        for (size_t k = 0; k < polygon.xy().size(); k += 2) {
+            x_min = std::min(x_min, polygon.xy()[k]);
+            x_max = std::max(x_max, polygon.xy()[k]);
+        }
+    }
+    const double origin = std::floor(0.5 * x_min + 0.5 * x_max);
     // Segments lower end first, sorted by it; horizontal edges apart.
     std::vector<Segment> segments;
     for (const Edge &e : polygon.edges_by_y()) {
         if (e.yi < e.yj) {
-            segments.push_back(make_segment<Wide>(e.xi, e.yi, e.xj, e.yj, e.winding));
+            segments.push_back(make_segment<Wide>(e.xi, e.yi, e.xj, e.yj, e.winding, origin));
         } else {
-            segments.push_back(make_segment<Wide>(e.xj, e.yj, e.xi, e.yi, e.winding));
+            segments.push_back(make_segment<Wide>(e.xj, e.yj, e.xi, e.yi, e.winding, origin));
         }
     }
     std::vector<Flat> flats;

@@ -15,12 +15,15 @@ array([[0, 0, 0, 0, 0, 0, 0],
 """
 from polymask import cases, problems, stages
 from polymask._api import available_backends, build_info, mask
+from polymask._build import get_include, get_library_dirs
+from polymask._coverage import coverage, coverages
 from polymask._masks import Crop, masks
 from polymask._rasterize import rasterize
 from polymask._threads import threads
-from polymask._coverage import coverage, coverages
 from polymask._version import __version__
-from polymask._build import get_include, get_library_dirs
 
 # polymask.dask is imported on demand only: importing polymask never imports dask.
-__all__ = ["Crop", "__version__", "available_backends", "build_info", "cases", "coverage", "coverages", "get_include", "get_library_dirs", "mask", "masks", "problems", "rasterize", "stages", "threads"]
+__all__ = [
+    "Crop", "__version__", "available_backends", "build_info", "cases", "coverage", "coverages", "get_include",
+    "get_library_dirs", "mask", "masks", "problems", "rasterize", "stages", "threads",
+]

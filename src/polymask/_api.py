@@ -16,8 +16,16 @@ import numpy as np
 from polymask import _core, _coverage, _layouts, stages
 from polymask._rings import as_rings
 from polymask._transform import as_transform, to_sample_frame
-from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, as_vertices, output_buffer, window_origin
-from polymask._validation import zeroed_mask
+from polymask._validation import (
+    _describe,
+    as_fill_rule,
+    as_shape,
+    as_threads,
+    as_vertices,
+    output_buffer,
+    window_origin,
+    zeroed_mask,
+)
 from polymask._version import __version__
 
 

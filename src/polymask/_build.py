@@ -168,7 +168,8 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
         target_dir.mkdir(parents=True, exist_ok=True)
         module_path = target_dir / produced[0].name
         shutil.copyfile(produced[0], module_path)
-        generated_text = pyx.with_suffix(".cpp").read_text(encoding="utf-8") if pyx.with_suffix(".cpp").is_file() else ""
+        generated_cpp = pyx.with_suffix(".cpp")
+        generated_text = generated_cpp.read_text(encoding="utf-8") if generated_cpp.is_file() else ""
         generated.write_text(generated_text, encoding="utf-8")
         return BuildResult(True, module_path, name, generated_text, "")
 

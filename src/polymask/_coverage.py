@@ -19,7 +19,13 @@ from polymask import _coverage_sweep as _sweep
 from polymask._rings import as_polygon_list, as_rings
 from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import (
-    _describe, as_fill_rule, as_shape, as_threads, as_vertices, check_out_layout, window_origin,
+    _describe,
+    as_fill_rule,
+    as_shape,
+    as_threads,
+    as_vertices,
+    check_out_layout,
+    window_origin,
 )
 
 #: Output types of the coverage sweep: fractions in float64 or float32, or
@@ -107,7 +113,7 @@ def coverages(polygons, shape, *, transform=None, fill_rule="evenodd", dtype=Non
     chosen = _coverage_dtype(dtype, None)
     vertices = _map_vertices(flat.vertices, transform)
     results = []
-    for p, vertex_slice, ring_ends in _each_polygon(flat):
+    for _, vertex_slice, ring_ends in _each_polygon(flat):
         coordinates = vertices[vertex_slice]
         row0, col0, height, width = _reach(coordinates, rows_cols)
         fractions = np.empty((height, width), dtype=chosen)

@@ -43,8 +43,8 @@ except ImportError as error:  # pragma: no cover - exercised by a test that hide
 import numpy as np
 
 from polymask import _core
-from polymask._rasterize import _label_dtype, _label_values
 from polymask._geometries import column_values
+from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings
 from polymask._transform import as_transform, to_sample_frame
 from polymask._validation import as_fill_rule, as_shape, as_threads

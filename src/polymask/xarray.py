@@ -344,7 +344,8 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     indices = np.arange(1, len(flat) + 1, dtype=np.int32)
     block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, indices.dtype)
     burn = dask.delayed(_Burn(frame, indices), pure=True)  # one key: every block shares the polygons
-    labels = da.map_blocks(_rasterize_block, burn, _core.EVEN_ODD, 1, _block_starts(block_chunks), chunks=block_chunks, dtype=indices.dtype,
+    labels = da.map_blocks(_rasterize_block, burn, _core.EVEN_ODD, 1, _block_starts(block_chunks),
+                           chunks=block_chunks, dtype=indices.dtype,
                            meta=np.empty((0, 0), dtype=indices.dtype))
     table = np.concatenate([[np.nan], values])
     numbers_lazy = labels.map_blocks(_lookup, table, dateline, grid.dateline_col, dtype=np.float64,

@@ -18,11 +18,13 @@ class Progress:
             return
         try:
             from rich.console import Console
-            from rich.progress import BarColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import Progress as RichProgress
         except ImportError:
             return
-        self._bar = RichProgress(TextColumn("{task.description:<28}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                                 TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self._bar = RichProgress(TextColumn("{task.description:<28}"), BarColumn(),
+                                 TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                                 console=Console(stderr=True), transient=True)
         self._task = self._bar.add_task("polymask bench", total=total)
         self._bar.start()
 

@@ -59,7 +59,8 @@ def markdown(report: dict) -> str:
         lines += ["", "\\* extrapolated: timed on a band of rows and scaled to the full image (`--quick`)."]
     peers = [row for row in rows if row["kind"] == "peer"]
     if peers:
-        lines += ["", "| peer | time | speed-up | x floor | pixels differing | convention |", "|---|---:|---:|---:|---:|---|"]
+        lines += ["", "| peer | time | speed-up | x floor | pixels differing | convention |",
+                  "|---|---:|---:|---:|---:|---|"]
         for row in peers:
             if row["seconds"] is None:
                 lines.append(f"| {row['title']} | — | — | — | — | {row.get('note')} |")

@@ -1,6 +1,8 @@
 """The sweeps of ``polymask bench --sweep``: fast backends over sizes, vertex counts or threads."""
 from __future__ import annotations
 
+import functools
+
 import polymask
 from polymask import peers as peer_registry
 from polymask import stages as stage_registry
@@ -48,10 +50,9 @@ def run_sweep(args) -> dict:
                     continue
                 if backend in stage_registry.ids():
                     options = {"threads": threads} if stage_registry.get(backend).threaded else {}
-                    run = lambda: polymask.mask(vertices, shape, backend=backend, **options)  # noqa: E731
+                    run = functools.partial(polymask.mask, vertices, shape, backend=backend, **options)
                 else:
-                    function = peer_registry.get(backend).function
-                    run = lambda: function(vertices, shape)  # noqa: E731
+                    run = functools.partial(peer_registry.get(backend).function, vertices, shape)
                 seconds = median_seconds(run, args.repeats)
                 series[backend].append((value, seconds))
                 # Values grow several-fold per step and some peers grow

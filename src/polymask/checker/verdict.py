@@ -287,7 +287,8 @@ def _technique_note(spec, run) -> str:
 
 def _clock_mismatch(run) -> str | None:
     """The worker's timings must fit inside the time the checker saw pass (a faked clock does not)."""
-    stamps = {event.get("event"): at for at, event in run.events if event.get("event") in ("timing_mask", "timing_done")}
+    stamps = {event.get("event"): at for at, event in run.events
+              if event.get("event") in ("timing_mask", "timing_done")}
     if "timing_mask" not in stamps or "timing_done" not in stamps:
         return "stopped reporting during timing."
     reported = sum(event["seconds"] * event["calls"] for event in run.of_kind("repeat"))

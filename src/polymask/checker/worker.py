@@ -191,7 +191,8 @@ def opencl_mask_function(path: Path):
 def output_problem(got, shape) -> str | None:
     """Why `got` is not a mask of `shape`, or None when it is one."""
     if not isinstance(got, np.ndarray):
-        return f"mask() returned {type(got).__name__} {got!r:.60}; expected a NumPy array of shape {shape} and dtype bool"
+        return (f"mask() returned {type(got).__name__} {got!r:.60}; "
+                f"expected a NumPy array of shape {shape} and dtype bool")
     if got.shape != tuple(shape):
         return (f"mask() returned an array of shape {got.shape}; expected shape {tuple(shape)} "
                 "(rows, cols): rows come from y, columns from x")

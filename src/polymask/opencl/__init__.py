@@ -26,14 +26,32 @@ ImportError) saying how to install one.
 from __future__ import annotations
 
 from polymask.opencl.common import (
-    DEVICE_ENV, INSTALL_HINT, OPENCL_ENV, PYOPENCL_ENV, OpenCLBuildError, OpenCLError, OpenCLMemoryError,
-    OpenCLUnavailable)
+    DEVICE_ENV,
+    INSTALL_HINT,
+    OPENCL_ENV,
+    PYOPENCL_ENV,
+    OpenCLBuildError,
+    OpenCLError,
+    OpenCLMemoryError,
+    OpenCLUnavailable,
+)
 from polymask.opencl.discovery import (
-    PRECISIONS, SINGLE_PRECISION_NOTE, DeviceInfo, _has_fp64, available, describe_default_device, devices,
-    require, resolve_precision, select_device, single_precision_tolerance, unavailable_reason)
+    PRECISIONS,
+    SINGLE_PRECISION_NOTE,
+    DeviceInfo,
+    _has_fp64,  # noqa: F401  (tests compare auto precision with it)
+    available,
+    describe_default_device,
+    devices,
+    require,
+    resolve_precision,
+    select_device,
+    single_precision_tolerance,
+    unavailable_reason,
+)
 from polymask.opencl.processing import MaskEngine
-from polymask.opencl.shared import engine, mask, profile, release
 from polymask.opencl.programs import KERNELS, build_count, build_options, build_program, kernel_dir, kernel_source
+from polymask.opencl.shared import engine, mask, profile, release
 
 __all__ = [
     "DEVICE_ENV", "INSTALL_HINT", "KERNELS", "OPENCL_ENV", "PRECISIONS", "PYOPENCL_ENV", "SINGLE_PRECISION_NOTE",

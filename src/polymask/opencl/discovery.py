@@ -17,8 +17,20 @@ import numpy as np
 
 from polymask.opencl import programs
 from polymask.opencl.common import (
-    CACHE, DEVICE_ENV, INSTALL_HINT, OPENCL_ENV, PYOPENCL_ENV, OpenCLBuildError, OpenCLError, OpenCLUnavailable,
-    PYOPENCL_IMPORT_ERROR, cl, device_label, require_pyopencl, turned_off)
+    CACHE,
+    DEVICE_ENV,
+    INSTALL_HINT,
+    OPENCL_ENV,
+    PYOPENCL_ENV,
+    PYOPENCL_IMPORT_ERROR,
+    OpenCLBuildError,
+    OpenCLError,
+    OpenCLUnavailable,
+    cl,
+    device_label,
+    require_pyopencl,
+    turned_off,
+)
 
 PRECISIONS = ("auto", "double", "single")
 
@@ -218,7 +230,8 @@ def _device_from_string(spec: str, source: str):
             platforms = cl.get_platforms()
         except cl.Error:
             platforms = []
-        if platform_index >= len(platforms) or device_index >= len(by_platform.get(platforms[platform_index].int_ptr, [])):
+        if (platform_index >= len(platforms)
+                or device_index >= len(by_platform.get(platforms[platform_index].int_ptr, []))):
             raise ValueError(f"{source} = {spec!r}: no platform {platform_index} with a device "
                              f"{device_index}; {_listing()}")
         return by_platform[platforms[platform_index].int_ptr][device_index].device

@@ -13,7 +13,14 @@ import importlib.resources
 from pathlib import Path
 
 from polymask.opencl.common import (
-    CACHE, OpenCLBuildError, OpenCLError, check_not_forked, cl, device_label, require_pyopencl)
+    CACHE,
+    OpenCLBuildError,
+    OpenCLError,
+    check_not_forked,
+    cl,
+    device_label,
+    require_pyopencl,
+)
 
 #: Kernel id -> (file under kernels/, kernel function name).
 KERNELS = {
