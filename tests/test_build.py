@@ -2,6 +2,8 @@
 import importlib.machinery
 import os
 
+import pytest
+
 import polymask
 from polymask import _core
 
@@ -41,3 +43,32 @@ def test_learner_builds_use_the_flags_cmake_built_the_core_with():
         assert flag in link_args
     assert compile_args[0] == f"-std=c++{_build_flags.CXX_STANDARD}"
     assert _build_flags.CORE_USES_OPENMP == polymask.build_info()["openmp"]
+
+
+COMPILED_MODULES = ["_core", "_coco", "_coverage_sweep"]
+
+
+@pytest.mark.parametrize("name", COMPILED_MODULES)
+def test_each_compiled_module_ships_a_stub_that_matches_it(name):
+    """The typed surface: polymask/<module>.pyi names every function the module has, with its parameters."""
+    import ast
+    import importlib
+    import inspect
+    from pathlib import Path
+
+    module = importlib.import_module(f"polymask.{name}")
+    stub_path = Path(polymask.__file__).parent / f"{name}.pyi"
+    assert stub_path.is_file(), f"{stub_path} is not installed"
+    stubbed = {node.name: [arg.arg for arg in node.args.args]
+               for node in ast.parse(stub_path.read_text()).body if isinstance(node, ast.FunctionDef)}
+    compiled = {attr: list(inspect.signature(value).parameters)
+                for attr, value in vars(module).items()
+                if callable(value) and not isinstance(value, type) and not attr.startswith("__")
+                and getattr(value, "__module__", None) == module.__name__}
+    assert stubbed == compiled
+
+
+def test_the_package_says_it_is_typed():
+    from pathlib import Path
+
+    assert (Path(polymask.__file__).parent / "py.typed").is_file()

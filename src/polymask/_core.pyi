@@ -1,0 +1,58 @@
+"""Types of polymask._core, the Cython binding of the C++ core (src/polymask/_core.pyx).
+
+Callers validate first (polymask/_validation.py); these functions check only
+what memory safety needs.  Arrays are C-contiguous; vertices are (N, 2)
+float64, ring and polygon ends cumulative int64 counts.
+"""
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+EVEN_ODD: int
+NONZERO: int
+
+def fill(
+    vertices: npt.NDArray[np.float64],
+    out: npt.NDArray[np.uint8],
+    row0: int = 0,
+    col0: int = 0,
+    rule: int = 0,
+    threads: int = 0,
+    per_pixel: bool = False,
+    ring_ends: npt.NDArray[np.int64] | None = None,
+    zeroed: bool = False,
+) -> None: ...
+def thread_count(threads: int = 0) -> int: ...
+def _set_chunk_rows(rows: int) -> int: ...
+def core_info() -> dict[str, Any]: ...
+def first_non_finite(vertices: npt.NDArray[np.float64]) -> int: ...
+def rasterize(
+    vertices: npt.NDArray[np.float64],
+    ring_ends: npt.NDArray[np.int64],
+    polygon_ends: npt.NDArray[np.int64],
+    values: npt.NDArray[Any],
+    out: npt.NDArray[Any],
+    row0: int = 0,
+    col0: int = 0,
+    rule: int = 0,
+    threads: int = 0,
+) -> None: ...
+def masks(
+    vertices: npt.NDArray[np.float64],
+    ring_ends: npt.NDArray[np.int64],
+    polygon_ends: npt.NDArray[np.int64],
+    out: npt.NDArray[np.uint8],
+    rule: int = 0,
+    threads: int = 0,
+    zeroed: bool = False,
+) -> None: ...
+def mask_crops(
+    vertices: npt.NDArray[np.float64],
+    ring_ends: npt.NDArray[np.int64],
+    polygon_ends: npt.NDArray[np.int64],
+    rows: int,
+    cols: int,
+    rule: int = 0,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...

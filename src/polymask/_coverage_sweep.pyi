@@ -1,0 +1,24 @@
+"""Types of polymask._coverage_sweep, the exact coverage sweep's binding (src/polymask/_coverage_sweep.pyx)."""
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+def coverage(
+    vertices: npt.NDArray[np.float64],
+    out: npt.NDArray[Any],
+    row0: int = 0,
+    col0: int = 0,
+    rule: int = 0,
+    threads: int = 0,
+    ring_ends: npt.NDArray[np.int64] | None = None,
+) -> None: ...
+def fill_touched(
+    vertices: npt.NDArray[np.float64],
+    out: npt.NDArray[np.uint8],
+    row0: int = 0,
+    col0: int = 0,
+    rule: int = 0,
+    threads: int = 0,
+    ring_ends: npt.NDArray[np.int64] | None = None,
+) -> None: ...
