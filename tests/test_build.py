@@ -59,7 +59,7 @@ def test_each_compiled_module_ships_a_stub_that_matches_it(name):
     module = importlib.import_module(f"polymask.{name}")
     stub_path = Path(polymask.__file__).parent / f"{name}.pyi"
     assert stub_path.is_file(), f"{stub_path} is not installed"
-    stubbed = {node.name: [arg.arg for arg in node.args.args]
+    stubbed = {node.name: [arg.arg for arg in node.args.args + node.args.kwonlyargs]
                for node in ast.parse(stub_path.read_text()).body if isinstance(node, ast.FunctionDef)}
     compiled = {attr: list(inspect.signature(value).parameters)
                 for attr, value in vars(module).items()

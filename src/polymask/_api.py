@@ -172,11 +172,11 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
             # np.zeros is calloc: the core writes only the inside spans, so
             # pages outside the polygon's rows are never touched.
             result = zeroed_mask(out_shape)
-            _core.fill(coordinates, result.view(np.uint8), row0, col0, rule, thread_count, False, ring_ends,
-                       True)
+            _core.fill(coordinates, result.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=thread_count,
+                       ring_ends=ring_ends, zeroed=True)
             return result
         result, buffer = output_buffer(out, out_shape)
-        _core.fill(coordinates, buffer, row0, col0, rule, thread_count, False, ring_ends)
+        _core.fill(coordinates, buffer, row0=row0, col0=col0, rule=rule, threads=thread_count, ring_ends=ring_ends)
         return result
     needs_core = [what for what, used in (("several rings", ring_ends is not None),
                                           ("fill_rule='nonzero'", rule != _core.EVEN_ODD),

@@ -15,6 +15,7 @@ NONZERO: int
 def fill(
     vertices: npt.NDArray[np.float64],
     out: npt.NDArray[np.uint8],
+    *,
     row0: int = 0,
     col0: int = 0,
     rule: int = 0,

@@ -74,7 +74,7 @@ EVEN_ODD = <int>FillRule.even_odd
 NONZERO = <int>FillRule.nonzero
 
 
-def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
+def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None, *,
          int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
          bint per_pixel=False, const int64_t[::1] ring_ends=None, bint zeroed=False):
     """Fill `out` with the window of the mask whose top-left pixel is (row0, col0).

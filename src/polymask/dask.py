@@ -191,7 +191,8 @@ def _window(block_id, starts) -> tuple[int, int, int, int]:
 def _mask_block(rings, rule: int, threads: int, starts, block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
-    _core.fill(rings.vertices, block.view(np.uint8), row0, col0, rule, threads, False, rings.ring_ends, True)
+    _core.fill(rings.vertices, block.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
+               ring_ends=rings.ring_ends, zeroed=True)
     return block
 
 

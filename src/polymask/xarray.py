@@ -152,8 +152,9 @@ def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, ro
         first = int(flat.ring_ends[ring_begin - 1]) if ring_begin > 0 else 0
         last = int(ends[-1]) if len(ends) else first
         if last > first:
-            _core.fill(np.ascontiguousarray(vertices[first:last]), layers[index].view(np.uint8), row0, col0,
-                       _core.EVEN_ODD, _threads(layers[index].size), False, np.ascontiguousarray(ends - first))
+            _core.fill(np.ascontiguousarray(vertices[first:last]), layers[index].view(np.uint8), row0=row0, col0=col0,
+                       rule=_core.EVEN_ODD, threads=_threads(layers[index].size),
+                       ring_ends=np.ascontiguousarray(ends - first))
         ring_begin = ring_end
 
 

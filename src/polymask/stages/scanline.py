@@ -21,6 +21,5 @@ from polymask.stages._checks import stage_vertices
 def mask(vertices, shape, threads=0):
     """The mask of `vertices` on an image of `shape`, by the core's scanline fill."""
     result = np.empty(shape, dtype=bool)
-    _core.fill(stage_vertices(vertices), result.view(np.uint8),
-               0, 0, _core.EVEN_ODD, threads)
+    _core.fill(stage_vertices(vertices), result.view(np.uint8), rule=_core.EVEN_ODD, threads=threads)
     return result
