@@ -42,6 +42,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "checks.hpp"
 #include "parallel.hpp"
 #include "polymask/scanline.hpp"
 
@@ -566,9 +567,7 @@ template <class Value>
 void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t row_stride, FillRule rule,
               int threads)
 {
-    if (window.height > 0 && window.width > 0 && (out == nullptr || row_stride < window.width)) {
-        throw std::invalid_argument("polymask::coverage: null output or row_stride smaller than the width");
-    }
+    detail::check_window("polymask::coverage", window, out, row_stride);
     sweep_any(polygon, window, rule, threads, [&](int64_t row, auto *sweep) {
         Value *line = out + (row - window.row0) * row_stride;
         if (sweep == nullptr) {
@@ -588,9 +587,7 @@ void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t 
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
                   int threads)
 {
-    if (window.height > 0 && window.width > 0 && (out == nullptr || row_stride < window.width)) {
-        throw std::invalid_argument("polymask::fill_touched: null output or row_stride smaller than the width");
-    }
+    detail::check_window("polymask::fill_touched", window, out, row_stride);
     sweep_any(polygon, window, rule, threads, [&](int64_t row, auto *sweep) {
         uint8_t *line = out + (row - window.row0) * row_stride;
         if (sweep == nullptr) {

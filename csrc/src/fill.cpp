@@ -9,32 +9,16 @@
 
 #include "polymask/core.hpp"
 #include "polymask/scanline.hpp"
+#include "checks.hpp"
 #include "mask_writers.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
 
-namespace {
-
-void check_window(const Window &window, const uint8_t *out, int64_t row_stride)
-{
-    if (window.height < 0 || window.width < 0) {
-        throw std::invalid_argument("polymask: window height and width must be >= 0");
-    }
-    if (window.height > 0 && window.width > 0) {
-        if (out == nullptr) throw std::invalid_argument("polymask: null output pointer");
-        if (row_stride < window.width) {
-            throw std::invalid_argument("polymask: row_stride is smaller than the window width");
-        }
-    }
-}
-
-}  // namespace
-
 void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
                     int64_t row_stride, FillRule rule, int threads)
 {
-    check_window(window, out, row_stride);
+    detail::check_window("polymask::fill", window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
     // Each pixel tests every edge: a row costs about width x edges.
     const double work_per_row = static_cast<double>(window.width) *
@@ -53,7 +37,7 @@ void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
 void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
                    int64_t row_stride, FillRule rule, int threads)
 {
-    check_window(window, out, row_stride);
+    detail::check_window("polymask::fill", window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
     const std::vector<Edge> &edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
@@ -66,7 +50,7 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
 void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
                          int64_t row_stride, FillRule rule, int threads)
 {
-    check_window(window, out, row_stride);
+    detail::check_window("polymask::fill", window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
     const std::vector<Edge> &edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);

@@ -6,6 +6,8 @@
 
 #include "polymask/core.hpp"
 
+#include "checks.hpp"
+
 namespace polymask {
 
 Polygon::Polygon(const double *xy, int64_t n_vertices)
@@ -27,23 +29,14 @@ void Polygon::build(const double *xy, int64_t n_vertices, const int64_t *ring_en
     if (n_vertices > 0 && xy == nullptr) {
         throw std::invalid_argument("polymask::Polygon: null vertex pointer");
     }
+    detail::check_ends("polymask::Polygon", "ring_ends", ring_ends, n_rings, n_vertices, "vertex count");
     int64_t ring_start = 0;
     for (int64_t k = 0; k < n_rings; ++k) {
-        const int64_t ring_end = ring_ends[k];
-        if (ring_end < ring_start || ring_end > n_vertices) {
-            throw std::invalid_argument("polymask::Polygon: ring_ends must be non-decreasing and at most "
-                                        "the vertex count, got ring_ends[" + std::to_string(k) +
-                                        "] = " + std::to_string(ring_end));
-        }
         // The shared predicate counts vertices in int; edge indices are int32.
-        if (ring_end - ring_start > std::numeric_limits<int32_t>::max() / 2) {
+        if (ring_ends[k] - ring_start > std::numeric_limits<int32_t>::max() / 2) {
             throw std::length_error("polymask::Polygon: a ring has too many vertices");
         }
-        ring_start = ring_end;
-    }
-    if (ring_start != n_vertices) {
-        throw std::invalid_argument("polymask::Polygon: the last ring must end at the vertex count (" +
-                                    std::to_string(n_vertices) + "), got " + std::to_string(ring_start));
+        ring_start = ring_ends[k];
     }
     if (n_vertices > std::numeric_limits<int32_t>::max() / 2) {
         throw std::length_error("polymask::Polygon: too many vertices");

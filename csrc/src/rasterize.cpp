@@ -13,6 +13,7 @@
 
 #include "polymask/rasterize.hpp"
 #include "polymask/scanline.hpp"
+#include "checks.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
@@ -89,34 +90,12 @@ void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ri
                          int64_t n_rings, const int64_t *polygon_ends, int64_t n_polygons,
                          std::vector<Polygon> &polygons)
 {
-    if (n_vertices < 0 || n_rings < 0 || n_polygons < 0) {
-        throw std::invalid_argument("polymask::polygons_from_rings: negative count");
-    }
-    int64_t previous = 0;
-    for (int64_t k = 0; k < n_rings; ++k) {
-        if (ring_ends[k] < previous || ring_ends[k] > n_vertices) {
-            throw std::invalid_argument("polymask::polygons_from_rings: ring_ends must be non-decreasing "
-                                        "and at most the vertex count, got ring_ends[" +
-                                        std::to_string(k) + "] = " + std::to_string(ring_ends[k]));
-        }
-        previous = ring_ends[k];
-    }
-    if (previous != n_vertices) {
-        throw std::invalid_argument("polymask::polygons_from_rings: the last ring must end at the vertex count (" +
-                                    std::to_string(n_vertices) + "), got " + std::to_string(previous));
-    }
-    previous = 0;
-    for (int64_t p = 0; p < n_polygons; ++p) {
-        if (polygon_ends[p] < previous || polygon_ends[p] > n_rings) {
-            throw std::invalid_argument("polymask::polygons_from_rings: polygon_ends must be non-decreasing "
-                                        "and at most the ring count, got polygon_ends[" +
-                                        std::to_string(p) + "] = " + std::to_string(polygon_ends[p]));
-        }
-        previous = polygon_ends[p];
-    }
-    if (previous != n_rings) {
-        throw std::invalid_argument("polymask::polygons_from_rings: the last polygon must end at the ring count (" +
-                                    std::to_string(n_rings) + "), got " + std::to_string(previous));
+    detail::check_ends("polymask::polygons_from_rings", "ring_ends", ring_ends, n_rings, n_vertices,
+                       "vertex count");
+    detail::check_ends("polymask::polygons_from_rings", "polygon_ends", polygon_ends, n_polygons, n_rings,
+                       "ring count");
+    if (n_vertices > 0 && xy == nullptr) {
+        throw std::invalid_argument("polymask::polygons_from_rings: null vertex pointer");
     }
 
     polygons.clear();
@@ -140,17 +119,10 @@ template <class Label>
 void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
                const Window &window, Label *out, int64_t row_stride, FillRule rule, int threads)
 {
-    if (window.height < 0 || window.width < 0) {
-        throw std::invalid_argument("polymask::rasterize: window height and width must be >= 0");
-    }
+    detail::check_window("polymask::rasterize", window, out, row_stride);
     if (n_polygons < 0) throw std::invalid_argument("polymask::rasterize: negative polygon count");
     if (window.height == 0 || window.width == 0 || n_polygons == 0) return;
-    if (out == nullptr || polygons == nullptr || values == nullptr) {
-        throw std::invalid_argument("polymask::rasterize: null pointer");
-    }
-    if (row_stride < window.width) {
-        throw std::invalid_argument("polymask::rasterize: row_stride is smaller than the window width");
-    }
+    if (polygons == nullptr || values == nullptr) throw std::invalid_argument("polymask::rasterize: null pointer");
 
     std::vector<Extent> extents(static_cast<size_t>(n_polygons));
     for (int64_t p = 0; p < n_polygons; ++p) extents[p] = extent_in_window(polygons[p], window);

@@ -22,6 +22,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "checks.hpp"
 #include "parallel.hpp"
 #include "polymask/scanline.hpp"
 
@@ -248,26 +249,6 @@ void check_size(int64_t height, int64_t width)
     }
 }
 
-// ends[0..n) must be cumulative counts: non-decreasing, within [0, total],
-// the last equal to total.
-void check_ends(const char *what, const int64_t *ends, int64_t n, int64_t total)
-{
-    if (n < 0 || total < 0) throw std::invalid_argument("polymask::rle_encode: negative count");
-    int64_t previous = 0;
-    for (int64_t k = 0; k < n; ++k) {
-        if (ends[k] < previous || ends[k] > total) {
-            throw std::invalid_argument(std::string("polymask::rle_encode: ") + what +
-                                        " must be non-decreasing and at most " + std::to_string(total) + ", got " +
-                                        what + "[" + std::to_string(k) + "] = " + std::to_string(ends[k]));
-        }
-        previous = ends[k];
-    }
-    if (previous != total) {
-        throw std::invalid_argument(std::string("polymask::rle_encode: the last of ") + what + " must be " +
-                                    std::to_string(total) + ", got " + std::to_string(previous));
-    }
-}
-
 // Encode every object, threaded across objects.  edges_at(p) returns part
 // p's edge table (sorted by y_low), valid until its next call on that thread.
 template <class EdgesAt>
@@ -318,7 +299,7 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
                 std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings)
 {
     check_size(height, width);
-    check_ends("object_ends", object_ends, n_objects, n_parts);
+    detail::check_ends("polymask::rle_encode", "object_ends", object_ends, n_objects, n_parts, "part count");
     encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
                    [parts](int64_t p) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
 }
@@ -329,9 +310,9 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
                 std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings)
 {
     check_size(height, width);
-    check_ends("ring_ends", ring_ends, n_rings, n_vertices);
-    check_ends("part_ends", part_ends, n_parts, n_rings);
-    check_ends("object_ends", object_ends, n_objects, n_parts);
+    detail::check_ends("polymask::rle_encode", "ring_ends", ring_ends, n_rings, n_vertices, "vertex count");
+    detail::check_ends("polymask::rle_encode", "part_ends", part_ends, n_parts, n_rings, "ring count");
+    detail::check_ends("polymask::rle_encode", "object_ends", object_ends, n_objects, n_parts, "part count");
     for (int64_t k = 0, start = 0; k < n_rings; start = ring_ends[k++]) {
         // Edge indices are int32 in the sweep, as in Polygon.
         if (ring_ends[k] - start > std::numeric_limits<int32_t>::max() / 2) {
