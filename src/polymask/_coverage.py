@@ -25,6 +25,7 @@ from polymask._validation import (
     as_threads,
     as_vertices,
     check_out_layout,
+    output_dtype,
     window_origin,
 )
 
@@ -190,21 +191,8 @@ def _reach(coordinates: np.ndarray, end: tuple[int, int], first: tuple[int, int]
 
 
 def _coverage_dtype(dtype, out) -> np.dtype:
-    if dtype is not None:
-        try:
-            chosen = np.dtype(dtype)
-        except TypeError:
-            raise TypeError(f"dtype must be a NumPy dtype, got {_describe(dtype)}") from None
-        if chosen not in COVERAGE_DTYPES:
-            raise TypeError(f"dtype must be float64, float32 or uint8, got {chosen}")
-        if isinstance(out, np.ndarray) and out.dtype != chosen:
-            raise TypeError(f"dtype {chosen} disagrees with out's dtype {out.dtype}; pass one or make them equal")
-        return chosen
-    if isinstance(out, np.ndarray):
-        if out.dtype not in COVERAGE_DTYPES:
-            raise TypeError(f"out must have dtype float64, float32 or uint8, got {out.dtype}")
-        return out.dtype
-    return np.dtype(np.float64)
+    chosen = output_dtype(dtype, out, COVERAGE_DTYPES, "float64, float32 or uint8", "dtype float64, float32 or uint8")
+    return np.dtype(np.float64) if chosen is None else chosen
 
 
 def _fraction_buffer(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:

@@ -14,7 +14,15 @@ from polymask import _core, _coverage
 from polymask._geometries import column_values
 from polymask._rings import PolygonList, as_polygon_list
 from polymask._transform import as_transform, to_sample_frame
-from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout, window_origin
+from polymask._validation import (
+    _describe,
+    as_fill_rule,
+    as_shape,
+    as_threads,
+    check_out_layout,
+    output_dtype,
+    window_origin,
+)
 
 #: The label types the core is compiled for (csrc/src/rasterize.cpp).
 LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uint32, np.int64,
@@ -122,22 +130,8 @@ def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="
 
 def _label_dtype(dtype, out) -> np.dtype | None:
     """The dtype asked for by `dtype` or `out`, or None to choose from the values."""
-    if dtype is not None:
-        try:
-            chosen = np.dtype(dtype)
-        except TypeError:
-            raise TypeError(f"dtype must be a NumPy dtype, got {_describe(dtype)}") from None
-        if chosen not in LABEL_DTYPES:
-            raise TypeError(f"dtype must be one of {', '.join(str(t) for t in LABEL_DTYPES)}, got {chosen}")
-        if isinstance(out, np.ndarray) and out.dtype != chosen:
-            raise TypeError(f"dtype {chosen} disagrees with out's dtype {out.dtype}; pass one or make them equal")
-        return chosen
-    if isinstance(out, np.ndarray):
-        if out.dtype not in LABEL_DTYPES:
-            raise TypeError(f"out must have one of the dtypes {', '.join(str(t) for t in LABEL_DTYPES)}, "
-                            f"got {out.dtype}")
-        return out.dtype
-    return None
+    names = ", ".join(str(t) for t in LABEL_DTYPES)
+    return output_dtype(dtype, out, LABEL_DTYPES, f"one of {names}", f"one of the dtypes {names}")
 
 
 def _label_values(values, count: int, dtype: np.dtype | None) -> np.ndarray:

@@ -258,3 +258,27 @@ def window_origin(window, shape: tuple[int, int]) -> tuple[int, int, tuple[int, 
         return 0, 0, shape
     row0, col0, height, width = as_window(window, shape)
     return row0, col0, (height, width)
+
+
+def output_dtype(dtype, out, allowed: tuple, dtype_rule: str, out_rule: str) -> np.dtype | None:
+    """The dtype asked for by `dtype` or by `out` (which must agree), one of `allowed`; None if neither says.
+
+    dtype_rule and out_rule complete the messages "dtype must be ..." and
+    "out must have ...", e.g. "float64, float32 or uint8" and "dtype float64,
+    float32 or uint8".
+    """
+    if dtype is not None:
+        try:
+            chosen = np.dtype(dtype)
+        except TypeError:
+            raise TypeError(f"dtype must be a NumPy dtype, got {_describe(dtype)}") from None
+        if chosen not in allowed:
+            raise TypeError(f"dtype must be {dtype_rule}, got {chosen}")
+        if isinstance(out, np.ndarray) and out.dtype != chosen:
+            raise TypeError(f"dtype {chosen} disagrees with out's dtype {out.dtype}; pass one or make them equal")
+        return chosen
+    if isinstance(out, np.ndarray):
+        if out.dtype not in allowed:
+            raise TypeError(f"out must have {out_rule}, got {out.dtype}")
+        return out.dtype
+    return None
