@@ -182,16 +182,9 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     [polygon_ends[p-1], polygon_ends[p]).  Polygon p writes values[p] on its
     pixels, in order; pixels inside no polygon keep what `out` held.
     """
-    if vertices.shape[1] != 2:
-        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
     if values.shape[0] != polygon_ends.shape[0]:
         raise ValueError(f"got {values.shape[0]} values for {polygon_ends.shape[0]} polygons")
-    cdef int64_t n_vertices = vertices.shape[0]
-    cdef int64_t n_rings = ring_ends.shape[0]
     cdef int64_t n_polygons = polygon_ends.shape[0]
-    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
-    cdef const int64_t *ring_ptr = &ring_ends[0] if n_rings > 0 else NULL
-    cdef const int64_t *polygon_ptr = &polygon_ends[0] if n_polygons > 0 else NULL
     cdef const label_t *values_ptr = &values[0] if n_polygons > 0 else NULL
     cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
 
@@ -200,9 +193,9 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     cdef int64_t row_stride = out.strides[0] // sizeof(label_t)
 
     cdef vector[Polygon] polygons
+    _polygons(vertices, ring_ends, polygon_ends, polygons)
     with nogil:
         watch_interrupts()
-        polygons_from_rings(xy, n_vertices, ring_ptr, n_rings, polygon_ptr, n_polygons, polygons)
         core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                        row_stride, fill_rule, threads)
 
