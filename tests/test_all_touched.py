@@ -80,6 +80,72 @@ def test_equals_coverage_positive_on_random_float_polygons(rule):
         assert not np.any(polymask.mask(polygon, (64, 64), fill_rule=rule) & ~touched)
 
 
+# The edge-marking path (csrc/src/touched.cpp) and the area sweep it falls
+# back to when edges may overlap along a stretch: both must equal the exact
+# reference.  Each case names the path it takes.
+OVERLAP_CASES = {
+    # a spike traced back over itself: zero area, touches nothing
+    "spike": [(1, 1), (5, 3), (1, 1), (1, 4)],
+    # two squares sharing a side (a MultiPolygon of adjacent parcels)
+    "shared-side": [[(0.5, 0.5), (3.5, 0.5), (3.5, 3.5), (0.5, 3.5)], [(3.5, 0.5), (6.2, 0.5), (6.2, 3.5), (3.5, 3.5)]],
+    # a zero-width sliver: a ring traced back along a diagonal
+    "sliver": [(0.2, 0.3), (6.7, 5.1), (0.2, 0.3), (3.3, 6.6), (6.1, 6.0)],
+    # collinear horizontal edges overlapping inside a row strip
+    "flat-overlap": [[(1, 2.2), (6, 2.2), (6, 5), (1, 5)], [(2, 2.2), (4, 2.2), (3, 0.4)]],
+}
+MARKING_CASES = {
+    # collinear edges on one line that do not overlap (a staircase): marking
+    "staircase": [(0.5, 0.5), (2.5, 0.5), (2.5, 2.5), (4.5, 2.5), (4.5, 0.5), (6.5, 0.5), (6.5, 5.5), (0.5, 5.5)],
+    # edges through cell corners and along cell sides
+    "corners": [(0.5, 0.5), (3.5, 3.5), (6.5, 0.5), (6.5, 6.5), (0.5, 6.5)],
+    # a self-intersecting bow tie, both rules differ nowhere here but in winding
+    "bow-tie": [(0.3, 0.2), (6.6, 6.1), (6.4, 0.4), (0.1, 6.7)],
+    # a hole oriented like its outer ring: nonzero fills it (winding 2)
+    "same-way-hole": [[(0.2, 0.2), (7.1, 0.2), (7.1, 7.3), (0.2, 7.3)], [(2.1, 2.4), (5.2, 2.4), (5.2, 5.3), (2.1, 5.3)]],
+}
+
+
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("name", sorted({**OVERLAP_CASES, **MARKING_CASES}))
+def test_both_paths_match_the_exact_reference(name, rule):
+    polygon = {**OVERLAP_CASES, **MARKING_CASES}[name]
+    rings = polygon if isinstance(polygon[0][0], list | tuple) else [polygon]
+    touched = polymask.mask(polygon, (8, 8), fill_rule=rule, all_touched=True)
+    np.testing.assert_array_equal(touched, positive(exact_coverage(rings, (8, 8), rule)))
+    np.testing.assert_array_equal(touched, polymask.coverage(polygon, (8, 8), fill_rule=rule) > 0)
+
+
+def test_a_spike_traced_back_touches_nothing():
+    assert not polymask.mask(OVERLAP_CASES["spike"], (8, 8), all_touched=True).any()
+
+
+def test_an_edge_grazing_a_corner_touches_the_cell():
+    # The edge x + y = 3 - 2^-30 cuts off cell (1, 1)'s corner (3/2, 3/2): a
+    # triangle of area 2^-61, far below the area sweep's rounding, but
+    # positive, so the cell is touched and its coverage is positive too.
+    eps = 2.0 ** -30
+    triangle = [(6.0, -3.0 - eps), (6.0, 6.0), (-3.0 - eps, 6.0)]
+    touched = polymask.mask(triangle, (6, 6), all_touched=True)
+    fractions = polymask.coverage(triangle, (6, 6))
+    assert touched[1, 1] and 0 < fractions[1, 1] < 1e-12
+    assert not touched[1, 0] and not touched[0, 1]
+    np.testing.assert_array_equal(touched, fractions > 0)
+    np.testing.assert_array_equal(touched, positive(exact_coverage([triangle], (6, 6))))
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_far_coordinates_take_the_extended_path(rule):
+    # Vertices beyond 2^16 use extended-precision abscissae; the answer is
+    # the same as the same polygon shifted next to the origin.
+    shift = 3 * 2 ** 17
+    polygon = polymask.problems.random_polygon(12, 40, seed=11)
+    near = polymask.mask(polygon, (40, 40), fill_rule=rule, all_touched=True)
+    far = polymask.mask(polygon + shift, (shift + 40, shift + 40), fill_rule=rule, all_touched=True,
+                        window=(shift, shift, 40, 40))
+    np.testing.assert_array_equal(far, near)
+    np.testing.assert_array_equal(near, positive(exact_coverage(polygon, (40, 40), rule)))
+
+
 def test_windows_and_out():
     polygon = polymask.problems.random_polygon(25, 50, seed=3)
     full = polymask.mask(polygon, (50, 60), all_touched=True)

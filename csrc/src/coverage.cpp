@@ -42,6 +42,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cell_geometry.hpp"
 #include "checks.hpp"
 #include "parallel.hpp"
 #include "polymask/scanline.hpp"
@@ -50,18 +51,10 @@ namespace polymask {
 
 namespace {
 
-// Abscissae are interpolated in type Wide (see SegmentT).  Each loses
-// about (its distance from the origin) * 2^-53 in double: under 1e-11 while every coordinate is
-// within 2^16, so such polygons (nearly all) use double.  Larger ones use
-// x87 extended precision where the platform has it (64-bit mantissa,
-// |x1 - x0| * 2^-64), which keeps the 1e-10 bound for edges 2^21 long
-// (measured 1.6e-10 with plain double, 5e-14 extended); it is ~1.5x slower.
-#if defined(__x86_64__) || defined(__i386__)
-using Extended = long double;
-#else
-using Extended = double;
-#endif
-constexpr double kDoubleIsEnough = 65536.0;  // 2^16
+using detail::Extended;
+using detail::Flat;
+using detail::floor_clamped;
+using detail::SegmentT;
 
 // Cell values closer than this to 0 or 1 are taken as exactly 0 or 1.  The
 // sums of a cell cancel to a few ulps (1e-16) where the exact area is 0 or 1
@@ -70,55 +63,10 @@ constexpr double kDoubleIsEnough = 65536.0;  // 2^16
 // bound, and all_touched ignores overlaps smaller than 2^-40 of a cell.
 constexpr double kResidue = 0x1p-40;
 
-// A non-horizontal edge with y0 < y1 (the lower end first).
-//
-// x at ordinate y is one division of an exact-as-possible numerator,
-//     x = origin + ((x0 - origin)(y1 - y) + (x1 - origin)(y - y0)) / (y1 - y0),
-// with one origin per polygon.  For vertices on a fine dyadic grid (integers,
-// halves: the inputs the contract is exact for) the numerator is exact, so x
-// is the correctly rounded abscissa of the LINE at y: edges that lie on one
-// line (a zero-area spike, a collinear sliver, a ring traced back over
-// itself) give bit-identical abscissae, and the area between them is exactly
-// 0, never a rounding residue that all_touched would count.  For other
-// inputs the error is a few ulps of the polygon's extent around the origin,
-// within the bounds stated above.
-template <class Wide>
-struct SegmentT {
-    double x0, y0, x1, y1;
-    int winding;
-    double origin;
-    Wide dx0, dx1;  // x0 - origin, x1 - origin
-
-    // x on the edge at ordinate y (clamped to the edge); the ends are exact.
-    Wide x_at(double y) const
-    {
-        if (y <= y0) return x0;
-        if (y >= y1) return x1;
-        const Wide below = static_cast<Wide>(y) - static_cast<Wide>(y0);
-        const Wide above = static_cast<Wide>(y1) - static_cast<Wide>(y);
-        const Wide x = static_cast<Wide>(origin) +
-                       (dx0 * above + dx1 * below) / (static_cast<Wide>(y1) - static_cast<Wide>(y0));
-        return x == x ? x : Wide(0);  // overflow on absurd input: keep sorting well-defined
-    }
-};
-
-template <class Wide>
-SegmentT<Wide> make_segment(double x0, double y0, double x1, double y1, int winding, double origin)
-{
-    return {x0, y0, x1, y1, winding, origin,
-            static_cast<Wide>(x0) - static_cast<Wide>(origin), static_cast<Wide>(x1) - static_cast<Wide>(origin)};
-}
-
-// A horizontal edge: it bounds area without spanning any height.
-struct Flat {
-    double y, x_min, x_max;
-};
-
-// The floor of x, clamped to [lo, hi] (safe for any double, NaN gives lo).
-int64_t floor_clamped(double x, int64_t lo, int64_t hi)
-{
-    return -detail::ceil_clamped(-x, -hi, -lo);
-}
+// The least value a cell an edge passes through gets: the smallest normal
+// float, so it stays > 0 in float32 output too.  It is below any bound on
+// the fractions' error, and only cells whose true area is below 1e-12 get it.
+constexpr double kTiny = 0x1p-126;
 
 // Mean of clamp(x, -1/2, 1/2) as x runs linearly from a to b.
 double mean_clamped(double a, double b)
@@ -201,9 +149,13 @@ class RowSweep {
     using Crossing = CrossingT<Wide>;
 
 public:
+    // exact_zeros: the polygon has no edges overlapping along a stretch
+    // (detail::may_overlap is false), so a cell has positive area iff an
+    // edge passes through its open interior or it lies wholly inside; see
+    // store().
     RowSweep(const std::vector<Segment> &segments, const std::vector<Flat> &flats, const Window &window,
-             FillRule rule)
-        : segments_(segments), flats_(flats), window_(window), rule_(rule),
+             FillRule rule, bool exact_zeros)
+        : segments_(segments), flats_(flats), window_(window), rule_(rule), exact_zeros_(exact_zeros),
           area_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0)
     {
     }
@@ -225,8 +177,10 @@ public:
         for (int32_t s : active) {
             const Segment &seg = segments_[s];
             const double ya = std::max(seg.y0, y_top), yb = std::min(seg.y1, y_bottom);
-            const double xa = static_cast<double>(seg.x_at(ya)), xb = static_cast<double>(seg.x_at(yb));
+            const Wide wa = seg.x_at(ya), wb = seg.x_at(yb);
+            const double xa = static_cast<double>(wa), xb = static_cast<double>(wb);
             mark(std::min(xa, xb), std::max(xa, xb));
+            if (exact_zeros_) mark_open(std::min(wa, wb), std::max(wa, wb));
             if (seg.y0 > y_top) breaks_.push_back(seg.y0);
             if (seg.y1 < y_bottom) breaks_.push_back(seg.y1);
             order_.push_back({xb, xa, s, 0, 0, 0, 0});
@@ -237,7 +191,9 @@ public:
         for (size_t k = 0; k < order_.size(); ++k) active[k] = order_[k].segment;
         for (const Flat &flat : flats_) {
             if (flat.y >= y_top && flat.y <= y_bottom) mark(flat.x_min, flat.x_max);
-            if (flat.y > y_top && flat.y < y_bottom) {
+            if (exact_zeros_) {
+                if (flat.y > y_top && flat.y < y_bottom && flat.x_min < flat.x_max) mark_open(flat.x_min, flat.x_max);
+            } else if (flat.y > y_top && flat.y < y_bottom) {
                 // A horizontal edge inside the strip splits the cells it
                 // passes, though no edge piece integrates over them.
                 const int64_t end = window_.col0 + window_.width;
@@ -289,18 +245,33 @@ public:
                     running += steps_[step++].delta;
                 }
                 double value = area_[column] + running;
-                if (!crossed_[column]) {
-                    // Marked, but no edge piece reached the closed cell: it is
-                    // wholly in or out, and the running sum's rounding (1e-17)
-                    // must not turn 0 into "touched".
-                    value = running > 0.5 ? 1.0 : 0.0;
+                if (exact_zeros_) {
+                    if (!crossed_[column]) {
+                        // No edge passes through the open cell: it is wholly
+                        // in or out, whatever the sums' rounding (1e-17).
+                        value = value > 0.5 ? 1.0 : 0.0;
+                    } else {
+                        // An edge passes through it: some area is inside,
+                        // however little the sums say (an edge grazing a
+                        // corner cuts off 1e-20), so > 0 stays all_touched.
+                        if (value > 1.0 - kResidue) value = 1.0;
+                        if (!(value >= kTiny)) value = kTiny;
+                    }
+                } else {
+                    if (!crossed_[column]) {
+                        // Marked, but no edge piece reached the closed cell:
+                        // it is wholly in or out, and the running sum's
+                        // rounding (1e-17) must not turn 0 into "touched".
+                        value = running > 0.5 ? 1.0 : 0.0;
+                    }
+                    // A few ulps left by summing pieces that cancel exactly
+                    // (edges crossing inside the cell, or overlapping) are
+                    // not area: 0 and 1 stay exact.
+                    if (value < kResidue) value = 0.0;  // NaN stays, and becomes 0 below
+                    if (value > 1.0 - kResidue) value = 1.0;
                 }
                 area_[column] = 0.0;
                 crossed_[column] = 0;
-                // A few ulps left by summing pieces that cancel exactly (edges
-                // crossing inside the cell) are not area: 0 and 1 stay exact.
-                if (value < kResidue) value = 0.0;  // NaN stays, and becomes 0 below
-                if (value > 1.0 - kResidue) value = 1.0;
                 line[column] = convert(value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0);  // NaN -> 0
             }
         }
@@ -314,6 +285,19 @@ private:
         int64_t column;  // absolute; from here on every column changes by delta
         double delta;
     };
+
+    // crossed_ for the columns whose open cell an edge piece spanning
+    // abscissae [lo, hi] passes through (exact_zeros_ only).
+    template <class X>
+    void mark_open(X lo, X hi)
+    {
+        int64_t first, last;
+        detail::open_cells(lo, hi, window_.col0, window_.col0 + window_.width, first, last);
+        if (first <= last) {
+            std::fill(crossed_.begin() + (first - window_.col0), crossed_.begin() + (last - window_.col0) + 1,
+                      uint8_t{1});
+        }
+    }
 
     // Columns whose closed cell [c - 1/2, c + 1/2] meets [x_min, x_max], one
     // extra each side against rounding of the interpolated ends.
@@ -428,7 +412,10 @@ private:
         // area_ and crossed_ must only ever be written inside touched runs,
         // which store() clears.
         touched_.push_back({begin - window_.col0, end - window_.col0});
-        std::fill(crossed_.begin() + (begin - window_.col0), crossed_.begin() + (end - window_.col0) + 1, uint8_t{1});
+        if (!exact_zeros_) {
+            std::fill(crossed_.begin() + (begin - window_.col0), crossed_.begin() + (end - window_.col0) + 1,
+                      uint8_t{1});
+        }
         for (int64_t k = 0; k <= end - begin; ++k) {
             const double offset = static_cast<double>(begin + k - anchor);
             const double a_k = low - offset, b_k = high - offset;
@@ -453,8 +440,11 @@ private:
     const std::vector<Flat> &flats_;
     const Window &window_;
     FillRule rule_;
+    bool exact_zeros_;
     std::vector<double> area_;      // partial areas per column, zero outside touched runs
-    std::vector<uint8_t> crossed_;  // 1 where some edge piece reached the closed cell
+    // 1 where an edge passes through the open cell (exact_zeros_), else
+    // where some edge piece reached the closed cell.
+    std::vector<uint8_t> crossed_;
     std::vector<Step> steps_;       // sparse difference array of full-cell heights
     std::vector<Columns> touched_;  // runs of columns some edge passes
     std::vector<double> breaks_;
@@ -474,40 +464,11 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
         throw std::invalid_argument("polymask::coverage: window height and width must be >= 0");
     }
     if (window.height == 0 || window.width == 0) return;
-    for (double v : polygon.xy()) {
-        if (!std::isfinite(v)) throw std::invalid_argument("polymask::coverage: vertices must be finite");
-    }
-    // One origin for every edge (see SegmentT): an integer in the middle of
-    // the polygon's columns, so numerators stay small and exact on grids.
-    double x_min = 0.0, x_max = 0.0;
-    if (!polygon.xy().empty()) {
-        x_min = x_max = polygon.xy()[0];
-        for (size_t k = 0; k < polygon.xy().size(); k += 2) {
-            x_min = std::min(x_min, polygon.xy()[k]);
-            x_max = std::max(x_max, polygon.xy()[k]);
-        }
-    }
-    const double origin = std::floor(0.5 * x_min + 0.5 * x_max);
-    // Segments lower end first, sorted by it; horizontal edges apart.
+    detail::check_finite_vertices(polygon, "polymask::coverage");
     std::vector<Segment> segments;
-    for (const Edge &e : polygon.edges_by_y()) {
-        if (e.yi < e.yj) {
-            segments.push_back(make_segment<Wide>(e.xi, e.yi, e.xj, e.yj, e.winding, origin));
-        } else {
-            segments.push_back(make_segment<Wide>(e.xj, e.yj, e.xi, e.yi, e.winding, origin));
-        }
-    }
     std::vector<Flat> flats;
-    const std::vector<double> &xy = polygon.xy();
-    int64_t ring_start = 0;
-    for (int64_t ring_end : polygon.ring_ends()) {
-        for (int64_t i = ring_start, j = ring_end - 1; i < ring_end; j = i++) {
-            if (xy[2 * i + 1] == xy[2 * j + 1]) {
-                flats.push_back({xy[2 * i + 1], std::min(xy[2 * i], xy[2 * j]), std::max(xy[2 * i], xy[2 * j])});
-            }
-        }
-        ring_start = ring_end;
-    }
+    detail::cell_edges(polygon, segments, flats);
+    const bool exact_zeros = !detail::may_overlap(segments, flats);
 
     const int64_t n_chunks = (window.height + kRowsPerChunk - 1) / kRowsPerChunk;
     detail::parallel_for(n_chunks, threads, [&](int64_t chunk) {
@@ -524,7 +485,7 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
         for (const Flat &flat : flats) {
             if (flat.y >= chunk_top && flat.y <= chunk_bottom) chunk_flats.push_back(flat);
         }
-        RowSweep<Wide> sweep(segments, chunk_flats, window, rule);
+        RowSweep<Wide> sweep(segments, chunk_flats, window, rule, exact_zeros);
         std::vector<int32_t> active;
         size_t next = 0;
         for (int64_t row = row_begin; row < row_end; ++row) {
@@ -552,9 +513,7 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
 template <class Store>
 void sweep_any(const Polygon &polygon, const Window &window, FillRule rule, int threads, Store store_row)
 {
-    double largest = 0.0;
-    for (double v : polygon.xy()) largest = std::max(largest, std::fabs(v));  // NaN: ignored, refused later
-    if (largest <= kDoubleIsEnough) {
+    if (detail::double_is_enough(polygon)) {
         sweep_window<double>(polygon, window, rule, threads, store_row);
     } else {
         sweep_window<Extended>(polygon, window, rule, threads, store_row);
@@ -584,8 +543,8 @@ void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t 
     });
 }
 
-void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
-                  int threads)
+void detail::fill_touched_by_area(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride,
+                                  FillRule rule, int threads)
 {
     detail::check_window("polymask::fill_touched", window, out, row_stride);
     sweep_any(polygon, window, rule, threads, [&](int64_t row, auto *sweep) {

@@ -128,6 +128,45 @@ TEST(Coverage, TouchedIsCoveragePositive)
     for (size_t k = 0; k < touched.size(); ++k) EXPECT_EQ(touched[k], fractions[k] > 0.0 ? 1 : 0) << k;
 }
 
+// fill_touched marks edges (touched.cpp) unless edges may overlap, when the
+// area sweep decides; both must equal coverage > 0, on both rules, any
+// window, any thread count, and with `zeroed` writing only the ones.
+TEST(Coverage, TouchedBothPathsZeroedWindowsAndThreads)
+{
+    std::mt19937_64 rng(21);
+    for (int trial = 0; trial < 40; ++trial) {
+        auto xy = random_vertices(rng, 5 + trial % 17, -4.0, 28.0);
+        if (trial % 4 == 3) {  // trace the first two edges back: overlapping edges, the area path
+            const std::vector<double> back{xy[2], xy[3], xy[0], xy[1]};
+            xy.insert(xy.begin() + 4, back.begin(), back.end());
+        }
+        if (trial % 5 == 4) {  // vertices on a half-integer grid: edges through corners and along sides
+            for (double &v : xy) v = std::round(v * 2.0) / 2.0;
+        }
+        const Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+        for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+            const auto fractions = coverage_of(polygon, Window{0, 0, 24, 24}, rule);
+            for (const Window window : {Window{0, 0, 24, 24}, Window{5, 3, 11, 17}}) {
+                for (bool zeroed : {false, true}) {
+                    for (int threads : {1, 2}) {
+                        std::vector<uint8_t> touched(static_cast<size_t>(window.height * window.width),
+                                                     zeroed ? 0 : 0xAA);
+                        polymask::fill_touched(polygon, window, touched.data(), window.width, rule, threads, zeroed);
+                        for (int64_t r = 0; r < window.height; ++r) {
+                            for (int64_t c = 0; c < window.width; ++c) {
+                                const double f = fractions[(r + window.row0) * 24 + (c + window.col0)];
+                                ASSERT_EQ(touched[r * window.width + c], f > 0.0 ? 1 : 0)
+                                    << "trial " << trial << " rule " << static_cast<int>(rule) << " at " << r << ", "
+                                    << c;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 TEST(Coverage, Uint8AndFloatAreRoundedDoubles)
 {
     std::mt19937_64 rng(1);

@@ -164,6 +164,11 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     if all_touched:  # the coverage sweep decides (polymask/_coverage.py)
         if stage.id != "scanline":
             raise ValueError(f"all_touched=True needs the scanline core (backend='scanline'), got backend {stage.id!r}")
+        if out is None:  # lazily zeroed, as below: only the touched cells are written
+            result = zeroed_mask(out_shape)
+            _coverage.fill_touched(coordinates, ring_ends, result.view(np.uint8), row0, col0, rule, thread_count,
+                                   zeroed=True)
+            return result
         result, buffer = output_buffer(out, out_shape)
         _coverage.fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, thread_count)
         return result

@@ -124,9 +124,12 @@ def coverages(polygons, shape, *, transform=None, fill_rule="evenodd", dtype=Non
     return results
 
 
-def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads) -> None:
-    """all_touched for polymask.mask: 1 where the cell meets the region in positive area."""
-    _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends)
+def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads, *, zeroed=False) -> None:
+    """all_touched for polymask.mask: 1 where the cell meets the region in positive area.
+
+    zeroed=True: `buffer` is a fresh np.zeros array, so only the ones are written.
+    """
+    _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends, zeroed)
 
 
 def rasterize_touched(flat, labels, result, row0, col0, rule, threads) -> None:
@@ -138,8 +141,8 @@ def rasterize_touched(flat, labels, result, row0, col0, rule, threads) -> None:
             coordinates, (row0 + height, col0 + width), first=(row0, col0))
         if reach_height == 0 or reach_width == 0:
             continue
-        touched = np.empty((reach_height, reach_width), dtype=np.uint8)
-        _sweep.fill_touched(coordinates, touched, reach_row0, reach_col0, rule, threads, ring_ends)
+        touched = np.zeros((reach_height, reach_width), dtype=np.uint8)
+        _sweep.fill_touched(coordinates, touched, reach_row0, reach_col0, rule, threads, ring_ends, True)
         crop = result[reach_row0 - row0:reach_row0 - row0 + reach_height,
                       reach_col0 - col0:reach_col0 - col0 + reach_width]
         crop[touched.view(bool)] = labels[p]

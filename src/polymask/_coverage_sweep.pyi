@@ -21,4 +21,5 @@ def fill_touched(
     rule: int = 0,
     threads: int = 0,
     ring_ends: npt.NDArray[np.int64] | None = None,
+    zeroed: bool = False,
 ) -> None: ...

@@ -58,8 +58,12 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
 
 def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
                  int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
-                 const int64_t[::1] ring_ends=None):
-    """Fill `out` with 1 where the pixel's cell meets the region in positive area (all_touched)."""
+                 const int64_t[::1] ring_ends=None, bint zeroed=False):
+    """Fill `out` with 1 where the pixel's cell meets the region in positive area (all_touched).
+
+    zeroed=True promises that `out` is all zero already (a fresh np.zeros):
+    then only the ones are written.
+    """
     if vertices.shape[1] != 2:
         raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
     cdef Window window = window_of(row0, col0, out.shape[0], out.shape[1])
@@ -68,4 +72,4 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
-        core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads)
+        core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)

@@ -39,9 +39,12 @@ void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t 
               FillRule rule = FillRule::even_odd, int threads = 0);
 
 // all_touched: out becomes 1 where the cell shares positive area with the
-// filled region (the coverage above is > 0) and 0 elsewhere.
+// filled region (the coverage above is > 0) and 0 elsewhere.  Every byte of
+// the window is written, unless `zeroed` says the window is already all zero
+// (a fresh np.zeros array): then only the ones are, and pages the polygon
+// does not reach stay untouched.  See csrc/src/touched.cpp for how.
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride,
-                  FillRule rule = FillRule::even_odd, int threads = 0);
+                  FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
 
 extern template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int);
 extern template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int);

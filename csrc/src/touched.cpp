@@ -1,0 +1,250 @@
+// touched.cpp -- all_touched: the cells that share positive area with the region.
+//
+// A cell shares positive area with the filled region iff it lies wholly
+// inside it or the region's boundary passes through the cell's open
+// interior (the interior is connected: if it held points inside and points
+// outside, the boundary would cross it).  So, for a polygon whose edges do
+// not overlap one another along a stretch,
+//
+//     touched = (centre inside, the contract's mask)  OR  (an edge passes
+//               through the open cell),
+//
+// and no area needs computing:
+//
+//   * a cell wholly inside has its centre inside, so the mask has it;
+//   * an edge that passes through the open cell has inside on one side at
+//     least: the fill rule's count changes by 1 across a lone edge (parity
+//     flips; a winding number w next to w +- 1 is non-zero on one side), and
+//     where edges merely cross (at points) each continues on both sides;
+//   * conversely a cell whose centre the mask takes, and that no edge
+//     passes through, lies wholly inside.
+//
+// Edges that overlap along a stretch (a spike traced back over itself, a
+// collinear sliver, rings sharing a side) can cancel: parity or winding is
+// then the same on both sides, and the cells they pass may meet no area.
+// Such polygons are found by a conservative pre-pass (may_overlap, below)
+// and go to the area sweep of coverage.cpp, which is exact for everything.
+//
+// The marking is exact on the same terms as coverage: the abscissae at the
+// strip boundaries come from SegmentT::x_at (cell_geometry.hpp), correctly
+// rounded where the contract is exact, so an edge through a cell corner
+// (x = c + 1/2 exactly) is recognised as touching neither neighbour across
+// that corner.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "cell_geometry.hpp"
+#include "checks.hpp"
+#include "mask_writers.hpp"
+#include "polymask/coverage.hpp"
+#include "polymask/scanline.hpp"
+#include "row_bands.hpp"
+
+namespace polymask {
+
+namespace {
+
+using detail::Extended;
+using detail::Flat;
+using detail::SegmentT;
+
+// Set line[first, last] to 1.  Runs are short (an edge passes a few cells
+// per row): a call to memset per run cost more than the rest of the marking
+// together (perf, on the 1,000-vertex star), and an 8-byte read-OR-write
+// stalled on store forwarding, so runs of up to 8 cells are two overlapping
+// plain stores that cover them.
+inline void set_run(uint8_t *line, int64_t first, int64_t last, int64_t row_end)
+{
+    const int64_t length = last - first + 1;
+    if (length <= 8 && first + 8 <= row_end) {
+        // `length` ones, then zeros, in memory order whatever the endianness.
+        static constexpr uint8_t kOnesThenZeros[16] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+        uint64_t word, ones;
+        std::memcpy(&word, line + first, 8);
+        std::memcpy(&ones, kOnesThenZeros + (8 - length), 8);
+        word |= ones;
+        std::memcpy(line + first, &word, 8);
+    } else {
+        std::memset(line + first, 1, static_cast<size_t>(length));
+    }
+}
+
+// x on segment s at ordinate y, for deciding the cells of a strip: any value
+// that lies on the same side of every cell side c + 1/2 as s.x_at(y) will
+// do.  In double (every coordinate within 2^16), x_at's division is replaced
+// by a multiplication with the reciprocal, which differs from it by a few
+// ulps (< 2^-48 relative, bound below); only when that lands within the
+// bound of a cell side is x_at computed.  Measured on the 1,000-vertex
+// polygons: the division was the marking's largest cost.
+template <class Wide>
+struct Abscissa {
+    const SegmentT<Wide> *segment;
+    Wide inverse_height;
+
+    explicit Abscissa(const SegmentT<Wide> &s)
+        : segment(&s), inverse_height(Wide(1) / (static_cast<Wide>(s.y1) - static_cast<Wide>(s.y0)))
+    {
+    }
+
+    Wide at(double y) const
+    {
+        const SegmentT<Wide> &s = *segment;
+        if constexpr (!std::is_same_v<Wide, double>) {
+            return s.x_at(y);
+        } else {
+            if (y >= s.y1) return s.x1;
+            const double q = (s.dx0 * (s.y1 - y) + s.dx1 * (y - s.y0)) * inverse_height;
+            const double x = s.origin + q;
+            // x_at rounds num / h once; here 1 / h and num * (1 / h) each
+            // round (3 ulps of q between them) and the sum with the origin
+            // rounds in both: 2^-48 (|q| + |origin| + 1) covers it 8 times.
+            const double bound = 0x1p-48 * (std::fabs(q) + std::fabs(s.origin) + 1.0);
+            const double t = x + 0.5;  // cell sides are where t is an integer; |t| <= 2^17
+            const double below = static_cast<double>(static_cast<int64_t>(t) - (t < 0.0 ? 1 : 0));
+            const double d = t - below;  // in [0, 1]
+            if (d > bound && d < 1.0 - bound) return x;
+            return s.x_at(y);
+        }
+    }
+};
+
+// A span sink (scanline.hpp) that passes the centre rule's spans to `Writer`
+// and then, at the end of each row, marks the cells the edges pass through
+// in that row's strip, while the row is still in cache.  (Marking edge by
+// edge instead, row after row down each edge, missed the cache on nearly
+// every write and took 3x the time of the whole mask.)
+template <class Writer, class Wide>
+class TouchedSink {
+public:
+    TouchedSink(Writer writer, const std::vector<SegmentT<Wide>> &segments, const std::vector<Flat> &flats,
+                uint8_t *origin, int64_t row_stride, const Window &window)
+        : writer_(writer), segments_(segments), flats_(flats), origin_(origin), row_stride_(row_stride),
+          col0_(window.col0), col_end_(window.col0 + window.width)
+    {
+    }
+
+    void begin_row(int64_t row) { writer_.begin_row(row); }
+    void span(int64_t begin, int64_t end) { writer_.span(begin, end); }
+
+    void end_row()
+    {
+        writer_.end_row();
+        const double y_top = static_cast<double>(row_) - 0.5, y_bottom = static_cast<double>(row_) + 0.5;
+        // Edges that enter the open strip (y_top, y_bottom) join, in y0
+        // order, with their abscissa at the strip's top (on a band's first
+        // row, every edge that starts above it is looked at once).
+        for (; next_ < segments_.size() && segments_[next_].y0 < y_bottom; ++next_) {
+            const SegmentT<Wide> &s = segments_[next_];
+            if (s.y1 > y_top) active_.push_back({Abscissa<Wide>(s), s.x_at(y_top)});
+        }
+        uint8_t *line = origin_ + row_ * row_stride_;
+        size_t kept = 0;
+        for (size_t k = 0; k < active_.size(); ++k) {
+            Piece piece = active_[k];
+            const SegmentT<Wide> &s = *piece.x.segment;
+            const Wide x_bottom = piece.x.at(y_bottom);
+            int64_t first, last;
+            detail::open_cells(std::min(piece.x_top, x_bottom), std::max(piece.x_top, x_bottom), col0_, col_end_,
+                               first, last);
+            if (first <= last) set_run(line, first, last, col_end_);
+            if (s.y1 > y_bottom) {  // it reaches the next strip
+                active_[kept++] = {piece.x, x_bottom};
+            }
+        }
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(kept), active_.end());
+        // A horizontal edge inside the open strip passes through the cells
+        // of this row; one on the strip's boundary runs along cell sides.
+        for (; next_flat_ < flats_.size() && flats_[next_flat_].y < y_bottom; ++next_flat_) {
+            const Flat &f = flats_[next_flat_];
+            if (!(f.y > y_top) || !(f.x_min < f.x_max)) continue;
+            int64_t first, last;
+            detail::open_cells(f.x_min, f.x_max, col0_, col_end_, first, last);
+            if (first <= last) set_run(line, first, last, col_end_);
+        }
+        ++row_;
+    }
+
+    // The band starts at `row`: rows then come one by one, in order.
+    void start(int64_t row)
+    {
+        row_ = row;
+        const double y_top = static_cast<double>(row) - 0.5;
+        next_flat_ = static_cast<size_t>(
+            std::lower_bound(flats_.begin(), flats_.end(), y_top, [](const Flat &f, double y) { return f.y <= y; }) -
+            flats_.begin());
+    }
+
+private:
+    struct Piece {
+        Abscissa<Wide> x;
+        Wide x_top;  // its abscissa at the current strip's top
+    };
+    Writer writer_;
+    const std::vector<SegmentT<Wide>> &segments_;  // sorted by y0
+    const std::vector<Flat> &flats_;               // sorted by y
+    uint8_t *origin_;                              // origin_[r * row_stride_ + c]: pixel (r, c)
+    int64_t row_stride_, col0_, col_end_;
+    int64_t row_ = 0;
+    size_t next_ = 0, next_flat_ = 0;
+    std::vector<Piece> active_;
+};
+
+template <class Wide>
+void fill_touched_by_edges(const Polygon &polygon, const std::vector<SegmentT<Wide>> &segments,
+                           std::vector<Flat> &flats, const Window &window, uint8_t *out, int64_t row_stride,
+                           FillRule rule, int threads, bool zeroed)
+{
+    const std::vector<Edge> &edges = polygon.edges_by_y();
+    const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
+    std::sort(flats.begin(), flats.end(), [](const Flat &a, const Flat &b) { return a.y < b.y; });
+    uint8_t *origin = out - window.row0 * row_stride - window.col0;
+    // A row costs its centre fill plus about as much again for the marking.
+    const double work_per_row = 2.0 * detail::scanline_work_per_row(rows, window);
+    detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
+        auto sweep = [&](auto writer) {
+            TouchedSink<decltype(writer), Wide> sink(writer, segments, flats, origin, row_stride, window);
+            sink.start(row_begin);
+            detail::scan_rows(edges, rows, window, rule, row_begin, row_end, sink);
+        };
+        if (zeroed) {
+            sweep(detail::MaskSpanWriter{out, row_stride, window});
+        } else {
+            sweep(detail::MaskRowWriter{out, row_stride, window});
+        }
+    }, work_per_row);
+}
+
+template <class Wide>
+void fill_touched_as(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
+                     int threads, bool zeroed)
+{
+    std::vector<SegmentT<Wide>> segments;
+    std::vector<Flat> flats;
+    detail::cell_edges(polygon, segments, flats);
+    if (detail::may_overlap(segments, flats)) {
+        detail::fill_touched_by_area(polygon, window, out, row_stride, rule, threads);
+        return;
+    }
+    fill_touched_by_edges(polygon, segments, flats, window, out, row_stride, rule, threads, zeroed);
+}
+
+}  // namespace
+
+void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
+                  int threads, bool zeroed)
+{
+    detail::check_window("polymask::fill_touched", window, out, row_stride);
+    if (window.height == 0 || window.width == 0) return;
+    detail::check_finite_vertices(polygon, "polymask::fill_touched");
+    if (detail::double_is_enough(polygon)) {
+        fill_touched_as<double>(polygon, window, out, row_stride, rule, threads, zeroed);
+    } else {
+        fill_touched_as<Extended>(polygon, window, out, row_stride, rule, threads, zeroed);
+    }
+}
+
+}  // namespace polymask
