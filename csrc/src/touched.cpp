@@ -22,8 +22,10 @@
 // Edges that overlap along a stretch (a spike traced back over itself, a
 // collinear sliver, rings sharing a side) can cancel: parity or winding is
 // then the same on both sides, and the cells they pass may meet no area.
-// Such polygons are found by a conservative pre-pass (may_overlap, below)
-// and go to the area sweep of coverage.cpp, which is exact for everything.
+// Such polygons are found by a conservative pre-pass (may_overlap, in
+// cell_geometry.hpp) and go to the area sweep of coverage.cpp, which is
+// exact for everything; so do polygons with coordinates beyond 2^40, where
+// the contract's mask (x_cross in double) stops being the exact centre test.
 //
 // The marking is exact on the same terms as coverage: the abscissae at the
 // strip boundaries come from SegmentT::x_at (cell_geometry.hpp), correctly
@@ -225,7 +227,7 @@ void fill_touched_as(const Polygon &polygon, const Window &window, uint8_t *out,
     std::vector<SegmentT<Wide>> segments;
     std::vector<Flat> flats;
     detail::cell_edges(polygon, segments, flats);
-    if (detail::may_overlap(segments, flats)) {
+    if (!detail::edges_decide_touch(polygon, segments, flats)) {
         detail::fill_touched_by_area(polygon, window, out, row_stride, rule, threads);
         return;
     }

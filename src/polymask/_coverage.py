@@ -90,7 +90,9 @@ def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", window=None
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
     result = _fraction_buffer(out, out_shape, _coverage_dtype(dtype, out))
-    _sweep.coverage(coordinates, result, row0, col0, rule, thread_count, ring_ends)
+    # A fresh result is np.zeros (calloc): the sweep then writes only the
+    # cells the region meets, and pages it never reaches stay untouched.
+    _sweep.coverage(coordinates, result, row0, col0, rule, thread_count, ring_ends, out is None)
     return result
 
 
@@ -117,9 +119,9 @@ def coverages(polygons, shape, *, transform=None, fill_rule="evenodd", dtype=Non
     for _, vertex_slice, ring_ends in _each_polygon(flat):
         coordinates = vertices[vertex_slice]
         row0, col0, height, width = _reach(coordinates, rows_cols)
-        fractions = np.empty((height, width), dtype=chosen)
+        fractions = np.zeros((height, width), dtype=chosen)
         if height and width:
-            _sweep.coverage(coordinates, fractions, row0, col0, rule, thread_count, ring_ends)
+            _sweep.coverage(coordinates, fractions, row0, col0, rule, thread_count, ring_ends, True)
         results.append((row0, col0, fractions))
     return results
 
@@ -201,7 +203,7 @@ def _coverage_dtype(dtype, out) -> np.dtype:
 def _fraction_buffer(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
     if out is None:
         try:
-            return np.empty(shape, dtype=dtype)
+            return np.zeros(shape, dtype=dtype)
         except (MemoryError, ValueError):
             gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
             raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} coverage raster "

@@ -12,6 +12,7 @@ def coverage(
     rule: int = 0,
     threads: int = 0,
     ring_ends: npt.NDArray[np.int64] | None = None,
+    zeroed: bool = False,
 ) -> None: ...
 def fill_touched(
     vertices: npt.NDArray[np.float64],

@@ -43,8 +43,12 @@ cdef Window window_of(int64_t row0, int64_t col0, int64_t height, int64_t width)
 
 def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not None,
              int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
-             const int64_t[::1] ring_ends=None):
-    """Fill `out` (float64, float32 or uint8 0..255) with the coverage window at (row0, col0)."""
+             const int64_t[::1] ring_ends=None, bint zeroed=False):
+    """Fill `out` (float64, float32 or uint8 0..255) with the coverage window at (row0, col0).
+
+    zeroed=True promises that `out` is all zero already (a fresh np.zeros):
+    then only the cells the region meets are written.
+    """
     if vertices.shape[1] != 2:
         raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
     cdef Window window = window_of(row0, col0, out.shape[0], out.shape[1])
@@ -53,7 +57,7 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
-        core_coverage(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads)
+        core_coverage(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
 
 
 def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,

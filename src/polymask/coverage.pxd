@@ -8,6 +8,6 @@ from polymask.core cimport FillRule, Polygon, Window
 
 cdef extern from "polymask/coverage.hpp" namespace "polymask" nogil:
     void coverage[Value](const Polygon &polygon, const Window &window, Value *out,
-                         int64_t row_stride, FillRule rule, int threads) except +
+                         int64_t row_stride, FillRule rule, int threads, bint zeroed) except +
     void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out,
                       int64_t row_stride, FillRule rule, int threads, bint zeroed) except +

@@ -239,6 +239,6 @@ def _coverage_block(rings, rule: int, threads: int, dtype: np.dtype, starts, blo
 
     coordinates, ring_ends = rings
     row0, col0, height, width = _window(block_id, starts)
-    block = np.empty((height, width), dtype=dtype)
-    _coverage_sweep.coverage(coordinates, block, row0, col0, rule, threads, ring_ends)
+    block = np.zeros((height, width), dtype=dtype)  # calloc: only the cells the region meets are written
+    _coverage_sweep.coverage(coordinates, block, row0, col0, rule, threads, ring_ends, True)
     return block

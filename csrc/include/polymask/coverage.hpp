@@ -24,7 +24,9 @@ namespace polymask {
 // Fill `window` of the coverage raster: out[r * row_stride + c] (r, c
 // relative to the window; row_stride in elements) becomes the fraction of
 // pixel (window.row0 + r, window.col0 + c)'s cell inside `polygon`.  Every
-// element of the window is written.  threads = 0 means all available threads.
+// element of the window is written, unless `zeroed` says the window is
+// already all zero (a fresh np.zeros array): then only the cells the region
+// meets are.  threads = 0 means all available threads.
 //
 // Value is double or float (the fraction), or uint8_t: round(255 * fraction)
 // with halves rounded up, so 0 and 1 map to 0 and 255 exactly.
@@ -36,7 +38,7 @@ namespace polymask {
 // platform has it).  Throws std::invalid_argument for non-finite vertices.
 template <class Value>
 void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t row_stride,
-              FillRule rule = FillRule::even_odd, int threads = 0);
+              FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
 
 // all_touched: out becomes 1 where the cell shares positive area with the
 // filled region (the coverage above is > 0) and 0 elsewhere.  Every byte of
@@ -46,8 +48,8 @@ void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t 
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride,
                   FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
 
-extern template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int);
-extern template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int);
-extern template void coverage<uint8_t>(const Polygon &, const Window &, uint8_t *, int64_t, FillRule, int);
+extern template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int, bool);
+extern template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int, bool);
+extern template void coverage<uint8_t>(const Polygon &, const Window &, uint8_t *, int64_t, FillRule, int, bool);
 
 }  // namespace polymask
