@@ -146,6 +146,17 @@ def test_far_coordinates_take_the_extended_path(rule):
     np.testing.assert_array_equal(near, positive(exact_coverage(polygon, (40, 40), rule)))
 
 
+def test_absurd_coordinates_take_the_area_sweep():
+    # Found by the fuzzer: at +-DBL_MAX the contract's x_cross overflows, so
+    # the centre rule is no longer the test for "wholly inside"; beyond 2^40
+    # the area sweep decides, and the identity with coverage holds.
+    big = np.finfo(np.float64).max
+    triangle = np.array([(-big, 1.0), (big, 3.0), (8.0, big)])
+    touched = polymask.mask(triangle, (16, 16), all_touched=True)
+    np.testing.assert_array_equal(touched, polymask.coverage(triangle, (16, 16)) > 0)
+    assert touched[3:].all() and not touched[:2].any()
+
+
 def test_windows_and_out():
     polygon = polymask.problems.random_polygon(25, 50, seed=3)
     full = polymask.mask(polygon, (50, 60), all_touched=True)
