@@ -142,10 +142,15 @@ void insertion_sort(std::vector<Crossing> &items, OnSwap swapped)
     }
 }
 
-// Stable insertion sort by `less`: linear on nearly sorted input.
+// Sort by `less`, a strict total order on the values that matter (so the
+// result does not depend on the input order): insertion sort while the input
+// proves nearly sorted, std::sort (which, unlike stable_sort, allocates
+// nothing) once a linear budget of moves is spent, e.g. on two sorted runs
+// one after the other.
 template <class Item, class Less>
-void insertion_sort_by(std::vector<Item> &items, Less less)
+void sort_mostly_sorted(std::vector<Item> &items, Less less)
 {
+    size_t moves_left = 4 * items.size() + 32;
     for (size_t k = 1; k < items.size(); ++k) {
         if (!less(items[k], items[k - 1])) continue;
         const Item item = items[k];
@@ -153,6 +158,11 @@ void insertion_sort_by(std::vector<Item> &items, Less less)
         while (pos > 0 && less(item, items[pos - 1])) {
             items[pos] = items[pos - 1];
             --pos;
+            if (--moves_left == 0) {
+                items[pos] = item;
+                std::sort(items.begin(), items.end(), less);
+                return;
+            }
         }
         items[pos] = item;
     }
@@ -234,13 +244,17 @@ public:
     template <class Value, class Convert>
     void store(Value *line, Convert convert, bool zeroed)
     {
-        // Both lists arrive nearly sorted (edges are visited in x order), so
-        // insertion sort is linear here; std::sort and stable_sort (which
-        // allocates) took a fifth of the sweep.
-        insertion_sort_by(touched_, [](const Columns &a, const Columns &b) { return a.first < b.first; });
-        // Stable, by absolute column: every column then sums the same steps in
-        // the same order whatever the window, so windows equal slices exactly.
-        insertion_sort_by(steps_, [](const Step &a, const Step &b) { return a.column < b.column; });
+        // Both lists come in runs sorted by x (edges are visited in x order),
+        // usually nearly sorted as a whole; stable_sort allocated every row.
+        sort_mostly_sorted(touched_, [](const Columns &a, const Columns &b) {
+            return a.first < b.first || (a.first == b.first && a.last < b.last);
+        });
+        // By absolute column, ties by delta: a total order, so every column
+        // sums the same steps in the same order whatever the window, and
+        // windows equal slices exactly.
+        sort_mostly_sorted(steps_, [](const Step &a, const Step &b) {
+            return a.column < b.column || (a.column == b.column && a.delta < b.delta);
+        });
         double running = base_;
         size_t step = 0;
         int64_t column = 0;
