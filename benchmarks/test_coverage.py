@@ -4,7 +4,10 @@ Three groups, medians compared as ratios within one run:
 
 * ``coverage-4096-<polygon>``: ``polymask.mask`` (the centre rule), ``polymask.coverage``
   (float64, float32, uint8) and ``mask(all_touched=True)`` on a 4096x4096 image,
-  one thread each, for two 1,000-vertex polygons: the project's standard
+  one thread each, beside the memory floor of each output dtype (``np.ones``:
+  writing every cell once; a float64 raster is 8x the bytes of the mask, so
+  its floor alone is several times the mask's time), for two 1,000-vertex
+  polygons: the project's standard
   random polygon (vertices uniform in the square, so it crosses itself about
   10^5 times) and a star (sorted angles, random radii: simple, spiky).
 * ``exactextract-4096-star``: the same star's fractions from exactextract
@@ -15,6 +18,8 @@ Three groups, medians compared as ratios within one run:
 
     pytest benchmarks/test_coverage.py --benchmark-only --benchmark-columns=median,iqr,rounds
 """
+import functools
+
 import numpy as np
 import pytest
 
@@ -42,7 +47,8 @@ def _fast(request):
 
 
 @pytest.mark.parametrize("polygon", sorted(POLYGONS))
-@pytest.mark.parametrize("what", ["mask", "all_touched", "coverage-float64", "coverage-float32", "coverage-uint8"])
+@pytest.mark.parametrize("what", ["mask", "all_touched", "coverage-float64", "coverage-float32", "coverage-uint8",
+                                  "floor-float64", "floor-float32", "floor-uint8"])
 def test_coverage_against_mask(benchmark, request, polygon, what):
     vertices = POLYGONS[polygon]
     shape = (256, 256) if _fast(request) else SHAPE
@@ -50,6 +56,8 @@ def test_coverage_against_mask(benchmark, request, polygon, what):
         vertices = vertices * (256 / SIZE)
     if what == "mask":
         run = lambda: polymask.mask(vertices, shape, threads=1)  # noqa: E731
+    elif what.startswith("floor"):  # writing every cell of a raster of that dtype once: np.ones
+        run = functools.partial(np.ones, shape, dtype=what.split("-")[1])
     elif what == "all_touched":
         run = lambda: polymask.mask(vertices, shape, threads=1, all_touched=True)  # noqa: E731
     else:

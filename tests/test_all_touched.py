@@ -98,10 +98,11 @@ MARKING_CASES = {
     "staircase": [(0.5, 0.5), (2.5, 0.5), (2.5, 2.5), (4.5, 2.5), (4.5, 0.5), (6.5, 0.5), (6.5, 5.5), (0.5, 5.5)],
     # edges through cell corners and along cell sides
     "corners": [(0.5, 0.5), (3.5, 3.5), (6.5, 0.5), (6.5, 6.5), (0.5, 6.5)],
-    # a self-intersecting bow tie, both rules differ nowhere here but in winding
+    # a self-intersecting bow tie: its edges cross inside a cell
     "bow-tie": [(0.3, 0.2), (6.6, 6.1), (6.4, 0.4), (0.1, 6.7)],
     # a hole oriented like its outer ring: nonzero fills it (winding 2)
-    "same-way-hole": [[(0.2, 0.2), (7.1, 0.2), (7.1, 7.3), (0.2, 7.3)], [(2.1, 2.4), (5.2, 2.4), (5.2, 5.3), (2.1, 5.3)]],
+    "same-way-hole": [[(0.2, 0.2), (7.1, 0.2), (7.1, 7.3), (0.2, 7.3)],
+                      [(2.1, 2.4), (5.2, 2.4), (5.2, 5.3), (2.1, 5.3)]],
 }
 
 
