@@ -182,8 +182,8 @@ public:
     RowSweep(const std::vector<Segment> &segments, const std::vector<Flat> &flats, const Window &window,
              FillRule rule, bool exact_zeros)
         : segments_(segments), flats_(flats), window_(window), rule_(rule), exact_zeros_(exact_zeros),
-          area_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0),
-          x_top_of_(segments.size()), x_bottom_of_(segments.size())
+          area_(static_cast<size_t>(window.width), 0.0), step_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0),
+          x_top_of_(segments.size()), x_bottom_of_(segments.size()), marked_of_(segments.size())
     {
     }
 
@@ -192,7 +192,7 @@ public:
     POLYMASK_FLATTEN void sweep(int64_t row, std::vector<int32_t> &active)
     {
         touched_.clear();
-        steps_.clear();
+        steps_left_.clear();
         base_ = 0.0;
         const double y_top = static_cast<double>(row) - 0.5;
         const double y_bottom = static_cast<double>(row) + 0.5;
@@ -210,7 +210,7 @@ public:
             x_top_of_[s] = wa;  // add_piece reuses them for pieces that start or end with the strip
             x_bottom_of_[s] = wb;
             const double xa = static_cast<double>(wa), xb = static_cast<double>(wb);
-            mark(std::min(xa, xb), std::max(xa, xb));
+            marked_of_[s] = mark(std::min(xa, xb), std::max(xa, xb));
             if (exact_zeros_) mark_open(std::min(wa, wb), std::max(wa, wb));
             if (seg.y0 > y_top) breaks_.push_back(seg.y0);
             if (seg.y1 < y_bottom) breaks_.push_back(seg.y1);
@@ -249,14 +249,21 @@ public:
         sort_mostly_sorted(touched_, [](const Columns &a, const Columns &b) {
             return a.first < b.first || (a.first == b.first && a.last < b.last);
         });
-        // By absolute column, ties by delta: a total order, so every column
-        // sums the same steps in the same order whatever the window, and
-        // windows equal slices exactly.
-        sort_mostly_sorted(steps_, [](const Step &a, const Step &b) {
-            return a.column < b.column || (a.column == b.column && a.delta < b.delta);
-        });
+        // The steps left of the window, column by column, as the full row
+        // would add them: each column's steps summed in the order the sweep
+        // made them, then the columns in order.  Inside the window the same
+        // sums sit in step_ (below), so windows equal slices bit for bit.
         double running = base_;
-        size_t step = 0;
+        if (!steps_left_.empty()) {
+            std::stable_sort(steps_left_.begin(), steps_left_.end(),
+                             [](const Step &a, const Step &b) { return a.column < b.column; });
+            for (size_t k = 0; k < steps_left_.size();) {
+                double delta = 0.0;
+                const int64_t at = steps_left_[k].column;
+                for (; k < steps_left_.size() && steps_left_[k].column == at; ++k) delta += steps_left_[k].delta;
+                running += delta;
+            }
+        }
         int64_t column = 0;
         size_t k = 0;
         while (column < window_.width) {
@@ -267,19 +274,18 @@ public:
                 last = touched_[k].last;
                 while (++k < touched_.size() && touched_[k].first <= last + 1) last = std::max(last, touched_[k].last);
             }
-            // Untouched run [column, first): constant between steps, exactly 0 or 1.
-            while (column < first) {
-                while (step < steps_.size() && steps_[step].column <= column + window_.col0) {
-                    running += steps_[step++].delta;
-                }
-                const int64_t end = step < steps_.size() ? std::min(first, steps_[step].column - window_.col0) : first;
-                if (running > 0.5 || !zeroed) std::fill(line + column, line + end, convert(running > 0.5 ? 1.0 : 0.0));
-                column = end;
+            // Untouched run [column, first): steps fall only inside touched
+            // runs or on the first column after one (see integrate), so the
+            // run is constant, exactly 0 or 1.
+            if (column < first) {
+                running += step_[column];
+                step_[column] = 0.0;
+                if (running > 0.5 || !zeroed) std::fill(line + column, line + first, convert(running > 0.5 ? 1.0 : 0.0));
+                column = first;
             }
             for (; column <= last; ++column) {
-                while (step < steps_.size() && steps_[step].column <= column + window_.col0) {
-                    running += steps_[step++].delta;
-                }
+                running += step_[column];
+                step_[column] = 0.0;
                 double value = area_[column] + running;
                 if (exact_zeros_) {
                     if (!crossed_[column]) {
@@ -337,12 +343,15 @@ private:
 
     // Columns whose closed cell [c - 1/2, c + 1/2] meets [x_min, x_max], one
     // extra each side against rounding of the interpolated ends.
-    void mark(double x_min, double x_max)
+    // Returns the run (empty when first > last).
+    Columns mark(double x_min, double x_max)
     {
         const int64_t end = window_.col0 + window_.width;
         const int64_t first = floor_clamped(x_min - 0.5, window_.col0, end);
         const int64_t last = detail::ceil_clamped(x_max + 0.5, window_.col0 - 1, end - 1);
-        if (first <= last) touched_.push_back({first - window_.col0, last - window_.col0});
+        const Columns run{first - window_.col0, last - window_.col0};
+        if (first <= last) touched_.push_back(run);
+        return run;
     }
 
     // The piece [ya, yb] of the strip between two vertex ordinates: every
@@ -397,12 +406,12 @@ private:
             double y = ya;
             for (; e < events_.size() && events_[e].index == c.index; ++e) {
                 const double y_next = events_[e].y;
-                integrate(seg, y, y_next, boundary_sign(count, seg.winding, even_odd),
+                integrate(c.segment, y, y_next, boundary_sign(count, seg.winding, even_odd),
                           y == ya ? c.x_top : seg.x_at(y), y_next == yb ? c.x_bottom : seg.x_at(y_next));
                 count += events_[e].delta;
                 y = events_[e].y;
             }
-            integrate(seg, y, yb, boundary_sign(count, seg.winding, even_odd), y == ya ? c.x_top : seg.x_at(y),
+            integrate(c.segment, y, yb, boundary_sign(count, seg.winding, even_odd), y == ya ? c.x_top : seg.x_at(y),
                       c.x_bottom);
         }
     }
@@ -419,7 +428,7 @@ private:
     // every column c: +sign*h/2 for columns left of the edge (a constant,
     // base_), -sign*h/2 right of it (a step in steps_), the exact mean for
     // the columns it passes.
-    void integrate(const Segment &, double y0, double y1, int sign, Wide a, Wide b)
+    void integrate(int32_t segment, double y0, double y1, int sign, Wide a, Wide b)
     {
         const double height = y1 - y0;
         if (sign == 0 || !(height > 0.0)) return;
@@ -431,7 +440,15 @@ private:
         const int64_t last = floor_clamped(static_cast<double>(std::max(a, b) + 0.5), -far, far);
         const int64_t hi = window_.col0 + window_.width;
         base_ += 0.5 * signed_height;
-        if (last + 1 < hi) steps_.push_back({last + 1, -signed_height});
+        // The step is at last + 1: inside the edge's marked run or just after
+        // it (the run is pushed below when not), as store() requires.
+        if (last + 1 < hi) {
+            if (last + 1 > window_.col0) {
+                step_[last + 1 - window_.col0] -= signed_height;
+            } else {
+                steps_left_.push_back({last + 1, -signed_height});
+            }
+        }
         const int64_t begin = std::max(first, window_.col0), end = std::min(last, hi - 1);
         if (begin > end) return;
         // Abscissae relative to the edge's own first column, formed once in
@@ -448,7 +465,10 @@ private:
         // slope that overflows) x need not stay between the piece's ends, and
         // area_ and crossed_ must only ever be written inside touched runs,
         // which store() clears.
-        touched_.push_back({begin - window_.col0, end - window_.col0});
+        // Inside the run sweep() marked for this edge (nearly always): a
+        // second, overlapping run would only make store()'s sort costlier.
+        const Columns run{begin - window_.col0, end - window_.col0};
+        if (run.first < marked_of_[segment].first || run.last > marked_of_[segment].last) touched_.push_back(run);
         if (!exact_zeros_) {
             std::fill(crossed_.begin() + (begin - window_.col0), crossed_.begin() + (end - window_.col0) + 1,
                       uint8_t{1});
@@ -482,7 +502,11 @@ private:
     // 1 where an edge passes through the open cell (exact_zeros_), else
     // where some edge piece reached the closed cell.
     std::vector<uint8_t> crossed_;
-    std::vector<Step> steps_;       // sparse difference array of full-cell heights
+    // A difference array of full-cell heights: from column c on every
+    // column changes by step_[c] (window-relative, zero between rows), and
+    // the steps left of the window, kept apart.
+    std::vector<double> step_;
+    std::vector<Step> steps_left_;
     std::vector<Columns> touched_;  // runs of columns some edge passes
     std::vector<double> breaks_;
     std::vector<Event> events_;
@@ -491,6 +515,7 @@ private:
     double base_ = 0.0;  // added to every column of the row
     double y_top_ = 0.0, y_bottom_ = 0.0;  // the current strip
     std::vector<Wide> x_top_of_, x_bottom_of_;  // by segment: x at the strip's top and bottom (clamped to it)
+    std::vector<Columns> marked_of_;            // by segment: the run sweep() marked for it
 };
 
 // Rows per chunk of parallel_for: each chunk builds its own sweep state and
