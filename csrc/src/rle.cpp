@@ -121,6 +121,7 @@ struct ToggleBand {
 // Reusable buffers of one thread: kept across objects and calls, so the
 // encoder allocates almost nothing per object.
 struct EncodeScratch {
+    PartEdges part;  // the edge table of the part being swept (flat-vertex input)
     std::vector<detail::EdgeRows> edge_rows;
     std::vector<RowSpan> spans;
     std::vector<int64_t> boundaries;  // merged boundaries of two rows
@@ -249,11 +250,48 @@ void check_size(int64_t height, int64_t width)
     }
 }
 
-// Encode every object, threaded across objects.  edges_at(p) returns part
-// p's edge table (sorted by y_low), valid until its next call on that thread.
+// The cost of encoding, in parallel.hpp's pixel units (about 1/24 ns of one
+// thread on the project machine), fitted to single-thread runs of
+// benchmarks/test_coco.py's objects and of extreme sets (thousands of
+// triangles; a few huge circles; 2,000-vertex parts): per object about
+// 0.4 us (bookkeeping, compression, its Python dict), per vertex about 45 ns
+// (edge table and its sort), and per row an edge crosses or column it spans
+// about 14 ns (the sweep and the run boundaries it makes).
+constexpr double kWorkPerObject = 10000;
+constexpr double kWorkPerVertex = 1100;
+constexpr double kWorkPerEdgeLength = 330;
+
+// One edge's share of that: its length in rows and columns, clipped to the image.
+inline double edge_work(double xi, double yi, double xj, double yj, double height, double width)
+{
+    const double rows = std::min(std::max(yi, yj), height) - std::max(std::min(yi, yj), 0.0);
+    const double columns = std::min(std::max(xi, xj), width) - std::max(std::min(xi, xj), 0.0);
+    return kWorkPerVertex + kWorkPerEdgeLength * (std::max(rows, 0.0) + std::max(columns, 0.0));
+}
+
+// How many threads the objects are worth (detail::threads_for_work), from
+// part_work(p), the work of part p.  Stops adding once every allowed thread
+// is worth it, so a big batch costs a glance at its first objects.
+template <class PartWork>
+int encode_team(const int64_t *object_ends, int64_t n_objects, int threads, PartWork part_work)
+{
+    const int wanted = resolve_threads(threads);
+    if (wanted <= 1) return 1;
+    const double enough = detail::kWorkPerThread * (wanted + 1);
+    double work = 0;
+    for (int64_t o = 0, p = 0; o < n_objects && work < enough; ++o) {
+        work += kWorkPerObject;
+        for (; p < object_ends[o]; ++p) work += part_work(p);
+    }
+    return detail::threads_for_work(threads, work);
+}
+
+// Encode every object, threaded across objects (team threads at most).
+// edges_at(p, scratch) returns part p's edge table (sorted by y_low), valid
+// until its next call with that scratch.
 template <class EdgesAt>
 void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t height, int64_t width, FillRule rule,
-                    int threads, std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings,
+                    int team, std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings,
                     EdgesAt edges_at)
 {
     counts.assign(static_cast<size_t>(n_objects), {});
@@ -262,11 +300,6 @@ void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t heigh
     // Objects in chunks of a few, so tiny objects do not pay one claim each.
     const int64_t per_chunk = 4;
     const int64_t n_chunks = (n_objects + per_chunk - 1) / per_chunk;
-    // The thread count follows the work: a thread is worth starting for a
-    // few dozen objects (each a few microseconds), not for a handful.
-    const int64_t objects_per_thread = 32;
-    const int64_t useful = std::max<int64_t>(1, n_objects / objects_per_thread);
-    const int team = static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
     detail::parallel_for(n_chunks, team, [&](int64_t chunk) {
         // Buffers live as long as the thread: no allocation per object.
         thread_local EncodeScratch scratch;
@@ -278,7 +311,7 @@ void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t heigh
             scratch.spans.clear();
             if (height > 0 && width > 0) {
                 for (int64_t p = part_begin; p < part_end; ++p) {
-                    collect_part_spans(edges_at(p), image, rule, scratch.edge_rows, scratch.spans);
+                    collect_part_spans(edges_at(p, scratch), image, rule, scratch.edge_rows, scratch.spans);
                 }
             }
             if (part_end - part_begin > 1) unite_spans(scratch.spans);
@@ -300,8 +333,14 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
 {
     check_size(height, width);
     detail::check_ends("polymask::rle_encode", "object_ends", object_ends, n_objects, n_parts, "part count");
-    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
-                   [parts](int64_t p) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
+    const double h = static_cast<double>(height), w = static_cast<double>(width);
+    const int team = encode_team(object_ends, n_objects, threads, [&](int64_t p) {
+        double work = 0;
+        for (const Edge &e : parts[p].edges_by_y()) work += edge_work(e.xi, e.yi, e.xj, e.yj, h, w);
+        return work;
+    });
+    encode_objects(object_ends, n_objects, height, width, rule, team, counts, strings,
+                   [parts](int64_t p, EncodeScratch &) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
 }
 
 void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
@@ -319,14 +358,24 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
             throw std::length_error("polymask::rle_encode: a ring has too many vertices");
         }
     }
+    const double h = static_cast<double>(height), w = static_cast<double>(width);
+    const int team = encode_team(object_ends, n_objects, threads, [&](int64_t p) {
+        double work = 0;
+        int64_t start = p > 0 && part_ends[p - 1] > 0 ? ring_ends[part_ends[p - 1] - 1] : 0;
+        for (int64_t k = p > 0 ? part_ends[p - 1] : 0; k < part_ends[p]; start = ring_ends[k++]) {
+            for (int64_t i = start, j = ring_ends[k] - 1; i < ring_ends[k]; j = i++) {
+                work += edge_work(xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], h, w);
+            }
+        }
+        return work;
+    });
     // Each thread builds the edge tables of its own objects' parts, into
     // buffers it keeps: the tables are made in parallel, without allocating.
-    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
-                   [=](int64_t p) -> const std::vector<Edge> & {
-                       thread_local PartEdges part;
+    encode_objects(object_ends, n_objects, height, width, rule, team, counts, strings,
+                   [=](int64_t p, EncodeScratch &scratch) -> const std::vector<Edge> & {
                        const int64_t ring_begin = p > 0 ? part_ends[p - 1] : 0;
-                       part.build(xy, ring_ends, ring_begin, part_ends[p]);
-                       return part.edges;
+                       scratch.part.build(xy, ring_ends, ring_begin, part_ends[p]);
+                       return scratch.part.edges;
                    });
 }
 
