@@ -269,42 +269,34 @@ inline double edge_work(double xi, double yi, double xj, double yj, double heigh
     return kWorkPerVertex + kWorkPerEdgeLength * (std::max(rows, 0.0) + std::max(columns, 0.0));
 }
 
-// How many threads the objects are worth (detail::threads_for_work), from
-// part_work(p), the work of part p.  Stops adding once every allowed thread
-// is worth it, so a big batch costs a glance at its first objects.
+// How to spread the objects over threads (detail::plan_items), from
+// part_work(p), the work of part p.
 template <class PartWork>
-int encode_team(const int64_t *object_ends, int64_t n_objects, int threads, PartWork part_work)
+detail::ItemPlan plan_objects(const int64_t *object_ends, int64_t n_objects, int threads, PartWork part_work)
 {
-    const int wanted = resolve_threads(threads);
-    if (wanted <= 1) return 1;
-    const double enough = detail::kWorkPerThread * (wanted + 1);
-    double work = 0;
-    for (int64_t o = 0, p = 0; o < n_objects && work < enough; ++o) {
-        work += kWorkPerObject;
-        for (; p < object_ends[o]; ++p) work += part_work(p);
-    }
-    return detail::threads_for_work(threads, work);
+    return detail::plan_items(n_objects, threads, [&](int64_t o) {
+        double work = kWorkPerObject;
+        for (int64_t p = o > 0 ? object_ends[o - 1] : 0; p < object_ends[o]; ++p) work += part_work(p);
+        return work;
+    });
 }
 
-// Encode every object, threaded across objects (team threads at most).
+// Encode every object, threaded across objects as `plan` says.
 // edges_at(p, scratch) returns part p's edge table (sorted by y_low), valid
 // until its next call with that scratch.
 template <class EdgesAt>
 void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t height, int64_t width, FillRule rule,
-                    int team, std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings,
-                    EdgesAt edges_at)
+                    detail::ItemPlan plan, std::vector<std::vector<uint32_t>> &counts,
+                    std::vector<std::string> *strings, EdgesAt edges_at)
 {
     counts.assign(static_cast<size_t>(n_objects), {});
     if (strings != nullptr) strings->assign(static_cast<size_t>(n_objects), {});
     const Window image{0, 0, height, width};
-    // Objects in chunks of a few, so tiny objects do not pay one claim each.
-    const int64_t per_chunk = 4;
-    const int64_t n_chunks = (n_objects + per_chunk - 1) / per_chunk;
-    detail::parallel_for(n_chunks, team, [&](int64_t chunk) {
+    detail::parallel_for(plan.chunks, plan.team, [&](int64_t chunk) {
         // Buffers live as long as the thread: no allocation per object.
         thread_local EncodeScratch scratch;
-        const int64_t first = chunk * per_chunk;
-        const int64_t last = std::min(n_objects, first + per_chunk);
+        const int64_t first = n_objects * chunk / plan.chunks;
+        const int64_t last = n_objects * (chunk + 1) / plan.chunks;
         for (int64_t o = first; o < last; ++o) {
             const int64_t part_begin = o > 0 ? object_ends[o - 1] : 0;
             const int64_t part_end = object_ends[o];
@@ -334,12 +326,12 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
     check_size(height, width);
     detail::check_ends("polymask::rle_encode", "object_ends", object_ends, n_objects, n_parts, "part count");
     const double h = static_cast<double>(height), w = static_cast<double>(width);
-    const int team = encode_team(object_ends, n_objects, threads, [&](int64_t p) {
+    const detail::ItemPlan plan = plan_objects(object_ends, n_objects, threads, [&](int64_t p) {
         double work = 0;
         for (const Edge &e : parts[p].edges_by_y()) work += edge_work(e.xi, e.yi, e.xj, e.yj, h, w);
         return work;
     });
-    encode_objects(object_ends, n_objects, height, width, rule, team, counts, strings,
+    encode_objects(object_ends, n_objects, height, width, rule, plan, counts, strings,
                    [parts](int64_t p, EncodeScratch &) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
 }
 
@@ -359,7 +351,7 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
         }
     }
     const double h = static_cast<double>(height), w = static_cast<double>(width);
-    const int team = encode_team(object_ends, n_objects, threads, [&](int64_t p) {
+    const detail::ItemPlan plan = plan_objects(object_ends, n_objects, threads, [&](int64_t p) {
         double work = 0;
         int64_t start = p > 0 && part_ends[p - 1] > 0 ? ring_ends[part_ends[p - 1] - 1] : 0;
         for (int64_t k = p > 0 ? part_ends[p - 1] : 0; k < part_ends[p]; start = ring_ends[k++]) {
@@ -371,7 +363,7 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
     });
     // Each thread builds the edge tables of its own objects' parts, into
     // buffers it keeps: the tables are made in parallel, without allocating.
-    encode_objects(object_ends, n_objects, height, width, rule, team, counts, strings,
+    encode_objects(object_ends, n_objects, height, width, rule, plan, counts, strings,
                    [=](int64_t p, EncodeScratch &scratch) -> const std::vector<Edge> & {
                        const int64_t ring_begin = p > 0 ? part_ends[p - 1] : 0;
                        scratch.part.build(xy, ring_ends, ring_begin, part_ends[p]);
