@@ -65,7 +65,9 @@ void collect_part_spans(const std::vector<Edge> &edges, const Window &image, Fil
 
 // The edge table of one part, as Polygon builds it (polygon.cpp): each
 // ring's edges from vertex j = i - 1 to vertex i, horizontal ones dropped,
-// stably sorted by y_low.  Rebuilt in place for part after part.
+// stably sorted by y_low.  Rebuilt in place for part after part, in buffers
+// that only grow and are written through pointers (push_back's checks, and
+// an Edge built on the stack then copied, cost a tenth of the encoder).
 struct PartEdges {
     std::vector<Edge> edges;
     std::vector<Edge> unsorted;
@@ -73,22 +75,36 @@ struct PartEdges {
 
     void build(const double *xy, const int64_t *ring_ends, int64_t ring_begin, int64_t ring_end)
     {
-        unsorted.clear();
-        int64_t start = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
+        const int64_t first = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
+        const size_t most = static_cast<size_t>(ring_end > ring_begin ? ring_ends[ring_end - 1] - first : 0);
+        if (unsorted.size() < most) {
+            unsorted.resize(most);
+            order.resize(most);
+        }
+        Edge *out = unsorted.data();
+        auto *key = order.data();
+        int64_t start = first;
         for (int64_t k = ring_begin; k < ring_end; start = ring_ends[k++]) {
             const int64_t end = ring_ends[k];
             for (int64_t i = start, j = end - 1; i < end; j = i++) {
                 const double xi = xy[2 * i], yi = xy[2 * i + 1];
                 const double xj = xy[2 * j], yj = xy[2 * j + 1];
                 if (!(yi < yj) && !(yi > yj)) continue;
-                unsorted.push_back({xi, yi, xj, yj, std::min(yi, yj), std::max(yi, yj), (yi > yj) ? 1 : -1});
+                out->xi = xi;
+                out->yi = yi;
+                out->xj = xj;
+                out->yj = yj;
+                out->y_low = yi < yj ? yi : yj;
+                out->y_high = yi < yj ? yj : yi;
+                out->winding = (yi > yj) ? 1 : -1;
+                *key++ = {out->y_low, static_cast<int32_t>(out - unsorted.data())};
+                ++out;
             }
         }
-        order.clear();
-        for (size_t k = 0; k < unsorted.size(); ++k) order.emplace_back(unsorted[k].y_low, static_cast<int32_t>(k));
-        std::sort(order.begin(), order.end());
-        edges.clear();
-        for (const auto &item : order) edges.push_back(unsorted[static_cast<size_t>(item.second)]);
+        const size_t count = static_cast<size_t>(out - unsorted.data());
+        std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count));
+        edges.resize(count);
+        for (size_t k = 0; k < count; ++k) edges[k] = unsorted[static_cast<size_t>(order[k].second)];
     }
 };
 
@@ -128,6 +144,7 @@ struct EncodeScratch {
     std::vector<ToggleBand> bands;
     std::vector<int64_t> column_start;  // per column: where its toggles go
     std::vector<int64_t> positions;     // toggles as column-major positions, in order
+    std::vector<uint32_t> runs;         // an object's counts, before compression
 };
 
 // The COCO counts of the spans (sorted, disjoint, non-adjacent per row).
@@ -150,9 +167,14 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
     // 1. Bands of toggles, row by row, from the first span row to one past
     //    the last: rows without spans in between are empty rows, and the row
     //    after the last closes the runs.
-    std::vector<ToggleBand> &bands = scratch.bands;
-    bands.clear();
-    bands.reserve(2 * static_cast<size_t>(spans.back().row - spans.front().row + 2));
+    // A row's bands are at most its spans plus the row above's (the XOR of
+    // k and m intervals has at most k + m): 2 per span in all.  Written
+    // through a pointer into a buffer that only grows (the hottest loop of
+    // the encoder; push_back's capacity check cost a tenth of it).
+    std::vector<ToggleBand> &band_buffer = scratch.bands;
+    if (band_buffer.size() < 2 * spans.size()) band_buffer.resize(2 * spans.size());
+    ToggleBand *const bands_begin = band_buffer.data();
+    ToggleBand *bands_end = bands_begin;
     size_t prev_begin = 0, prev_end = 0;  // spans of row - 1
     size_t next = 0;
     const int64_t row_last = spans.back().row;
@@ -164,8 +186,8 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
         if (cur_end - cur_begin == 1 && prev_end - prev_begin == 1) {
             // The usual case, one span over one span: two bands at most.
             const RowSpan &a = spans[prev_begin], &b = spans[cur_begin];
-            if (a.begin != b.begin) bands.push_back({row, std::min(a.begin, b.begin), std::max(a.begin, b.begin)});
-            if (a.end != b.end) bands.push_back({row, std::min(a.end, b.end), std::max(a.end, b.end)});
+            if (a.begin != b.begin) *bands_end++ = {row, std::min(a.begin, b.begin), std::max(a.begin, b.begin)};
+            if (a.end != b.end) *bands_end++ = {row, std::min(a.end, b.end), std::max(a.end, b.end)};
         } else {
             // Merge the two rows' boundaries; XOR is inside between the
             // 2m-th and (2m+1)-th of them (equal boundaries cancel).
@@ -182,7 +204,7 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
             }
             std::inplace_merge(bounds.begin(), bounds.begin() + static_cast<std::ptrdiff_t>(middle), bounds.end());
             for (size_t k = 0; k + 1 < bounds.size(); k += 2) {
-                if (bounds[k] < bounds[k + 1]) bands.push_back({row, bounds[k], bounds[k + 1]});
+                if (bounds[k] < bounds[k + 1]) *bands_end++ = {row, bounds[k], bounds[k + 1]};
             }
         }
         prev_begin = cur_begin;
@@ -195,9 +217,9 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
     const size_t n_columns = static_cast<size_t>(col_max - col_min);
     std::vector<int64_t> &start = scratch.column_start;
     start.assign(n_columns + 1, 0);
-    for (const ToggleBand &band : bands) {
-        ++start[static_cast<size_t>(band.begin - col_min)];
-        --start[static_cast<size_t>(band.end - col_min)];
+    for (const ToggleBand *band = bands_begin; band != bands_end; ++band) {
+        ++start[static_cast<size_t>(band->begin - col_min)];
+        --start[static_cast<size_t>(band->end - col_min)];
     }
     int64_t per_column = 0, total = 0;
     for (size_t c = 0; c < n_columns; ++c) {
@@ -207,9 +229,9 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
     }
     std::vector<int64_t> &positions = scratch.positions;
     positions.resize(static_cast<size_t>(total));
-    for (const ToggleBand &band : bands) {
-        for (int64_t c = band.begin; c < band.end; ++c) {
-            positions[static_cast<size_t>(start[static_cast<size_t>(c - col_min)]++)] = c * height + band.row;
+    for (const ToggleBand *band = bands_begin; band != bands_end; ++band) {
+        for (int64_t c = band->begin; c < band->end; ++c) {
+            positions[static_cast<size_t>(start[static_cast<size_t>(c - col_min)]++)] = c * height + band->row;
         }
     }
 
@@ -307,11 +329,11 @@ void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t heigh
                 }
             }
             if (part_end - part_begin > 1) unite_spans(scratch.spans);
-            std::vector<uint32_t> &runs = counts[static_cast<size_t>(o)];
+            // Compressed: the runs are only a step, kept in the scratch.
+            std::vector<uint32_t> &runs = strings != nullptr ? scratch.runs : counts[static_cast<size_t>(o)];
             runs_from_spans(scratch.spans, height, width, scratch, runs);
             if (strings != nullptr) {
                 (*strings)[static_cast<size_t>(o)] = rle_compress(runs.data(), static_cast<int64_t>(runs.size()));
-                std::vector<uint32_t>().swap(runs);
             }
         }
     });
@@ -373,8 +395,9 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
 
 std::string rle_compress(const uint32_t *counts, int64_t n_counts)
 {
-    std::string text;
-    text.reserve(static_cast<size_t>(n_counts) * 2);
+    // A count or difference fits 33 signed bits: at most 7 characters of 5.
+    std::string text(static_cast<size_t>(n_counts) * 7, '\0');
+    char *out = &text[0];
     for (int64_t k = 0; k < n_counts; ++k) {
         int64_t x = static_cast<int64_t>(counts[k]);
         // pycocotools codes the difference from k > 2 on (not k >= 2): the
@@ -386,9 +409,10 @@ std::string rle_compress(const uint32_t *counts, int64_t n_counts)
             x >>= 5;  // arithmetic: a negative difference keeps its sign bits
             more = (c & 0x10) ? x != -1 : x != 0;
             if (more) c |= 0x20;
-            text.push_back(static_cast<char>(c + 48));
+            *out++ = static_cast<char>(c + 48);
         }
     }
+    text.resize(static_cast<size_t>(out - text.data()));
     return text;
 }
 
