@@ -138,6 +138,55 @@ def test_threads_do_not_change_the_result(objects):
     assert coco.encode(many, height, width, threads=1) == coco.encode(many, height, width, threads=2)
 
 
+def test_the_one_pass_path_equals_the_general_path(objects):
+    # A list of plain segmentations is parsed and encoded in one pass in C
+    # (_coco.encode_segmentations); a tuple of the same objects takes the
+    # general path of polymask/coco.py.  Both must give the same dicts.
+    from polymask import _coco
+    for segmentations, height, width in objects:
+        for compressed in (True, False):
+            fast = _coco.encode_segmentations(segmentations, height, width, 0, 0, compressed)
+            assert fast is not None
+            assert fast == coco.encode(tuple(segmentations), height, width, compressed=compressed)
+            assert fast == coco.encode(segmentations, height, width, compressed=compressed)
+    rles = coco.encode([[[1, 1, 3, 1, 3, 3]], [[1, 1, 3, 1, 3, 3]]], 4, 5)
+    assert rles[0]["size"] == [4, 5] and rles[0]["size"] is not rles[1]["size"]  # each its own list
+
+
+@pytest.mark.parametrize("segmentation, one_pass", [
+    ([[1, 1.0, 3, 1, 3.0, 3]], True),                                  # ints and floats
+    ([[1.0, 1.0, 3.0, 1.0, 3.0, 3.0], []], True),                      # an empty later part
+    ([[1.0, 1.0, 3.0, 1.0, 3.0, 3.0], [2.0, 2.0]], True),              # a later part of one vertex
+    ([[1.0, 1.0], [3.0, 1.0, 3.0, 3.0, 1.0, 3.0]], True),              # a first part of one vertex
+    ([[1.0, 1.0], [], [3.0, 1.0, 3.0, 3.0, 1.0, 3.0]], False),         # ... and an empty part
+    ([[1.0, 1.0], [3.0, 1.0], [3.0, 3.0]], False),                     # (x, y) points
+    ([[1.0, 1.0, 3.0, 1.0, 3.0, 3.0], (2.0, 2.0, 4.0, 2.0, 4.0, 4.0)], False),  # a tuple part
+    ([[1.0, 1.0, np.float64(3.0), 1.0, 3.0, 3.0]], False),             # a NumPy scalar
+    ([[1.0, 1.0, 3.0, 1.0, 3.0, 3.0, True, 2.0]], False),              # a bool
+    ([np.array([1.0, 1.0, 3.0, 1.0, 3.0, 3.0])], False),               # a 1-D array part
+])
+def test_objects_outside_the_one_pass_form_take_the_general_path(segmentation, one_pass):
+    from polymask import _coco
+    taken = _coco.encode_segmentations([segmentation], 6, 7, 0, 0, True)
+    assert (taken is not None) == one_pass
+
+    def outcome(objects):
+        try:
+            return coco.encode(objects, 6, 7)
+        except (TypeError, ValueError) as error:
+            return type(error), str(error)
+
+    assert outcome([segmentation]) == outcome((segmentation,))  # a list and a tuple: the same result or error
+
+
+def test_the_one_pass_path_leaves_bad_numbers_to_the_general_path():
+    from polymask import _coco
+    for bad in (float("nan"), float("inf"), 10**400, "x", None):
+        assert _coco.encode_segmentations([[[1.0, 1.0, 3.0, 1.0, bad, 3.0]]], 6, 7, 0, 0, True) is None
+    with pytest.raises(ValueError, match=r"objects\[1\]\[0\] holds the non-finite vertex"):
+        coco.encode([[[1.0, 1.0, 3.0, 1.0, 3.0, 3.0]], [[1.0, 1.0, 3.0, 1.0, float("inf"), 3.0]]], 6, 7)
+
+
 # ---- area, iou, merge, decode agree with pycocotools ------------------------------
 
 def test_area_and_iou_agree_with_pycocotools(objects):

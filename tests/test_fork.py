@@ -90,3 +90,56 @@ def test_fork_after_threaded_fills(backend):
     assert report["fork_status"] == 0, f"{backend}: the os.fork() child ended with status {report['fork_status']}"
     for outcome in report["pool"] + [report["fork"]]:
         assert outcome is True or _clear_error(outcome), f"{backend}: a forked child got {outcome!r}"
+
+
+# ---- the learner's prange exercise ---------------------------------------------------
+# exercises/06_prange links GNU OpenMP itself; its given scaffold (openmp_team)
+# runs a forked child on one thread.  Checked on the solution, built as the
+# checker builds it.
+
+EXERCISE_SCENARIO = textwrap.dedent('''
+    import json, multiprocessing, os, sys
+    import numpy as np
+    from polymask._build import build_cython
+    from polymask.checker.worker import load_module
+
+    built = build_cython(sys.argv[1], openmp=True, link_core=True)
+    assert built.ok, built.error
+    module = load_module(built.module_path, built.module_name)
+    vertices = np.random.default_rng(24).uniform(0, 96, (24, 2))
+
+    def fill(_):
+        return module.mask(vertices, (96, 96), 2).tobytes()
+
+    expected = fill(0)
+    for _ in range(3):  # OpenMP teams of two in the parent first
+        assert fill(0) == expected
+
+    report = {}
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        report["pool"] = [r == expected for r in pool.map(fill, range(4))]
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read)
+        os.write(write, json.dumps(fill(0) == expected).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        answer = pipe.read()
+    _, status = os.waitpid(child, 0)
+    report["fork"] = json.loads(answer) if answer else f"no answer, wait status {status}"
+    report["fork_status"] = status
+    print(json.dumps(report))
+''')
+
+
+def test_fork_after_the_prange_exercise_runs_the_child_on_one_thread():
+    from pathlib import Path
+    solution = Path(__file__).resolve().parents[1] / "exercises" / "solutions" / "06_prange" / "mask.pyx"
+    completed = run_isolated([sys.executable, "-c", EXERCISE_SCENARIO, str(solution)], 600)
+    if completed is None:
+        pytest.fail("exercise 06: a forked child hung")
+    assert completed.returncode == 0, f"exercise 06: the scenario died:\n{completed.stderr[-3000:]}"
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report == {"pool": [True] * 4, "fork": True, "fork_status": 0}, report

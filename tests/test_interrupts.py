@@ -86,3 +86,59 @@ def test_sigint_during_a_long_fill_raises_keyboard_interrupt(case):
     # latency is what tells.
     assert not report["returned"], f"{case}: the fill ran to the end: {report}"
     assert report["latency"] < BOUND.get(case, 2.0), f"{case}: KeyboardInterrupt came late: {report}"
+
+
+# ---- coverage and coco.encode: their own extension modules ------------------------
+# polymask._coverage_sweep and polymask._coco link their own copy of the core
+# (thread pool and interrupt hook included), so each installs the Ctrl-C
+# check itself; without it these calls ran to the end before the
+# KeyboardInterrupt landed.
+
+OTHER_MODULES = textwrap.dedent('''
+    import json, os, signal, sys, threading, time
+    import numpy as np
+    import polymask, polymask.coco
+
+    call, threads = sys.argv[1], int(sys.argv[2])
+
+    def comb(side, spikes):
+        xs = np.linspace(0, side, 2 * spikes + 1)
+        ys = np.tile([0.5, side - 0.5], spikes + 1)[: 2 * spikes + 1]
+        return np.column_stack([np.concatenate([xs, [side, 0]]), np.concatenate([ys, [side + 1, side + 1]])])
+
+    if call == "coverage":  # seconds of edge cells: every row crosses 1,600 edges
+        vertices, side = comb(8000, 800), 8000
+        run = lambda: polymask.coverage(vertices, (side, side), dtype=np.uint8, threads=threads)
+    else:  # 150 objects of tens of milliseconds each
+        segmentation, side = [comb(8000, 100).ravel().tolist()], 8000
+        run = lambda: polymask.coco.encode([segmentation] * 150, side, side, threads=threads)
+
+    sent = {}
+    def interrupt():
+        sent["at"] = time.perf_counter()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.3, interrupt)
+    started = time.perf_counter()
+    timer.start()
+    result = None
+    try:
+        result = run()
+        time.sleep(5)  # an interrupt held back by the call lands here
+    except KeyboardInterrupt:
+        pass
+    caught = time.perf_counter()
+    print(json.dumps({"returned": result is not None, "latency": caught - sent.get("at", caught),
+                      "elapsed": caught - started}))
+''')
+
+
+@pytest.mark.parametrize("call", ["coverage", "coco.encode"])
+@pytest.mark.parametrize("threads", [0, 1])
+def test_sigint_during_coverage_and_coco_encode_raises_keyboard_interrupt(call, threads):
+    completed = run_isolated([sys.executable, "-c", OTHER_MODULES, call, str(threads)], 120)
+    assert completed is not None, f"{call}: no result within 120 s"
+    assert completed.returncode == 0, f"{call}: the scenario failed:\n{completed.stderr[-3000:]}"
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert not report["returned"], f"{call}: the call returned a result: {report}"
+    assert report["latency"] < 0.5, f"{call}: KeyboardInterrupt came late: {report}"

@@ -3,8 +3,10 @@
 // Threads go across instances: instances are grouped into chunks handed to
 // detail::parallel_for, and each instance is swept start to end by the
 // thread that claimed it, so a thousand 40-pixel objects cost a thousand
-// small sweeps and no thread start-up per object.  Fewer instances than
-// threads (one big object) fall back to threads within each instance.
+// small sweeps and no thread start-up per object.  As many threads start as
+// the instances' summed work is worth (detail::plan_items): a batch of a
+// few small masks runs on the calling thread.  Fewer instances than threads
+// (one big object) fall back to threads within each instance.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -25,17 +27,43 @@ void check_polygons(const Polygon *polygons, int64_t n_polygons, const char *who
     if (n_polygons > 0 && polygons == nullptr) throw std::invalid_argument(std::string(who) + ": null polygons");
 }
 
-// Run body(p) for every instance p, instances grouped so each chunk holds
-// enough work to be worth a hand-off and the threads still balance.
-template <class Body>
-void for_instances(int64_t n_polygons, int threads, Body &&body)
+// An instance's work in parallel.hpp's pixel units, as a scanline row's
+// (row_bands.hpp): 8 per (edge, row) crossing, plus 1 per pixel written.
+// The pixels written are the whole window for a dense fill (pixels = -1),
+// or, for span writers, estimated by the edges' bounding box in the window.
+double instance_work(const Polygon &polygon, const Window &window, double pixels)
 {
-    const int64_t wanted = resolve_threads(threads);
-    const int64_t per_chunk = std::max<int64_t>(1, n_polygons / (8 * wanted));
-    const int64_t n_chunks = (n_polygons + per_chunk - 1) / per_chunk;
-    detail::parallel_for(n_chunks, threads, [&](int64_t chunk) {
-        const int64_t end = std::min(n_polygons, (chunk + 1) * per_chunk);
-        for (int64_t p = chunk * per_chunk; p < end; ++p) body(p);
+    const std::vector<Edge> &edges = polygon.edges_by_y();
+    const double row0 = static_cast<double>(window.row0), row_end = row0 + static_cast<double>(window.height);
+    const double col0 = static_cast<double>(window.col0), col_end = col0 + static_cast<double>(window.width);
+    double crossings = 0;
+    double x_low = col_end, x_high = col0, y_low = row_end, y_high = row0;
+    for (const Edge &e : edges) {
+        const double low = std::max(e.y_low, row0), high = std::min(e.y_high, row_end);
+        if (high <= low) continue;
+        crossings += high - low;
+        y_low = std::min(y_low, low);
+        y_high = std::max(y_high, high);
+        x_low = std::min(x_low, std::min(e.xi, e.xj));
+        x_high = std::max(x_high, std::max(e.xi, e.xj));
+    }
+    if (pixels < 0) {
+        const double columns = std::min(x_high, col_end) - std::max(x_low, col0);
+        pixels = columns > 0 && y_high > y_low ? columns * (y_high - y_low) : 0.0;
+    }
+    return 8.0 * crossings + pixels + 64.0;  // 64: an instance's own bookkeeping
+}
+
+// Run body(p) for every instance p, on as many threads as the instances'
+// work is worth (work_of(p): instance p's, in pixel units), grouped in
+// chunks of whole instances (detail::plan_items).
+template <class WorkOf, class Body>
+void for_instances(int64_t n_polygons, int threads, WorkOf &&work_of, Body &&body)
+{
+    const detail::ItemPlan plan = detail::plan_items(n_polygons, threads, work_of);
+    detail::parallel_for(plan.chunks, plan.team, [&](int64_t chunk) {
+        const int64_t end = n_polygons * (chunk + 1) / plan.chunks;
+        for (int64_t p = n_polygons * chunk / plan.chunks; p < end; ++p) body(p);
     });
 }
 
@@ -87,7 +115,9 @@ void fill_masks(const Polygon *polygons, int64_t n_polygons, const Window &windo
         }
         return;
     }
-    for_instances(n_polygons, threads, [&](int64_t p) {
+    const double dense = zeroed ? -1.0 : static_cast<double>(window.height) * static_cast<double>(window.width);
+    const auto work_of = [&](int64_t p) { return instance_work(polygons[p], window, dense); };
+    for_instances(n_polygons, threads, work_of, [&](int64_t p) {
         const std::vector<Edge> &edges = polygons[p].edges_by_y();
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         uint8_t *mask = out + p * mask_stride;
@@ -111,7 +141,8 @@ void mask_boxes(const Polygon *polygons, int64_t n_polygons, const Window &windo
     if (window.height < 0 || window.width < 0) {
         throw std::invalid_argument("polymask::mask_boxes: window height and width must be >= 0");
     }
-    for_instances(n_polygons, threads, [&](int64_t p) {
+    const auto work_of = [&](int64_t p) { return instance_work(polygons[p], window, 0.0); };  // writes no pixels
+    for_instances(n_polygons, threads, work_of, [&](int64_t p) {
         const std::vector<Edge> &edges = polygons[p].edges_by_y();
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         const detail::EdgeRows extent = detail::rows_with_crossings(rows);
@@ -129,7 +160,13 @@ void fill_mask_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox 
     check_polygons(polygons, n_polygons, "polymask::fill_mask_crops");
     if (n_polygons == 0) return;
     if (boxes == nullptr || offsets == nullptr) throw std::invalid_argument("polymask::fill_mask_crops: null pointer");
-    for_instances(n_polygons, threads, [&](int64_t p) {
+    const auto work_of = [&](int64_t p) {
+        const MaskBox &box = boxes[p];
+        if (box.height <= 0 || box.width <= 0) return 64.0;
+        const double area = static_cast<double>(box.height) * static_cast<double>(box.width);
+        return instance_work(polygons[p], Window{box.row0, box.col0, box.height, box.width}, area);
+    };
+    for_instances(n_polygons, threads, work_of, [&](int64_t p) {
         const MaskBox &box = boxes[p];
         if (box.height <= 0 || box.width <= 0) return;
         if (out == nullptr) throw std::invalid_argument("polymask::fill_mask_crops: null output pointer");

@@ -10,7 +10,8 @@
 //
 // The mechanism is the pool of thread_pool.cpp (why not OpenMP: see
 // thread_pool.hpp).  threads_for_work says how many threads a fill's work is
-// worth, and chunks_for_work how finely to cut it.
+// worth, and chunks_for_work how finely to cut it; plan_items does both for
+// batches of items (objects, instances).
 #pragma once
 
 #include <algorithm>
@@ -70,6 +71,30 @@ inline int64_t chunks_for_work(int team, double work, int64_t units)
     const int64_t by_team = team > 1 ? kChunksPerThread * team : 1;
     int64_t chunks = std::max<int64_t>(by_team, by_size > 1e15 ? int64_t(1e15) : static_cast<int64_t>(by_size));
     return std::max<int64_t>(1, std::min(chunks, units));
+}
+
+// How to spread n_items independent items of varying cost (objects to
+// encode, instances to fill) over threads: the thread count their summed
+// work is worth, and how many chunks of whole items to cut them into.
+// work_of(i) is item i's cost in pixel units.  The sum stops once every
+// allowed thread is worth it and the rest is extrapolated, so a big batch
+// costs a glance at its first items.
+struct ItemPlan {
+    int team;
+    int64_t chunks;
+};
+
+template <class WorkOf>
+ItemPlan plan_items(int64_t n_items, int threads, WorkOf &&work_of)
+{
+    if (n_items <= 0) return {1, 0};
+    const double enough = kWorkPerThread * (resolve_threads(threads) + 1);
+    double work = 0;
+    int64_t seen = 0;
+    while (seen < n_items && work < enough) work += work_of(seen++);
+    const double total = work * (static_cast<double>(n_items) / static_cast<double>(seen));
+    const int team = threads_for_work(threads, total);
+    return {team, chunks_for_work(team, total, n_items)};
 }
 
 }  // namespace detail

@@ -65,7 +65,9 @@ void collect_part_spans(const std::vector<Edge> &edges, const Window &image, Fil
 
 // The edge table of one part, as Polygon builds it (polygon.cpp): each
 // ring's edges from vertex j = i - 1 to vertex i, horizontal ones dropped,
-// stably sorted by y_low.  Rebuilt in place for part after part.
+// stably sorted by y_low.  Rebuilt in place for part after part, in buffers
+// that only grow and are written through pointers (push_back's checks, and
+// an Edge built on the stack then copied, cost a tenth of the encoder).
 struct PartEdges {
     std::vector<Edge> edges;
     std::vector<Edge> unsorted;
@@ -73,22 +75,36 @@ struct PartEdges {
 
     void build(const double *xy, const int64_t *ring_ends, int64_t ring_begin, int64_t ring_end)
     {
-        unsorted.clear();
-        int64_t start = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
+        const int64_t first = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
+        const size_t most = static_cast<size_t>(ring_end > ring_begin ? ring_ends[ring_end - 1] - first : 0);
+        if (unsorted.size() < most) {
+            unsorted.resize(most);
+            order.resize(most);
+        }
+        Edge *out = unsorted.data();
+        auto *key = order.data();
+        int64_t start = first;
         for (int64_t k = ring_begin; k < ring_end; start = ring_ends[k++]) {
             const int64_t end = ring_ends[k];
             for (int64_t i = start, j = end - 1; i < end; j = i++) {
                 const double xi = xy[2 * i], yi = xy[2 * i + 1];
                 const double xj = xy[2 * j], yj = xy[2 * j + 1];
                 if (!(yi < yj) && !(yi > yj)) continue;
-                unsorted.push_back({xi, yi, xj, yj, std::min(yi, yj), std::max(yi, yj), (yi > yj) ? 1 : -1});
+                out->xi = xi;
+                out->yi = yi;
+                out->xj = xj;
+                out->yj = yj;
+                out->y_low = yi < yj ? yi : yj;
+                out->y_high = yi < yj ? yj : yi;
+                out->winding = (yi > yj) ? 1 : -1;
+                *key++ = {out->y_low, static_cast<int32_t>(out - unsorted.data())};
+                ++out;
             }
         }
-        order.clear();
-        for (size_t k = 0; k < unsorted.size(); ++k) order.emplace_back(unsorted[k].y_low, static_cast<int32_t>(k));
-        std::sort(order.begin(), order.end());
-        edges.clear();
-        for (const auto &item : order) edges.push_back(unsorted[static_cast<size_t>(item.second)]);
+        const size_t count = static_cast<size_t>(out - unsorted.data());
+        std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count));
+        edges.resize(count);
+        for (size_t k = 0; k < count; ++k) edges[k] = unsorted[static_cast<size_t>(order[k].second)];
     }
 };
 
@@ -121,13 +137,24 @@ struct ToggleBand {
 // Reusable buffers of one thread: kept across objects and calls, so the
 // encoder allocates almost nothing per object.
 struct EncodeScratch {
+    PartEdges part;  // the edge table of the part being swept (flat-vertex input)
     std::vector<detail::EdgeRows> edge_rows;
     std::vector<RowSpan> spans;
     std::vector<int64_t> boundaries;  // merged boundaries of two rows
     std::vector<ToggleBand> bands;
     std::vector<int64_t> column_start;  // per column: where its toggles go
     std::vector<int64_t> positions;     // toggles as column-major positions, in order
+    std::vector<uint32_t> runs;         // an object's counts, before compression
 };
+
+// This thread's scratch.  Out of line on purpose: in a shared library each
+// use of a thread_local can cost a __tls_get_addr call (33 of them in the
+// encoder's loop, 2% of its time); a plain reference taken once costs one.
+[[gnu::noinline]] EncodeScratch &thread_scratch()
+{
+    thread_local EncodeScratch scratch;
+    return scratch;
+}
 
 // The COCO counts of the spans (sorted, disjoint, non-adjacent per row).
 void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t width, EncodeScratch &scratch,
@@ -149,9 +176,14 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
     // 1. Bands of toggles, row by row, from the first span row to one past
     //    the last: rows without spans in between are empty rows, and the row
     //    after the last closes the runs.
-    std::vector<ToggleBand> &bands = scratch.bands;
-    bands.clear();
-    bands.reserve(2 * static_cast<size_t>(spans.back().row - spans.front().row + 2));
+    // A row's bands are at most its spans plus the row above's (the XOR of
+    // k and m intervals has at most k + m): 2 per span in all.  Written
+    // through a pointer into a buffer that only grows (the hottest loop of
+    // the encoder; push_back's capacity check cost a tenth of it).
+    std::vector<ToggleBand> &band_buffer = scratch.bands;
+    if (band_buffer.size() < 2 * spans.size()) band_buffer.resize(2 * spans.size());
+    ToggleBand *const bands_begin = band_buffer.data();
+    ToggleBand *bands_end = bands_begin;
     size_t prev_begin = 0, prev_end = 0;  // spans of row - 1
     size_t next = 0;
     const int64_t row_last = spans.back().row;
@@ -163,8 +195,8 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
         if (cur_end - cur_begin == 1 && prev_end - prev_begin == 1) {
             // The usual case, one span over one span: two bands at most.
             const RowSpan &a = spans[prev_begin], &b = spans[cur_begin];
-            if (a.begin != b.begin) bands.push_back({row, std::min(a.begin, b.begin), std::max(a.begin, b.begin)});
-            if (a.end != b.end) bands.push_back({row, std::min(a.end, b.end), std::max(a.end, b.end)});
+            if (a.begin != b.begin) *bands_end++ = {row, std::min(a.begin, b.begin), std::max(a.begin, b.begin)};
+            if (a.end != b.end) *bands_end++ = {row, std::min(a.end, b.end), std::max(a.end, b.end)};
         } else {
             // Merge the two rows' boundaries; XOR is inside between the
             // 2m-th and (2m+1)-th of them (equal boundaries cancel).
@@ -181,7 +213,7 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
             }
             std::inplace_merge(bounds.begin(), bounds.begin() + static_cast<std::ptrdiff_t>(middle), bounds.end());
             for (size_t k = 0; k + 1 < bounds.size(); k += 2) {
-                if (bounds[k] < bounds[k + 1]) bands.push_back({row, bounds[k], bounds[k + 1]});
+                if (bounds[k] < bounds[k + 1]) *bands_end++ = {row, bounds[k], bounds[k + 1]};
             }
         }
         prev_begin = cur_begin;
@@ -194,9 +226,9 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
     const size_t n_columns = static_cast<size_t>(col_max - col_min);
     std::vector<int64_t> &start = scratch.column_start;
     start.assign(n_columns + 1, 0);
-    for (const ToggleBand &band : bands) {
-        ++start[static_cast<size_t>(band.begin - col_min)];
-        --start[static_cast<size_t>(band.end - col_min)];
+    for (const ToggleBand *band = bands_begin; band != bands_end; ++band) {
+        ++start[static_cast<size_t>(band->begin - col_min)];
+        --start[static_cast<size_t>(band->end - col_min)];
     }
     int64_t per_column = 0, total = 0;
     for (size_t c = 0; c < n_columns; ++c) {
@@ -206,9 +238,9 @@ void runs_from_spans(const std::vector<RowSpan> &spans, int64_t height, int64_t 
     }
     std::vector<int64_t> &positions = scratch.positions;
     positions.resize(static_cast<size_t>(total));
-    for (const ToggleBand &band : bands) {
-        for (int64_t c = band.begin; c < band.end; ++c) {
-            positions[static_cast<size_t>(start[static_cast<size_t>(c - col_min)]++)] = c * height + band.row;
+    for (const ToggleBand *band = bands_begin; band != bands_end; ++band) {
+        for (int64_t c = band->begin; c < band->end; ++c) {
+            positions[static_cast<size_t>(start[static_cast<size_t>(c - col_min)]++)] = c * height + band->row;
         }
     }
 
@@ -249,44 +281,68 @@ void check_size(int64_t height, int64_t width)
     }
 }
 
-// Encode every object, threaded across objects.  edges_at(p) returns part
-// p's edge table (sorted by y_low), valid until its next call on that thread.
+// The cost of encoding, in parallel.hpp's pixel units (about 1/24 ns of one
+// thread on the project machine), fitted to single-thread runs of
+// benchmarks/test_coco.py's objects and of extreme sets (thousands of
+// triangles; a few huge circles; 2,000-vertex parts): per object about
+// 0.4 us (bookkeeping, compression, its Python dict), per vertex about 45 ns
+// (edge table and its sort), and per row an edge crosses or column it spans
+// about 14 ns (the sweep and the run boundaries it makes).
+constexpr double kWorkPerObject = 10000;
+constexpr double kWorkPerVertex = 1100;
+constexpr double kWorkPerEdgeLength = 330;
+
+// One edge's share of that: its length in rows and columns, clipped to the image.
+inline double edge_work(double xi, double yi, double xj, double yj, double height, double width)
+{
+    const double rows = std::min(std::max(yi, yj), height) - std::max(std::min(yi, yj), 0.0);
+    const double columns = std::min(std::max(xi, xj), width) - std::max(std::min(xi, xj), 0.0);
+    return kWorkPerVertex + kWorkPerEdgeLength * (std::max(rows, 0.0) + std::max(columns, 0.0));
+}
+
+// How to spread the objects over threads (detail::plan_items), from
+// part_work(p), the work of part p.
+template <class PartWork>
+detail::ItemPlan plan_objects(const int64_t *object_ends, int64_t n_objects, int threads, PartWork part_work)
+{
+    return detail::plan_items(n_objects, threads, [&](int64_t o) {
+        double work = kWorkPerObject;
+        for (int64_t p = o > 0 ? object_ends[o - 1] : 0; p < object_ends[o]; ++p) work += part_work(p);
+        return work;
+    });
+}
+
+// Encode every object, threaded across objects as `plan` says.
+// edges_at(p, scratch) returns part p's edge table (sorted by y_low), valid
+// until its next call with that scratch.
 template <class EdgesAt>
 void encode_objects(const int64_t *object_ends, int64_t n_objects, int64_t height, int64_t width, FillRule rule,
-                    int threads, std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings,
-                    EdgesAt edges_at)
+                    detail::ItemPlan plan, std::vector<std::vector<uint32_t>> &counts,
+                    std::vector<std::string> *strings, EdgesAt edges_at)
 {
     counts.assign(static_cast<size_t>(n_objects), {});
     if (strings != nullptr) strings->assign(static_cast<size_t>(n_objects), {});
     const Window image{0, 0, height, width};
-    // Objects in chunks of a few, so tiny objects do not pay one claim each.
-    const int64_t per_chunk = 4;
-    const int64_t n_chunks = (n_objects + per_chunk - 1) / per_chunk;
-    // The thread count follows the work: a thread is worth starting for a
-    // few dozen objects (each a few microseconds), not for a handful.
-    const int64_t objects_per_thread = 32;
-    const int64_t useful = std::max<int64_t>(1, n_objects / objects_per_thread);
-    const int team = static_cast<int>(std::min<int64_t>(resolve_threads(threads), useful));
-    detail::parallel_for(n_chunks, team, [&](int64_t chunk) {
+    detail::parallel_for(plan.chunks, plan.team, [&](int64_t chunk) {
         // Buffers live as long as the thread: no allocation per object.
-        thread_local EncodeScratch scratch;
-        const int64_t first = chunk * per_chunk;
-        const int64_t last = std::min(n_objects, first + per_chunk);
+        EncodeScratch &scratch = thread_scratch();
+        const int64_t first = n_objects * chunk / plan.chunks;
+        const int64_t last = n_objects * (chunk + 1) / plan.chunks;
         for (int64_t o = first; o < last; ++o) {
             const int64_t part_begin = o > 0 ? object_ends[o - 1] : 0;
             const int64_t part_end = object_ends[o];
             scratch.spans.clear();
             if (height > 0 && width > 0) {
                 for (int64_t p = part_begin; p < part_end; ++p) {
-                    collect_part_spans(edges_at(p), image, rule, scratch.edge_rows, scratch.spans);
+                    collect_part_spans(edges_at(p, scratch), image, rule, scratch.edge_rows, scratch.spans);
                 }
             }
             if (part_end - part_begin > 1) unite_spans(scratch.spans);
-            std::vector<uint32_t> &runs = counts[static_cast<size_t>(o)];
+            // Compressed: the runs are only a step, kept in the scratch.
+            std::vector<uint32_t> &runs = strings != nullptr ? scratch.runs : counts[static_cast<size_t>(o)];
             runs_from_spans(scratch.spans, height, width, scratch, runs);
             if (strings != nullptr) {
                 (*strings)[static_cast<size_t>(o)] = rle_compress(runs.data(), static_cast<int64_t>(runs.size()));
-                std::vector<uint32_t>().swap(runs);
             }
         }
     });
@@ -300,8 +356,14 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
 {
     check_size(height, width);
     detail::check_ends("polymask::rle_encode", "object_ends", object_ends, n_objects, n_parts, "part count");
-    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
-                   [parts](int64_t p) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
+    const double h = static_cast<double>(height), w = static_cast<double>(width);
+    const detail::ItemPlan plan = plan_objects(object_ends, n_objects, threads, [&](int64_t p) {
+        double work = 0;
+        for (const Edge &e : parts[p].edges_by_y()) work += edge_work(e.xi, e.yi, e.xj, e.yj, h, w);
+        return work;
+    });
+    encode_objects(object_ends, n_objects, height, width, rule, plan, counts, strings,
+                   [parts](int64_t p, EncodeScratch &) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
 }
 
 void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
@@ -319,21 +381,32 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
             throw std::length_error("polymask::rle_encode: a ring has too many vertices");
         }
     }
+    const double h = static_cast<double>(height), w = static_cast<double>(width);
+    const detail::ItemPlan plan = plan_objects(object_ends, n_objects, threads, [&](int64_t p) {
+        double work = 0;
+        int64_t start = p > 0 && part_ends[p - 1] > 0 ? ring_ends[part_ends[p - 1] - 1] : 0;
+        for (int64_t k = p > 0 ? part_ends[p - 1] : 0; k < part_ends[p]; start = ring_ends[k++]) {
+            for (int64_t i = start, j = ring_ends[k] - 1; i < ring_ends[k]; j = i++) {
+                work += edge_work(xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], h, w);
+            }
+        }
+        return work;
+    });
     // Each thread builds the edge tables of its own objects' parts, into
     // buffers it keeps: the tables are made in parallel, without allocating.
-    encode_objects(object_ends, n_objects, height, width, rule, threads, counts, strings,
-                   [=](int64_t p) -> const std::vector<Edge> & {
-                       thread_local PartEdges part;
+    encode_objects(object_ends, n_objects, height, width, rule, plan, counts, strings,
+                   [=](int64_t p, EncodeScratch &scratch) -> const std::vector<Edge> & {
                        const int64_t ring_begin = p > 0 ? part_ends[p - 1] : 0;
-                       part.build(xy, ring_ends, ring_begin, part_ends[p]);
-                       return part.edges;
+                       scratch.part.build(xy, ring_ends, ring_begin, part_ends[p]);
+                       return scratch.part.edges;
                    });
 }
 
 std::string rle_compress(const uint32_t *counts, int64_t n_counts)
 {
-    std::string text;
-    text.reserve(static_cast<size_t>(n_counts) * 2);
+    // A count or difference fits 33 signed bits: at most 7 characters of 5.
+    std::string text(static_cast<size_t>(n_counts) * 7, '\0');
+    char *out = &text[0];
     for (int64_t k = 0; k < n_counts; ++k) {
         int64_t x = static_cast<int64_t>(counts[k]);
         // pycocotools codes the difference from k > 2 on (not k >= 2): the
@@ -345,9 +418,10 @@ std::string rle_compress(const uint32_t *counts, int64_t n_counts)
             x >>= 5;  // arithmetic: a negative difference keeps its sign bits
             more = (c & 0x10) ? x != -1 : x != 0;
             if (more) c |= 0x20;
-            text.push_back(static_cast<char>(c + 48));
+            *out++ = static_cast<char>(c + 48);
         }
     }
+    text.resize(static_cast<size_t>(out - text.data()));
     return text;
 }
 

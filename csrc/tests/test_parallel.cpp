@@ -298,6 +298,30 @@ TEST(ThreadCount, SmallWorkRunsOnOneThread)
     EXPECT_EQ(polymask::detail::threads_for_work(2, 1e12), 2);
 }
 
+TEST(ItemPlan, ThreadsAndChunksFollowTheItemsWork)
+{
+    using polymask::detail::plan_items;
+    using polymask::detail::kWorkPerThread;
+    // Many items too small to share: one thread, whatever the count.
+    const auto tiny = plan_items(1000, 8, [](int64_t) { return 10.0; });
+    EXPECT_EQ(tiny.team, 1);
+    EXPECT_GE(tiny.chunks, 1);
+    EXPECT_LE(tiny.chunks, 1000);
+    // Worth two threads: two, with threads=2 or more allowed.
+    const auto two = plan_items(100, 8, [](int64_t) { return kWorkPerThread * 2.5 / 100; });
+    EXPECT_EQ(two.team, 2);
+    EXPECT_EQ(plan_items(100, 1, [](int64_t) { return kWorkPerThread; }).team, 1);  // threads is an upper bound
+    // Huge items: every allowed thread, and never more chunks than items.
+    const auto huge = plan_items(3, 2, [](int64_t) { return 1e12; });
+    EXPECT_EQ(huge.team, 2);
+    EXPECT_EQ(huge.chunks, 3);
+    EXPECT_EQ(plan_items(0, 4, [](int64_t) { return 1.0; }).chunks, 0);
+    // A big batch is summed only until every thread is worth it.
+    int64_t looked = 0;
+    plan_items(1000000, 2, [&](int64_t) { ++looked; return kWorkPerThread; });
+    EXPECT_LE(looked, 3);
+}
+
 TEST(RowBands, EveryRowOnceForAnyChunking)
 {
     const polymask::Window window{5, 0, 97, 10};

@@ -22,3 +22,11 @@ def intersection_areas(
 def flat_parts(
     parts: list[list[float]],
 ) -> tuple[npt.NDArray[np.float64] | None, npt.NDArray[np.int64] | None, int, str | None]: ...
+def encode_segmentations(
+    objects: list[list[list[float]]],
+    height: int,
+    width: int,
+    rule: int = 0,
+    threads: int = 0,
+    compress: bool = True,
+) -> list[dict[str, list[int] | bytes]] | None: ...

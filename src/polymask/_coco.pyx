@@ -53,6 +53,7 @@ def encode(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends 
     cdef vector[vector[uint32_t]] counts
     cdef vector[string] strings
     with nogil:
+        watch_interrupts()
         rle_encode(xy, n_vertices, ring_ptr, n_rings, part_ptr, n_parts, object_ptr, n_objects,
                    height, width, fill_rule, threads, counts, &strings if compress else NULL)
     cdef size_t k
@@ -186,3 +187,159 @@ def flat_parts(list parts not None):
     except (TypeError, ValueError):
         return None, None, k, "number"
     return vertices.reshape(-1, 2), ring_ends, -1, None
+
+
+# ---- the common case in one pass: COCO polygon segmentations -------------------
+# A COCO annotation file gives every object as a list of parts, each a flat
+# list of Python floats.  Converting those per part through NumPy, then
+# building one result dict per object in Python, cost about a third of a
+# whole encode of a typical image (1,200 objects: ~2 ms of ~6 ms).  Here the
+# lists are read with borrowed references straight into one coordinate
+# buffer, the core encodes it, and the dicts are built in C.
+
+cdef extern from "Python.h":
+    # Declared on raw PyObject pointers (no reference counting): the parse
+    # below only reads lists, with the GIL held and no Python code running
+    # in between, so nothing can change or free them meanwhile.
+    ctypedef struct PyObject
+    bint PyList_CheckExact(PyObject *value)
+    bint PyFloat_CheckExact(PyObject *value)
+    bint PyLong_CheckExact(PyObject *value)
+    Py_ssize_t PyList_GET_SIZE(PyObject *value)
+    PyObject *PyList_GET_ITEM(PyObject *value, Py_ssize_t index)
+    double PyFloat_AS_DOUBLE(PyObject *value)
+    double PyLong_AsDouble(PyObject *value)  # -1.0 and OverflowError for a huge int
+    PyObject *PyErr_Occurred()
+    void PyErr_Clear()
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.math cimport isfinite
+
+from polymask.core cimport note_main_thread, watch_interrupts
+
+import threading
+
+# Ctrl-C between the encoder's chunks of objects: this module links its own
+# copy of the core, so it installs the check itself (core.pxd).
+note_main_thread(threading.main_thread().ident)
+
+
+cdef bint parse_segmentations(list objects, vector[double] &xy, vector[int64_t] &ring_ends,
+                              vector[int64_t] &object_ends) except -1:
+    """Objects as COCO segmentations, in the contract's sample frame; False if some object is not one.
+
+    The plain form only: each object a list (possibly empty) of parts, each
+    part a list of an even count of finite floats or ints, told from a list
+    of (x, y) points as polymask/_layouts.py tells them (by the first part's
+    length, then the others').  Anything else returns False before a single
+    error is decided here: polymask/coco.py's general path then takes the
+    whole batch and words the error.  Ring k (= part k) ends at vertex
+    ring_ends[k]; object o ends at part object_ends[o].
+    """
+    cdef PyObject *items = <PyObject *>objects
+    cdef Py_ssize_t n_objects = PyList_GET_SIZE(items), n_parts, n, o, k, i
+    cdef Py_ssize_t total = 0, position = 0
+    cdef PyObject *item
+    cdef PyObject *part
+    cdef PyObject *value
+    cdef double number
+    cdef bint pairs_only, empty_part
+    # Pass 1: the layout, and the coordinate count to allocate once.
+    for o in range(n_objects):
+        item = PyList_GET_ITEM(items, o)
+        if not PyList_CheckExact(item):
+            return False
+        n_parts = PyList_GET_SIZE(item)
+        pairs_only = True
+        empty_part = False
+        for k in range(n_parts):
+            part = PyList_GET_ITEM(item, k)
+            if not PyList_CheckExact(part):
+                return False
+            n = PyList_GET_SIZE(part)
+            if n % 2:
+                return False
+            pairs_only = pairs_only and n == 2
+            empty_part = empty_part or n == 0
+            total += n
+        if n_parts > 0:
+            # polymask/_layouts.py's rule: a first part of two numbers makes
+            # a list of (x, y) points, unless every part is a flat list and
+            # one holds another count (is_segmentation(thorough=True)).
+            n = PyList_GET_SIZE(PyList_GET_ITEM(item, 0))
+            if n == 0 or (n == 2 and (pairs_only or empty_part)):
+                return False
+    xy.resize(total)
+    ring_ends.clear()
+    object_ends.clear()
+    object_ends.reserve(n_objects)
+    # Pass 2: the numbers.  COCO's cell coordinates map to the sample frame
+    # by x - 1/2: exactly what to_sample_frame(vertices, IDENTITY) computes,
+    # (x - 0) / 1 - 1/2, since x - 0 and x / 1 are x in IEEE arithmetic.
+    for o in range(n_objects):
+        item = PyList_GET_ITEM(items, o)
+        for k in range(PyList_GET_SIZE(item)):
+            part = PyList_GET_ITEM(item, k)
+            n = PyList_GET_SIZE(part)
+            for i in range(n):
+                value = PyList_GET_ITEM(part, i)
+                if PyFloat_CheckExact(value):
+                    number = PyFloat_AS_DOUBLE(value)
+                elif PyLong_CheckExact(value):
+                    number = PyLong_AsDouble(value)
+                    if number == -1.0 and PyErr_Occurred() != NULL:
+                        PyErr_Clear()
+                        return False
+                else:
+                    return False  # bool, str, NumPy scalar...: the general path decides
+                if not isfinite(number):
+                    return False
+                xy[position + i] = number - 0.5
+            position += n
+            ring_ends.push_back(position // 2)
+        object_ends.push_back(ring_ends.size())
+    return True
+
+
+def encode_segmentations(list objects not None, int64_t height, int64_t width, int rule=0, int threads=0,
+                         bint compress=True):
+    """COCO RLE dicts of COCO polygon segmentations, or None if some object is not in the plain form.
+
+    objects: a list of segmentations (lists of flat lists of numbers, in
+    COCO's cell coordinates), parts united.  Returns one
+    ``{"size": [height, width], "counts": ...}`` per object (counts: bytes
+    when compress, else a list of ints), or None, having decided nothing:
+    the caller then takes its general path (other forms, and every error).
+    """
+    cdef vector[double] xy
+    cdef vector[int64_t] ring_ends, part_ends, object_ends
+    if not parse_segmentations(objects, xy, ring_ends, object_ends):
+        return None
+    cdef int64_t n_rings = ring_ends.size(), k
+    part_ends.resize(n_rings)
+    for k in range(n_rings):
+        part_ends[k] = k + 1  # a COCO part is one ring
+    cdef FillRule fill_rule = FillRule.nonzero if rule == 1 else FillRule.even_odd
+    cdef vector[vector[uint32_t]] counts
+    cdef vector[string] strings
+    with nogil:
+        watch_interrupts()
+        rle_encode(xy.data(), <int64_t>xy.size() // 2, ring_ends.data(), n_rings, part_ends.data(), n_rings,
+                   object_ends.data(), <int64_t>object_ends.size(), height, width, fill_rule, threads,
+                   counts, &strings if compress else NULL)
+    return rle_dicts(counts, strings, compress, height, width)
+
+
+cdef list rle_dicts(vector[vector[uint32_t]] &counts, vector[string] &strings, bint compress,
+                    int64_t height, int64_t width):
+    """One COCO RLE dict per encoded object; each gets its own "size" list, as pycocotools gives."""
+    cdef list results = []
+    cdef size_t k
+    h, w = height, width
+    if compress:
+        for k in range(strings.size()):
+            results.append({"size": [h, w], "counts": PyBytes_FromStringAndSize(strings[k].data(), strings[k].size())})
+    else:
+        for k in range(counts.size()):
+            results.append({"size": [h, w], "counts": counts[k]})
+    return results

@@ -9,6 +9,13 @@ from libcpp.memory cimport unique_ptr
 
 from polymask.core cimport FillRule, Polygon, Window
 from polymask.coverage cimport coverage as core_coverage, fill_touched as core_fill_touched
+from polymask.core cimport note_main_thread, watch_interrupts
+
+import threading
+
+# Ctrl-C between the sweep's chunks: this module links its own copy of the
+# core, so it installs the check itself (core.pxd: watch_interrupts).
+note_main_thread(threading.main_thread().ident)
 
 ctypedef fused fraction_t:
     double
@@ -57,6 +64,7 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
+        watch_interrupts()
         core_coverage(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
 
 
@@ -76,4 +84,5 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
+        watch_interrupts()
         core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)

@@ -65,7 +65,8 @@ def encode(objects, height, width, *, compressed: bool = True, threads=None) -> 
         True (default): ``counts`` is COCO's compressed bytes; False: a list
         of ints (COCO's uncompressed RLE).
     threads : int, optional
-        Threads to spread the objects over; None or 0 means all cores.
+        The most threads to spread the objects over; None or 0 means the
+        default (polymask.threads), and as many as the work is worth.
 
     Returns
     -------
@@ -81,6 +82,13 @@ def encode(objects, height, width, *, compressed: bool = True, threads=None) -> 
     if _layouts.is_flat(objects):
         raise TypeError("objects looks like one COCO flat list [x1, y1, ...]: pass [[flat_list]] "
                         "(a list of objects, each a list of parts)")
+    if type(objects) is list:
+        # The common case, every object a list of flat lists: parsed, encoded
+        # and made into dicts in one pass in C.  None: some object is in
+        # another form (or bad); the general path below takes them all.
+        results = _coco.encode_segmentations(objects, height, width, _core.EVEN_ODD, thread_count, compressed)
+        if results is not None:
+            return results
     batch = _Batch()
     parts, parts_per_object, polygon_objects = batch.parts, batch.parts_per_object, batch.polygon_objects
     for index, item in enumerate(objects):

@@ -47,7 +47,16 @@ cdef extern from *:
      * calling thread, a check the fills call between chunks (about every
      * 10 ms of a long fill).  It takes the GIL to run Python's signal
      * handlers; a KeyboardInterrupt then stops the fill (raise_py_error
-     * raises it).  _core.pyx has its own, which skips non-main threads. */
+     * raises it).  _core.pyx has its own, which skips non-main threads.
+     *
+     * The hook is the calling thread's, in the copy of the core linked into
+     * *this* extension module (each module links the static core, pool and
+     * hook included): every module that runs fills installs it itself.
+     * Only the main thread receives signals; once a module has called
+     * note_main_thread, other threads get no check, so a fill on a worker
+     * thread never waits for the GIL just to learn there is nothing to do. */
+    static unsigned long polymask_main_thread = 0;  /* 0: unknown, check on every thread */
+    static inline void polymask_note_main_thread(unsigned long ident) { polymask_main_thread = ident; }
     static inline bool polymask_check_signals(void *)
     {
         PyGILState_STATE state = PyGILState_Ensure();
@@ -57,11 +66,14 @@ cdef extern from *:
     }
     static inline void polymask_watch_interrupts(void)
     {
+        if (polymask_main_thread != 0 && PyThread_get_thread_ident() != polymask_main_thread) return;
         polymask::set_interrupt_check(polymask_check_signals, nullptr, nullptr);
     }
     """
     void raise_py_error "polymask_raise_py_error"() except *
     void watch_interrupts "polymask_watch_interrupts"() noexcept nogil
+    # Call at import with threading.main_thread().ident (see above).
+    void note_main_thread "polymask_note_main_thread"(unsigned long ident) noexcept nogil
 
 
 cdef extern from "polymask/core.hpp" namespace "polymask" nogil:

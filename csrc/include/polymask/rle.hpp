@@ -33,7 +33,8 @@ namespace polymask {
 // When `strings` is non-null, each object's counts are also compressed into
 // COCO's string form there, and `counts` is left holding empty vectors.
 // height * width must be below 2^32 (COCO's counts are 32-bit).  Throws
-// std::invalid_argument for bad sizes or ends.  threads = 0 means all.
+// std::invalid_argument for bad sizes or ends.  threads is an upper bound
+// (0: the default): the encoder starts as many as the objects' work is worth.
 void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
                 int64_t height, int64_t width, FillRule rule, int threads,
                 std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings = nullptr);

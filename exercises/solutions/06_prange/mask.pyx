@@ -15,15 +15,33 @@ import numpy as np
 
 from cython.parallel cimport prange
 from libcpp.memory cimport unique_ptr
+from posix.unistd cimport getpid
 
 from polymask.core cimport FillRule, Polygon, resolve_threads
+
+# Given, not part of the exercise: GNU OpenMP is not fork-safe.  Its worker
+# threads stay in the parent, and a child forked after a parallel region
+# (multiprocessing's "fork" pools, PyTorch DataLoader workers) would wait
+# for them forever in its next team of two or more.  A team of one waits
+# for nobody, so such a child runs on one thread (as polymask's
+# cython_prange stage does).
+cdef int openmp_owner = 0  # the process whose OpenMP threads exist (0: none started yet)
+
+
+cdef int openmp_team(int threads):
+    """The team size for `threads` (0: all cores), or 1 in a child forked after OpenMP ran."""
+    global openmp_owner
+    if openmp_owner != 0 and openmp_owner != getpid():
+        return 1
+    openmp_owner = getpid()
+    return resolve_threads(threads)
 
 
 def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     """The mask of `vertices` ((N, 2) float64) on an image of `shape`, on `threads` threads."""
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
     cdef Py_ssize_t row, col
-    cdef int team = resolve_threads(threads)  # 0: all cores
+    cdef int team = openmp_team(threads)  # 0: all cores; 1 in a forked child
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new Polygon(&vertices[0, 0] if vertices.shape[0] > 0 else NULL, vertices.shape[0]))
     cdef Polygon *shared = polygon.get()  # only read in every thread: contains() is const

@@ -52,7 +52,10 @@ def machine_info() -> dict:
     return {
         "cpu": cpu_model(),
         "cores": usable_cores(),
-        "openmp_threads": info["threads"],
+        # The production fills' default thread count, in polymask's own pool
+        # (build_info()["threading"]); OpenMP serves only the cython_prange lesson.
+        "threads": info["threads"],
+        "threading": info["threading"],
         "openmp": info["openmp"],
         "compiler": info["compiler"],
         "python": platform.python_version(),

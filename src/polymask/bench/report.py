@@ -37,6 +37,13 @@ def _stage_line(row) -> str:
             f"{format_ratio(row.get('x_floor'))} | {differing} | {row.get('note') or ''} |")
 
 
+def _threads(machine: dict) -> str:
+    """The fills' default thread count and mechanism (reports before the pool said "openmp_threads")."""
+    if "threads" not in machine:
+        return f"{machine.get('openmp_threads')}"
+    return f"{machine['threads']}, {machine.get('threading', 'polymask thread pool')}"
+
+
 def markdown(report: dict) -> str:
     """The report as markdown: header, the ladder beside 2014, peers, floor."""
     problem, machine, rows = report["problem"], report["machine"], report["rows"]
@@ -44,7 +51,7 @@ def markdown(report: dict) -> str:
         f"## polymask bench: {problem['rows']}x{problem['cols']} image, {problem['vertices']} random vertices "
         f"(seed {problem['seed']})",
         "",
-        f"- CPU: {machine['cpu']} ({machine['cores']} cores usable, OpenMP threads: {machine['openmp_threads']})",
+        f"- CPU: {machine['cpu']} ({machine['cores']} cores usable, default threads: {_threads(machine)})",
         f"- compiler: {machine['compiler']}; Python {machine['python']}, NumPy {machine['numpy']}, "
         f"Cython {machine['cython']}, polymask {machine['polymask']}",
         f"- OpenCL device: {machine['opencl_device']}",

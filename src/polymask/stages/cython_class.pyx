@@ -22,6 +22,11 @@ import numpy as np
 
 from polymask.core cimport FillRule, Window, fill_per_pixel, watch_interrupts
 from polymask.core cimport Polygon as CorePolygon
+from polymask.core cimport note_main_thread
+
+import threading
+
+note_main_thread(threading.main_thread().ident)  # Ctrl-C checks on the main thread only
 
 
 cdef class Polygon:
