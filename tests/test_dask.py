@@ -84,6 +84,20 @@ def test_blocks_equal_windows_without_a_cluster():
     assert np.array_equal(block, polymask.mask(RINGS, SHAPE, window=(333, 1034, 333, 66)))
 
 
+@pytest.mark.parametrize("fill_rule", ["evenodd", "nonzero"])
+def test_all_touched_blocks_equal_the_in_memory_all_touched(fill_rule):
+    polygon = polymask.problems.random_polygon(30, 70, seed=4)
+    shape = (70, 90)
+    lazy = polymask.dask.mask(polygon, shape, chunks=(17, 23), fill_rule=fill_rule, all_touched=True)
+    expected = polymask.mask(polygon, shape, fill_rule=fill_rule, all_touched=True)
+    np.testing.assert_array_equal(lazy.compute(scheduler="sync"), expected)
+    assert not np.array_equal(expected, polymask.mask(polygon, shape, fill_rule=fill_rule))  # the option matters
+    polygons = [polymask.problems.random_polygon(12, 60, seed=s) + 5 * s for s in range(4)]
+    labels = polymask.dask.rasterize(polygons, shape, chunks=(17, 23), fill_rule=fill_rule, all_touched=True)
+    np.testing.assert_array_equal(labels.compute(scheduler="sync"),
+                                  polymask.rasterize(polygons, shape, fill_rule=fill_rule, all_touched=True))
+
+
 def test_bad_arguments_are_checked_before_any_block_runs():
     with pytest.raises(ValueError, match=r"vertices\[2\] = \(nan, 0.0\) is not finite"):
         polymask.dask.mask([(0, 0), (1, 1), (np.nan, 0)], SHAPE)

@@ -42,7 +42,7 @@ except ImportError as error:  # pragma: no cover - exercised by a test that hide
 
 import numpy as np
 
-from polymask import _core
+from polymask import _core, _coverage, _coverage_sweep
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings
@@ -62,7 +62,8 @@ DEFAULT_CHUNK = 4096
 MAX_BLOCKS = 1_000_000
 
 
-def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=1, transform=None) -> "da.Array":
+def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=1, transform=None,
+         all_touched=False) -> "da.Array":
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
 
     Parameters
@@ -76,6 +77,9 @@ def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=
         in parallel.  0 means all cores.
     transform : affine.Affine or six numbers, optional
         Georeferenced cells, as in ``polymask.mask``.
+    all_touched : bool, optional
+        Every pixel whose cell shares positive area with the region, as in
+        ``polymask.mask`` (rasterio's ``all_touched``).
 
     Returns
     -------
@@ -91,19 +95,21 @@ def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     block_chunks = _chunks(chunks, rows_cols, np.dtype(bool))
-    token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks)
+    touched = bool(all_touched)
+    token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks, touched)
     polygon = dask.delayed(rings, name=f"polymask-polygon-{token}", pure=True)
-    return da.map_blocks(_mask_block, polygon, rule, thread_count, _block_starts(block_chunks),
+    return da.map_blocks(_mask_block, polygon, rule, thread_count, touched, _block_starts(block_chunks),
                          chunks=block_chunks, dtype=bool, meta=np.empty((0, 0), dtype=bool),
                          name=f"polymask-mask-{token}")
 
 
 def rasterize(polygons, shape, values=None, *, dtype=None, chunks=DEFAULT_CHUNK, fill_rule="evenodd",
-              threads=1, transform=None) -> "da.Array":
+              threads=1, transform=None, all_touched=False) -> "da.Array":
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Parameters are those of ``polymask.rasterize`` (background 0, no
-    `out`), plus `chunks`, per-block `threads` and `transform` as in :func:`mask`.
+    `out`), plus `chunks`, per-block `threads`, `transform` and `all_touched`
+    as in :func:`mask`.
     Each block burns every polygon that reaches it, in order, through the
     core's window, so it equals the same slice of the in-memory label image.
     """
@@ -117,10 +123,11 @@ def rasterize(polygons, shape, values=None, *, dtype=None, chunks=DEFAULT_CHUNK,
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
     block_chunks = _chunks(chunks, rows_cols, labels.dtype)
+    touched = bool(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
-                               block_chunks)
+                               block_chunks, touched)
     burn = dask.delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
-    return da.map_blocks(_rasterize_block, burn, rule, thread_count, _block_starts(block_chunks),
+    return da.map_blocks(_rasterize_block, burn, rule, thread_count, touched, _block_starts(block_chunks),
                          chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
                          name=f"polymask-rasterize-{token}")
 
@@ -188,18 +195,25 @@ def _window(block_id, starts) -> tuple[int, int, int, int]:
     return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
 
 
-def _mask_block(rings, rule: int, threads: int, starts, block_id=None) -> np.ndarray:
+def _mask_block(rings, rule: int, threads: int, all_touched: bool, starts, block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
-    _core.fill(rings.vertices, block.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
-               ring_ends=rings.ring_ends, zeroed=True)
+    if all_touched:
+        _coverage_sweep.fill_touched(rings.vertices, block.view(np.uint8), row0, col0, rule, threads,
+                                     rings.ring_ends, True)
+    else:
+        _core.fill(rings.vertices, block.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
+                   ring_ends=rings.ring_ends, zeroed=True)
     return block
 
 
-def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, block_id=None) -> np.ndarray:
+def _rasterize_block(burn: _Burn, rule: int, threads: int, all_touched: bool, starts, block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat = burn.polygons
+    if all_touched:  # each polygon's touched cells over its reach, later over earlier (polymask/_coverage.py)
+        _coverage.rasterize_touched(flat, burn.labels, block, row0, col0, rule, threads)
+        return block
     _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, burn.labels, block, row0, col0, rule,
                     threads)
     return block
@@ -235,8 +249,6 @@ def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", dtype=None,
 
 
 def _coverage_block(rings, rule: int, threads: int, dtype: np.dtype, starts, block_id=None) -> np.ndarray:
-    from polymask import _coverage_sweep
-
     coordinates, ring_ends = rings
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=dtype)  # calloc: only the cells the region meets are written
