@@ -9,6 +9,13 @@ imports stage modules only when asked, so a stage that cannot run here (an
 optional dependency missing) is reported with the reason instead of
 breaking ``import polymask``.
 
+The registry is also the only dispatch: ``polymask.mask`` validates its
+arguments once and calls ``Stage.fill`` of the stage ``resolve`` picked,
+with no stage named in its code.  A stage whose module defines ``fill``
+(scanline, opencl) fills the caller's validated ``out=`` buffer itself, or
+allocates one; any other stage's ``mask`` returns its own array, which is
+handed back as is (and copied only into a caller's ``out=``).
+
     >>> from polymask import stages
     >>> stages.get("scanline").title
     'Scanline fill (C++ core, threaded)'
@@ -18,8 +25,13 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import Callable, NamedTuple
+
+import numpy as np
+
+from polymask import _core
+from polymask._validation import output_buffer
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,13 @@ class Stage:
     slow: bool = False
     #: True for rows compared beside the ladder rather than climbed (NumPy, Numba).
     side: bool = False
+    #: True when the module defines ``fill(coordinates, shape, out, ...)`` for input
+    #: ``polymask.mask`` has validated: it fills `out` (None: a new array) and returns it.
+    fills: bool = False
+    #: True for the stage that fills any polygon: several rings, both fill rules,
+    #: windows and all_touched (its ``fill`` takes them).  The others fill one ring of
+    #: the whole image under even-odd.
+    general: bool = False
 
     @property
     def speedup_2014(self) -> float | None:
@@ -55,6 +74,21 @@ class Stage:
     def load(self) -> Callable:
         """The stage's mask function; raises ImportError if it cannot run here."""
         return _load(self.module)
+
+    @cached_property
+    def fill(self) -> Callable[..., np.ndarray]:
+        """``polymask.mask``'s entry into this stage, for arguments it has validated.
+
+        ``fill(coordinates, shape, out, *, threads, rule, window, ring_ends,
+        all_touched)``: `coordinates` a C-contiguous (N, 2) float64 array of
+        finite numbers, `shape` the image's (rows, cols), `out` None or a
+        checked bool / uint8 array of the result's shape, `window` None or a
+        checked (row0, col0, height, width).  Returns the mask (`out` when
+        given).  Looked up once per stage: the per-call cost is one call.
+        """
+        if self.general:
+            return importlib.import_module(f"polymask.stages.{self.module}").fill
+        return partial(_fill_one_ring, self)
 
 
 #: The 2014 course's pure-Python time, the denominator of its speed-ups.
@@ -93,10 +127,11 @@ STAGES: tuple[Stage, ...] = (
           "numba_prange", "stages/numba_prange.py", None, threaded=True, side=True),
     Stage("opencl", "PyOpenCL kernel, one work-item per pixel",
           "Data-parallel kernels: context, queue, buffers, NDRange; the predicate header shared with C++.",
-          "opencl", "stages/opencl.py", 0.003, uses_core=True),
+          "opencl", "stages/opencl.py", 0.003, uses_core=True, fills=True),
     Stage("scanline", "Scanline fill (C++ core, threaded)",
           "The algorithm beats the hardware: one x_cross per edge and row, spans filled with memset.",
-          "scanline", "stages/scanline.py", None, compiled=True, threaded=True, uses_core=True),
+          "scanline", "stages/scanline.py", None, compiled=True, threaded=True, uses_core=True, fills=True,
+          general=True),
 )
 
 _BY_ID = {stage.id: stage for stage in STAGES}
@@ -111,6 +146,36 @@ class Availability(NamedTuple):
 @lru_cache(maxsize=None)
 def _load(module: str) -> Callable:
     return importlib.import_module(f"polymask.stages.{module}").mask
+
+
+def _fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None, *,
+                   threads: int, rule: int, window, ring_ends, all_touched: bool) -> np.ndarray:
+    """Stage.fill of a stage that fills one ring of the whole image under even-odd."""
+    if all_touched:
+        raise ValueError(f"all_touched=True needs the scanline core (backend='scanline'), got backend {stage.id!r}")
+    needs_core = [what for what, used in (("several rings", ring_ends is not None),
+                                          ("fill_rule='nonzero'", rule != _core.EVEN_ODD),
+                                          ("window=", window is not None)) if used]
+    if needs_core:
+        raise ValueError(f"backend {stage.id!r} fills one ring of the whole image under even-odd; "
+                         f"{', '.join(needs_core)} need the scanline core (backend='scanline')")
+    if stage.fills:
+        return importlib.import_module(f"polymask.stages.{stage.module}").fill(coordinates, shape, out)
+    if out is None:
+        # Fail before a stage that may run for minutes, with polymask's message: a
+        # mask this process cannot allocate raises MemoryError here.  The probe is
+        # never touched (no page is mapped) and is freed at once.
+        output_buffer(None, shape)
+    options = {"threads": threads} if stage.threaded else {}
+    result = stage.load()(coordinates, shape, **options)
+    if result.shape != shape or result.dtype != bool:  # a broken stage must not pass silently
+        raise RuntimeError(f"backend {stage.id!r} returned {result.dtype} {result.shape}, "
+                           f"expected bool {shape}")
+    if out is None:
+        return result  # the stage's own array, used as is
+    out[...] = result
+    return out
+
 
 
 def ids() -> list[str]:
