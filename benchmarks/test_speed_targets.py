@@ -124,7 +124,8 @@ def coco(request):
 def test_coco_polymask_masks(benchmark, coco, threads):
     polygons, shape, expected = coco
     result = benchmark(polymask.masks, polygons, shape, threads=threads)
-    record(benchmark, "coco-1000", f"polymask.masks threads={threads or 'all'}", result, expected)
+    record(benchmark, backend=f"polymask.masks threads={threads or 'all'}", result=result,
+           expected=expected, group="coco-1000")
     assert benchmark.extra_info["matches_contract"]
 
 
@@ -140,10 +141,12 @@ def test_coco_polymask_masks_crop(benchmark, coco):
 def test_coco_polymask_mask_loop(benchmark, coco):
     polygons, shape, expected = coco
     result = benchmark(lambda: [polymask.mask(p, shape, threads=1) for p in polygons])
-    record(benchmark, "coco-1000", "loop of polymask.mask threads=1", np.stack(result), expected)
+    record(benchmark, backend="loop of polymask.mask threads=1", result=np.stack(result),
+           expected=expected, group="coco-1000")
 
 
 def test_coco_opencv_loop(benchmark, coco):
     polygons, shape, expected = coco
     result = benchmark(lambda: [opencv(p, shape) for p in polygons])
-    record(benchmark, "coco-1000", "loop of np.zeros + cv2.fillPoly", np.stack(result), expected)
+    record(benchmark, backend="loop of np.zeros + cv2.fillPoly", result=np.stack(result),
+           expected=expected, group="coco-1000")
