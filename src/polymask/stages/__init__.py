@@ -61,6 +61,9 @@ class Stage:
     #: True when the module defines ``fill(coordinates, shape, out, ...)`` for input
     #: ``polymask.mask`` has validated: it fills `out` (None: a new array) and returns it.
     fills: bool = False
+    #: The lesson that teaches it (``lesson(number)``: its notebook and exercise);
+    #: the side stages are compared in lesson 9's table.
+    number: int = 0
     #: True for the stage that fills any polygon: several rings, both fill rules,
     #: windows and all_touched (its ``fill`` takes them).  The others fill one ring of
     #: the whole image under even-odd.
@@ -100,41 +103,108 @@ PYTHON_SECONDS_2014 = 36.0
 STAGES: tuple[Stage, ...] = (
     Stage("python", "Python with tuples",
           "The algorithm in plain Python; profile first to see where the time goes.",
-          "python_tuples", "stages/python_tuples.py", 36.0, slow=True),
+          "python_tuples", "stages/python_tuples.py", 36.0, slow=True, number=1),
     Stage("python_numpy", "Python with NumPy scalars",
           "Indexing NumPy arrays element by element from Python is slower than tuples.",
-          "python_numpy", "stages/python_numpy.py", 450.0, slow=True),
+          "python_numpy", "stages/python_numpy.py", 450.0, slow=True, number=1),
     Stage("numpy", "Vectorized NumPy",
           "Whole-array operations over all pixels, a loop over edges: fast, but memory-hungry.",
-          "numpy_vectorized", "stages/numpy_vectorized.py", 0.238, side=True),
+          "numpy_vectorized", "stages/numpy_vectorized.py", 0.238, side=True, number=9),
     Stage("cython_plain", "Cython, Python code compiled unchanged",
           "Compilation alone: the same Python source through Cython.",
-          "cython_plain", "stages/cython_plain.pyx", 9.0, compiled=True, slow=True),
+          "cython_plain", "stages/cython_plain.pyx", 9.0, compiled=True, slow=True, number=2),
     Stage("cython_typed", "Cython with types, memoryviews and directives",
           "cdef locals, typed memoryviews and boundscheck/wraparound/cdivision remove the yellow.",
-          "cython_typed", "stages/cython_typed.pyx", 3.6, compiled=True),
+          "cython_typed", "stages/cython_typed.pyx", 3.6, compiled=True, number=3),
     Stage("cython_cpp", "Cython wrapping the C++ core",
           "cdef extern from a C++ header, except +, nogil: calling a C++ library.",
-          "cython_cpp", "stages/cython_cpp.pyx", 0.270, compiled=True, uses_core=True),
+          "cython_cpp", "stages/cython_cpp.pyx", 0.270, compiled=True, uses_core=True, number=4),
     Stage("cython_class", "Cython cdef class owning the C++ polygon",
           "State lives in C space: no per-call conversion, __cinit__/__dealloc__.",
-          "cython_class", "stages/cython_class.pyx", 0.118, compiled=True, uses_core=True),
+          "cython_class", "stages/cython_class.pyx", 0.118, compiled=True, uses_core=True, number=5),
     Stage("cython_prange", "Cython with OpenMP (prange)",
           "Release the GIL and split rows over threads with prange.",
-          "cython_prange", "stages/cython_prange.pyx", 0.020, compiled=True, threaded=True, uses_core=True),
+          "cython_prange", "stages/cython_prange.pyx", 0.020, compiled=True, threaded=True, uses_core=True, number=6),
     Stage("numba", "Numba @njit(parallel=True)",
           "The other road to compiled speed: a JIT compiler and prange in plain Python.",
-          "numba_prange", "stages/numba_prange.py", None, threaded=True, side=True),
+          "numba_prange", "stages/numba_prange.py", None, threaded=True, side=True, number=9),
     Stage("opencl", "PyOpenCL kernel, one work-item per pixel",
           "Data-parallel kernels: context, queue, buffers, NDRange; the predicate header shared with C++.",
-          "opencl", "stages/opencl.py", 0.003, uses_core=True, fills=True),
+          "opencl", "stages/opencl.py", 0.003, uses_core=True, fills=True, number=7),
     Stage("scanline", "Scanline fill (C++ core, threaded)",
           "The algorithm beats the hardware: one x_cross per edge and row, spans filled with memset.",
           "scanline", "stages/scanline.py", None, compiled=True, threaded=True, uses_core=True, fills=True,
-          general=True),
+          general=True, number=8),
 )
 
 _BY_ID = {stage.id: stage for stage in STAGES}
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One step of the course, found by its number: its notebook, its exercise, its stages."""
+
+    number: int
+    #: The notebook's heading (after "Lesson N — ").
+    title: str
+    #: notebooks/NN_<notebook>.ipynb, built from notebooks/src/NN_<notebook>.py.
+    notebook: str
+    #: exercises/NN_<exercise>/ (solution in exercises/solutions/); None: no exercise.
+    exercise: str | None
+
+    @property
+    def notebook_path(self) -> str:
+        return f"notebooks/{self.number:02d}_{self.notebook}.ipynb"
+
+    @property
+    def exercise_path(self) -> str | None:
+        return None if self.exercise is None else f"exercises/{self.number:02d}_{self.exercise}/"
+
+    @property
+    def stages(self) -> tuple[Stage, ...]:
+        """The stages this lesson teaches (lesson 9: the side stages its table compares)."""
+        return tuple(stage for stage in STAGES if stage.number == self.number)
+
+
+#: The course: one number names a lesson, its notebook, its exercise and its
+#: stages (``Stage.number``); the stage modules' docstrings start with it.
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(1, "Profile first", "profile", "python"),
+    Lesson(2, "Compile it", "compile", "compile"),
+    Lesson(3, "Types, memoryviews and directives", "types", "types"),
+    Lesson(4, "Wrap C++", "wrap_cpp", "wrap_cpp"),
+    Lesson(5, "A cdef class: state in C space", "cdef_class", "cdef_class"),
+    Lesson(6, "The GIL and OpenMP", "prange", "prange"),
+    Lesson(7, "OpenCL: one work-item per pixel", "opencl", "opencl"),
+    Lesson(8, "The algorithm beats the hardware", "scanline", "scanline"),
+    Lesson(9, "The whole ladder: the table and the chart", "table", None),
+)
+
+
+def lesson(number: int | str) -> Lesson:
+    """The lesson numbered `number` (4, "4" or "04"); ValueError listing the choices otherwise.
+
+        >>> from polymask import stages
+        >>> found = stages.lesson(4)
+        >>> found.notebook_path, found.exercise_path, [stage.source for stage in found.stages]
+        ('notebooks/04_wrap_cpp.ipynb', 'exercises/04_wrap_cpp/', ['stages/cython_cpp.pyx'])
+    """
+    text = str(number).strip()
+    for candidate in LESSONS:
+        if text.isdigit() and int(text) == candidate.number:
+            return candidate
+    raise ValueError(f"unknown lesson {number!r}; choose one of: {', '.join(str(x.number) for x in LESSONS)}")
+
+
+def lesson_table() -> str:
+    """The lessons as a Markdown table (``polymask lessons``; the README carries it, checked by the tests)."""
+    lines = ["| # | lesson | notebook | exercise | stages (module under src/polymask/) |",
+             "|---|---|---|---|---|"]
+    for entry in LESSONS:
+        exercise = f"`{entry.exercise_path}`" if entry.exercise_path else "—"
+        stage_list = ", ".join(f"`{stage.id}` ({stage.source})" for stage in entry.stages)
+        lines.append(f"| {entry.number} | {entry.title} | `{entry.notebook_path}` | {exercise} | {stage_list} |")
+    return "\n".join(lines)
 
 
 class Availability(NamedTuple):

@@ -1,4 +1,4 @@
-"""Stage: PyOpenCL, one work-item per pixel -- data-parallel kernels.
+"""Lesson 7, PyOpenCL, one work-item per pixel -- data-parallel kernels.
 
 What it teaches: the per-pixel rule has no dependencies between pixels, so
 a device can run one work-item per pixel.  The host side of OpenCL is a

@@ -1,4 +1,4 @@
-"""Stage: the scanline fill -- the algorithm beats the hardware.
+"""Lesson 8, the scanline fill -- the algorithm beats the hardware.
 
 What it teaches: every per-pixel stage below it tests all N edges at all
 H*W pixels, O(H*W*N).  The scanline fill computes the contract's x_cross
