@@ -12,12 +12,14 @@ fill one ring of the whole image under even-odd.
 from __future__ import annotations
 
 import platform
+from typing import Any
 
 import numpy as np
 
 from polymask import _core, _layouts, stages
 from polymask._rings import as_rings
 from polymask._transform import as_transform, to_sample_frame
+from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
@@ -30,8 +32,9 @@ from polymask._validation import (
 from polymask._version import __version__
 
 
-def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="evenodd",
-         window=None, transform=None, all_touched=False) -> np.ndarray:
+def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
+         backend: str = "auto", fill_rule: FillRule = "evenodd", window: Window | None = None,
+         transform: TransformLike | None = None, all_touched: bool = False) -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -182,12 +185,12 @@ def _union_of_parts(parts, shape, *, out, **options) -> np.ndarray:
     return result
 
 
-def available_backends() -> dict:
+def available_backends() -> dict[str, stages.Availability]:
     """Every backend mapped to (available, reason): which can run here, and why not."""
     return stages.available_backends()
 
 
-def build_info() -> dict:
+def build_info() -> dict[str, Any]:
     """How this polymask was built and how it will run.
 
     Returns a dict with the package version, the C++ compiler, the build

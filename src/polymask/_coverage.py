@@ -18,6 +18,7 @@ import numpy as np
 from polymask import _coverage_sweep as _sweep
 from polymask._rings import as_polygon_list, as_rings
 from polymask._transform import as_transform, to_sample_frame
+from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
@@ -34,8 +35,9 @@ from polymask._validation import (
 COVERAGE_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.uint8))
 
 
-def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", window=None, out=None, dtype=None,
-             threads=None) -> np.ndarray:
+def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: Window | None = None, out: np.ndarray | None = None,
+             dtype: DTypeLike | None = None, threads: int | None = None) -> np.ndarray:
     """Return the fraction of each pixel's cell that lies inside a polygon.
 
     Parameters
@@ -94,7 +96,9 @@ def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", window=None
     return result
 
 
-def coverages(polygons, shape, *, transform=None, fill_rule="evenodd", dtype=None, threads=None) -> list:
+def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike | None = None,
+              fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
+              threads: int | None = None) -> list[tuple[int, int, np.ndarray]]:
     """Coverage of many regions, each cropped to the cells it can reach.
 
     For zonal statistics over many regions without a (P, rows, cols) stack:

@@ -22,6 +22,7 @@ import numpy as np
 from polymask import _core
 from polymask._rings import as_polygon_list
 from polymask._transform import as_transform, to_sample_frame
+from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
 from polymask._validation import _describe, as_fill_rule, as_shape, as_threads
 
 
@@ -45,7 +46,9 @@ class Crop(NamedTuple):
         return slice(self.row0, self.row0 + height), slice(self.col0, self.col0 + width)
 
 
-def masks(polygons, shape, *, out=None, threads=None, fill_rule="evenodd", crop=False, transform=None):
+def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: bool = False,
+          transform: TransformLike | None = None) -> np.ndarray | list[Crop]:
     """Return one boolean mask per polygon, filled in one call.
 
     Parameters

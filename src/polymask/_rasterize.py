@@ -9,11 +9,13 @@ pixels of its own ``polymask.mask``; later polygons land over earlier ones.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polymask import _core, _coverage
 from polymask._geometries import column_values
 from polymask._rings import PolygonList, as_polygon_list
 from polymask._transform import as_transform, to_sample_frame
+from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
@@ -32,8 +34,10 @@ LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uin
 _DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
 
 
-def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="evenodd", window=None,
-              threads=None, transform=None, all_touched=False) -> np.ndarray:
+def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
+              out: np.ndarray | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
+              window: Window | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> np.ndarray:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
