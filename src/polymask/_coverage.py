@@ -20,13 +20,12 @@ from polymask._rings import as_polygon_list, as_rings
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
-    _describe,
     as_fill_rule,
     as_shape,
     as_threads,
     as_vertices,
-    check_out_layout,
     output_dtype,
+    typed_output,
     window_origin,
 )
 
@@ -200,14 +199,6 @@ def _coverage_dtype(dtype, out) -> np.dtype:
 
 
 def _fraction_buffer(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
-    if out is None:
-        try:
-            return np.empty(shape, dtype=dtype)
-        except (MemoryError, ValueError):
-            gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
-            raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} coverage raster "
-                              f"({gigabytes:.1f} GB); compute it in windows, or use polymask.dask.coverage") from None
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array of float64, float32 or uint8, got {_describe(out)}")
-    check_out_layout(out, shape)
-    return out
+    return typed_output(out, shape, dtype, zeroed=False, what="coverage raster",
+                        hint="compute it in windows, or use polymask.dask.coverage",
+                        out_kinds=" of float64, float32 or uint8")

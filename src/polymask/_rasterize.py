@@ -21,8 +21,8 @@ from polymask._validation import (
     as_fill_rule,
     as_shape,
     as_threads,
-    check_out_layout,
     output_dtype,
+    typed_output,
     window_origin,
 )
 
@@ -192,15 +192,6 @@ def _check_integers_fit(numbers: np.ndarray, dtype: np.dtype) -> None:
 
 def _label_image(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
     """A new zeroed label image, or `out` checked to take the burn in place."""
-    if out is None:
-        try:
-            return np.zeros(shape, dtype=dtype)
-        except (MemoryError, ValueError):
-            gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
-            raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} label image ({gigabytes:.1f} GB); "
-                              "burn it in windows, or use polymask.dask.rasterize") from None
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array, got {_describe(out)}")
-    check_out_layout(out, shape)
-    return out
+    return typed_output(out, shape, dtype, zeroed=True, what="label image",
+                        hint="burn it in windows, or use polymask.dask.rasterize")
 
