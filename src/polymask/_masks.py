@@ -23,7 +23,7 @@ from polymask import _core
 from polymask._rings import as_polygon_list
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
-from polymask._validation import _describe, as_fill_rule, as_shape, as_threads
+from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout
 
 
 class Crop(NamedTuple):
@@ -139,9 +139,4 @@ def _check_out(out, shape: tuple[int, int, int]) -> None:
         raise TypeError(f"out must be a NumPy array of bool or uint8, got {_describe(out)}")
     if out.dtype not in (np.dtype(bool), np.dtype(np.uint8)):
         raise TypeError(f"out must have dtype bool or uint8, got {out.dtype}")
-    if out.shape != shape:
-        raise ValueError(f"out must have shape {shape} (polygons, rows, cols), got {out.shape}")
-    if not out.flags.c_contiguous:
-        raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
-    if not out.flags.writeable:
-        raise ValueError("out must be writable; got a read-only array")
+    check_out_layout(out, shape, " (polygons, rows, cols)")

@@ -224,10 +224,13 @@ def typed_output(out, shape: tuple[int, int], dtype: np.dtype, *, zeroed: bool, 
     return out
 
 
-def check_out_layout(out: np.ndarray, shape: tuple[int, int]) -> None:
-    """`out` has exactly `shape`, is C-contiguous and writable, or ValueError says which not."""
+def check_out_layout(out: np.ndarray, shape: tuple[int, ...], axes: str = "") -> None:
+    """`out` has exactly `shape`, is C-contiguous and writable, or ValueError says which not.
+
+    `axes` names the dimensions in the message, e.g. " (polygons, rows, cols)".
+    """
     if out.shape != shape:
-        raise ValueError(f"out must have shape {shape}, got {out.shape}")
+        raise ValueError(f"out must have shape {shape}{axes}, got {out.shape}")
     if not out.flags.c_contiguous:
         raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
     if not out.flags.writeable:
