@@ -58,12 +58,12 @@ class Stage:
     slow: bool = False
     #: True for rows compared beside the ladder rather than climbed (NumPy, Numba).
     side: bool = False
-    #: True when the module defines ``fill(coordinates, shape, out, ...)`` for input
-    #: ``polymask.mask`` has validated: it fills `out` (None: a new array) and returns it.
-    fills: bool = False
     #: The lesson that teaches it (``lesson(number)``: its notebook and exercise);
     #: the side stages are compared in lesson 9's table.
     number: int = 0
+    #: True when the module defines ``fill(coordinates, shape, out, ...)`` for input
+    #: ``polymask.mask`` has validated: it fills `out` (None: a new array) and returns it.
+    fills: bool = False
     #: True for the stage that fills any polygon: several rings, both fill rules,
     #: windows and all_touched (its ``fill`` takes them).  The others fill one ring of
     #: the whole image under even-odd.
