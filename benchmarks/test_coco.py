@@ -15,7 +15,7 @@ Compare medians as ratios, on an otherwise idle machine:
 
     pytest benchmarks/test_coco.py --benchmark-only --benchmark-columns=median,iqr,rounds
 
-extra_info records whether each result equals polymask's RLEs and, for
+extra_info records (benchmarks._support.record) whether each result equals polymask's RLEs and, for
 pycocotools' own rasterisation, how many pixels it differs by.  With
 --benchmark-disable (CI) the dense path runs on the first 24 objects only.
 """
@@ -25,6 +25,7 @@ import pytest
 
 import polymask
 import polymask.coco as coco
+from benchmarks._support import record
 from polymask._transform import IDENTITY, to_sample_frame
 from polymask.coco_samples import annotations
 
@@ -44,24 +45,24 @@ def expected():
     return coco.encode(SEGMENTATIONS, HEIGHT, WIDTH, threads=1)
 
 
-def record(benchmark, backend, rles, expected):
-    benchmark.group = GROUP
-    same = rles == expected[:len(rles)]
+def record_rles(benchmark, backend, rles, expected):
+    """record() for a list of RLEs, compared with polymask's first len(rles) objects."""
+    expected = expected[:len(rles)]
     differing = 0
-    if not same:
+    if rles != expected:
         # |A xor B| = |A| + |B| - 2 |A and B|, from the RLEs: no dense masks.
         for ours, theirs in zip(expected, rles):
             both = coco.area(coco.merge([ours, theirs], intersect=True))
             differing += coco.area(ours) + coco.area(theirs) - 2 * both
-    benchmark.extra_info.update(backend=backend, n_objects=len(rles), size=[HEIGHT, WIDTH],
-                                matches_polymask=bool(same), pixels_differing=differing)
+    record(benchmark, backend=backend, result=rles, expected=expected, group=GROUP, differing=differing,
+           n_objects=len(rles), shape=[HEIGHT, WIDTH])
 
 
 @pytest.mark.parametrize("threads", [0, 1], ids=["all-threads", "1-thread"])
 def test_polymask_coco_encode(benchmark, expected, threads):
     rles = benchmark(coco.encode, SEGMENTATIONS, HEIGHT, WIDTH, threads=threads)
-    record(benchmark, f"polymask-threads-{threads}", rles, expected)
-    assert benchmark.extra_info["matches_polymask"]
+    record_rles(benchmark, f"polymask-threads-{threads}", rles, expected)
+    assert benchmark.extra_info["matches_contract"]
 
 
 def test_pycocotools_frpyobjects(benchmark, expected):
@@ -70,7 +71,7 @@ def test_pycocotools_frpyobjects(benchmark, expected):
     ends = np.cumsum([len(s) for s in SEGMENTATIONS])
     merged = [cocomask.merge(per_part[b:e]) if e - b > 1 else per_part[b]
               for b, e in zip(np.concatenate([[0], ends[:-1]]), ends)]
-    record(benchmark, "pycocotools-frPyObjects-parts", merged, expected)
+    record_rles(benchmark, "pycocotools-frPyObjects-parts", merged, expected)
 
 
 def ann_to_rle(segmentations):
@@ -80,7 +81,7 @@ def ann_to_rle(segmentations):
 
 def test_pycocotools_ann_to_rle(benchmark, expected):
     rles = benchmark(ann_to_rle, SEGMENTATIONS)
-    record(benchmark, "pycocotools-annToRLE", rles, expected)
+    record_rles(benchmark, "pycocotools-annToRLE", rles, expected)
 
 
 def dense_then_encode(segmentations):
@@ -99,6 +100,5 @@ def dense_then_encode(segmentations):
 def test_dense_mask_then_pycocotools_encode(benchmark, expected, request):
     count = 24 if request.config.polymask_fast_mode else COUNT
     rles = benchmark.pedantic(dense_then_encode, args=(SEGMENTATIONS[:count],), rounds=3, iterations=1)
-    record(benchmark, "dense-mask-then-encode", rles, expected)
-    benchmark.extra_info["n_objects"] = count
-    assert benchmark.extra_info["matches_polymask"]
+    record_rles(benchmark, "dense-mask-then-encode", rles, expected)
+    assert benchmark.extra_info["matches_contract"]

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import polymask
+from benchmarks._support import record
 from polymask.problems import standard_problem
 
 distributed = pytest.importorskip("distributed")
@@ -53,20 +54,20 @@ def expected_count(problem):
     return int(np.count_nonzero(polymask.mask(*problem)))
 
 
-def record(benchmark, backend, shape, count, expected):
-    benchmark.group = f"dask-mask-{shape[0]}"
-    benchmark.extra_info.update(backend=backend, shape=list(shape), chunk=CHUNK,
-                                matches_contract=count == expected, inside_pixels=count)
+def record_count(benchmark, backend, shape, count, expected):
+    """record() for a count of inside pixels on a `shape` image."""
+    record(benchmark, backend=backend, result=count, expected=expected, group=f"dask-mask-{shape[0]}",
+           differing=abs(count - expected), shape=shape, chunk=CHUNK, inside_pixels=count)
 
 
 def test_single_machine_mask(benchmark, problem, expected_count):
     count = benchmark(lambda: int(np.count_nonzero(polymask.mask(*problem))))
-    record(benchmark, "polymask.mask", problem[1], count, expected_count)
+    record_count(benchmark, "polymask.mask", problem[1], count, expected_count)
     assert count == expected_count
 
 
 def test_dask_mask_two_workers(benchmark, problem, client, expected_count):
     lazy = polymask.dask.mask(*problem, chunks=CHUNK)
     count = benchmark(lambda: int(client.compute(lazy.sum()).result()))
-    record(benchmark, "polymask.dask.mask", problem[1], count, expected_count)
+    record_count(benchmark, "polymask.dask.mask", problem[1], count, expected_count)
     assert count == expected_count

@@ -41,6 +41,7 @@ from rasterio.windows import transform as window_transform
 import polymask
 import polymask.dask
 import polymask.xarray
+from benchmarks._support import record
 from polymask.problems import standard_problem
 
 SEED = 2014
@@ -76,12 +77,6 @@ def expected_labels(frame):
     return polymask.rasterize(world, shape, table["label"].to_numpy(), transform=TRANSFORM)
 
 
-def _record(benchmark, group, backend, result, expected, **info):
-    benchmark.group = group
-    benchmark.extra_info.update(backend=backend, matches_polymask=bool(np.array_equal(result, expected)),
-                                pixels_differing=int(np.count_nonzero(result != expected)), **info)
-
-
 @pytest.mark.parametrize("threads", [1, 0], ids=["1-thread", "all-threads"])
 def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_labels, threads):
     # 1 thread too: rasterio burns on one core.
@@ -89,9 +84,9 @@ def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_label
     result = benchmark.pedantic(polymask.rasterize, (table, shape),
                                 {"values": "label", "transform": TRANSFORM, "threads": threads},
                                 rounds=9, warmup_rounds=1)
-    _record(benchmark, "geo-label-image", f"polymask-threads-{threads}", result, expected_labels,
-            n_polygons=len(table))
-    assert benchmark.extra_info["matches_polymask"]
+    record(benchmark, backend=f"polymask-threads-{threads}", result=result, expected=expected_labels,
+           group="geo-label-image", n_polygons=len(table))
+    assert benchmark.extra_info["matches_contract"]
 
 
 def test_label_image_rasterio_from_geodataframe(benchmark, frame, expected_labels):
@@ -102,8 +97,9 @@ def test_label_image_rasterio_from_geodataframe(benchmark, frame, expected_label
                                   dtype=np.uint16)
 
     result = benchmark.pedantic(burn, rounds=3, warmup_rounds=0)
-    _record(benchmark, "geo-label-image", "rasterio", result, expected_labels, n_polygons=len(table))
-    assert benchmark.extra_info["matches_polymask"]  # random float polygons: GDAL agrees pixel for pixel
+    record(benchmark, backend="rasterio", result=result, expected=expected_labels, group="geo-label-image",
+           n_polygons=len(table))
+    assert benchmark.extra_info["matches_contract"]  # random float polygons: GDAL agrees pixel for pixel
 
 
 @pytest.mark.parametrize("form", ["shapely-array", "padded-array"])
@@ -113,8 +109,9 @@ def test_ingestion(benchmark, frame, expected_labels, form):
     labels = table["label"].to_numpy()
     result = benchmark.pedantic(polymask.rasterize, (polygons, shape, labels), {"transform": TRANSFORM, "threads": 1},
                                 rounds=15, warmup_rounds=1)
-    _record(benchmark, "geo-ingestion", form, result, expected_labels, n_polygons=len(table))
-    assert benchmark.extra_info["matches_polymask"]
+    record(benchmark, backend=form, result=result, expected=expected_labels, group="geo-ingestion",
+           n_polygons=len(table))
+    assert benchmark.extra_info["matches_contract"]
 
 
 @pytest.fixture(scope="module")
@@ -147,9 +144,8 @@ def test_dask_mask_polymask(benchmark, big_mask, workers):
         return int(counts.sum().compute(scheduler=scheduler, num_workers=workers))
 
     result = benchmark.pedantic(count, rounds=3, warmup_rounds=0)
-    benchmark.group = "geo-dask-mask"
-    benchmark.extra_info.update(backend=f"polymask.dask ({workers} thread(s))", shape=list(shape), chunk=chunk,
-                                matches_polymask=result == expected)
+    record(benchmark, backend=f"polymask.dask ({workers} thread(s))", result=result, expected=expected,
+           group="geo-dask-mask", differing=abs(result - expected), shape=shape, chunk=chunk)
     assert result == expected
 
 
@@ -167,9 +163,8 @@ def test_dask_mask_rasterio_windowed(benchmark, big_mask):
         return inside
 
     result = benchmark.pedantic(count, rounds=3 if shape[0] < 10_000 else 1, warmup_rounds=0)
-    benchmark.group = "geo-dask-mask"
-    benchmark.extra_info.update(backend="rasterio windowed (1 thread)", shape=list(shape), chunk=chunk,
-                                matches_polymask=result == expected, pixels_differing=abs(result - expected))
+    record(benchmark, backend="rasterio windowed (1 thread)", result=result, expected=expected,
+           group="geo-dask-mask", differing=abs(result - expected), shape=shape, chunk=chunk)
     assert result == expected
 
 
@@ -187,5 +182,6 @@ def test_regions_3d(benchmark, region_grid, backend):
     call = ((lambda: regions.mask_3D(lon, lat, drop=False)) if backend == "regionmask"
             else (lambda: polymask.xarray.mask_3d(regions, lon, lat, drop=False)))
     result = benchmark.pedantic(call, rounds=5, warmup_rounds=1).values
-    _record(benchmark, "geo-regions", backend, result, expected, grid=[len(lat), len(lon)])
-    assert benchmark.extra_info["matches_polymask"]
+    record(benchmark, backend=backend, result=result, expected=expected, group="geo-regions",
+           grid=[len(lat), len(lon)])
+    assert benchmark.extra_info["matches_contract"]

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import polymask
+from benchmarks._support import record
 
 SHAPE = (4096, 4096)
 COUNT = 10_000
@@ -41,20 +42,17 @@ def expected():
     return polymask.rasterize(POLYGONS, SHAPE, VALUES, threads=1)
 
 
-def record(benchmark, backend, result, expected):
-    benchmark.group = f"rasterize-{COUNT}-polygons-{SHAPE[0]}"
-    benchmark.extra_info.update(
-        backend=backend, shape=list(SHAPE), n_polygons=COUNT,
-        matches_contract=bool(np.array_equal(result, expected)),
-        pixels_differing=int(np.count_nonzero(result != expected)),
-    )
+def record_labels(benchmark, backend, result, expected):
+    """record() for a label image of this file's problem."""
+    record(benchmark, backend=backend, result=result, expected=expected,
+           group=f"rasterize-{COUNT}-polygons-{SHAPE[0]}", shape=SHAPE, n_polygons=COUNT)
 
 
 @pytest.mark.parametrize("threads", [0, 1], ids=["all-threads", "1-thread"])
 def test_polymask_rasterize(benchmark, expected, threads):
     # 1 thread too: OpenCV and rasterio burn on one core.
     result = benchmark(polymask.rasterize, POLYGONS, SHAPE, VALUES, threads=threads)
-    record(benchmark, f"polymask-threads-{threads}", result, expected)
+    record_labels(benchmark, f"polymask-threads-{threads}", result, expected)
     assert benchmark.extra_info["matches_contract"]
 
 
@@ -69,7 +67,7 @@ def test_rasterio_rasterize(benchmark, expected):
     def burn():
         return features.rasterize(shapes, out_shape=SHAPE, transform=half_pixel, dtype=np.uint16)
 
-    record(benchmark, "rasterio", benchmark(burn), expected)
+    record_labels(benchmark, "rasterio", benchmark(burn), expected)
 
 
 def test_opencv_fillpoly_loop(benchmark, expected):
@@ -83,4 +81,4 @@ def test_opencv_fillpoly_loop(benchmark, expected):
             cv2.fillPoly(out, [polygon], value)
         return out
 
-    record(benchmark, "opencv", benchmark(burn), expected)
+    record_labels(benchmark, "opencv", benchmark(burn), expected)

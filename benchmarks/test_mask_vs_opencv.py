@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import polymask
+from benchmarks._support import record
 from polymask import peers
 from polymask.problems import standard_problem
 
@@ -34,20 +35,12 @@ def problem(request):
     return request.param, *PROBLEMS[request.param]
 
 
-def record(benchmark, problem_id, backend, result, expected):
-    benchmark.extra_info.update(
-        backend=backend, shape=list(expected.shape), n_vertices=len(PROBLEMS[problem_id][0]),
-        matches_contract=bool(np.array_equal(result.astype(bool), expected)),
-        pixels_differing=int(np.count_nonzero(result.astype(bool) != expected)),
-    )
-
-
 def test_polymask_mask(benchmark, problem):
     problem_id, vertices, shape = problem
     benchmark.group = problem_id
     result = benchmark(polymask.mask, vertices, shape)
     expected = polymask.mask(vertices, shape, threads=1)
-    record(benchmark, problem_id, "polymask", result, expected)
+    record(benchmark, backend="polymask", result=result, expected=expected, shape=shape, n_vertices=len(vertices))
     assert benchmark.extra_info["matches_contract"]
 
 
@@ -55,7 +48,8 @@ def test_opencv_fillpoly(benchmark, problem):
     problem_id, vertices, shape = problem
     benchmark.group = problem_id
     result = benchmark(opencv_mask, vertices, shape)
-    record(benchmark, problem_id, "opencv", result, polymask.mask(vertices, shape))
+    record(benchmark, backend="opencv", result=result, expected=polymask.mask(vertices, shape), shape=shape,
+           n_vertices=len(vertices))
 
 
 def test_memory_floor(benchmark, problem):

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import polymask
+from benchmarks._support import record
 from polymask import peers
 from polymask.problems import standard_problem
 
@@ -57,33 +58,29 @@ def coco_instances(count=1000, shape=(480, 640), seed=13):
     return polygons, shape
 
 
-def record(benchmark, group, backend, result, expected):
-    result = np.asarray(result, dtype=bool)
-    benchmark.group = group
-    benchmark.extra_info.update(backend=backend, matches_contract=bool(np.array_equal(result, expected)),
-                                pixels_differing=int(np.count_nonzero(result != expected)))
-
-
 # ---- standard problem, integer vertices ----------------------------------------
 
 def test_standard_polymask_mask(benchmark):
     vertices, shape = standard_integer()
     result = benchmark(polymask.mask, vertices, shape, threads=1)
-    record(benchmark, "standard-integer", "polymask.mask threads=1", result, polymask.mask(vertices, shape))
+    record(benchmark, backend="polymask.mask threads=1", result=result,
+           expected=polymask.mask(vertices, shape), group="standard-integer")
     assert benchmark.extra_info["matches_contract"]
 
 
 def test_standard_opencv(benchmark):
     vertices, shape = standard_integer()
     result = benchmark(opencv, vertices, shape)
-    record(benchmark, "standard-integer", "np.zeros + cv2.fillPoly", result, polymask.mask(vertices, shape))
+    record(benchmark, backend="np.zeros + cv2.fillPoly", result=result,
+           expected=polymask.mask(vertices, shape), group="standard-integer")
 
 
 def test_standard_polymask_out(benchmark):
     vertices, shape = standard_integer()
     out = np.ones(shape, dtype=bool)
     result = benchmark(polymask.mask, vertices, shape, out=out, threads=1)
-    record(benchmark, "standard-integer", "polymask.mask out= threads=1", result, polymask.mask(vertices, shape))
+    record(benchmark, backend="polymask.mask out= threads=1", result=result,
+           expected=polymask.mask(vertices, shape), group="standard-integer")
     assert benchmark.extra_info["matches_contract"]
 
 
@@ -100,14 +97,16 @@ def test_standard_floor(benchmark):
 def test_small_in_8192_polymask(benchmark):
     vertices, shape = small_in_8192()
     result = benchmark(polymask.mask, vertices, shape, threads=1)
-    record(benchmark, "small-in-8192", "polymask.mask threads=1", result, result)
+    record(benchmark, backend="polymask.mask threads=1", result=result,
+           expected=result, group="small-in-8192")
     assert result.sum() > 50000 and not result[0].any()
 
 
 def test_small_in_8192_opencv(benchmark):
     vertices, shape = small_in_8192()
     result = benchmark(opencv, vertices, shape)
-    record(benchmark, "small-in-8192", "np.zeros + cv2.fillPoly", result, polymask.mask(vertices, shape))
+    record(benchmark, backend="np.zeros + cv2.fillPoly", result=result,
+           expected=polymask.mask(vertices, shape), group="small-in-8192")
 
 
 # ---- 1,000 COCO-like instances ----------------------------------------------------
@@ -125,7 +124,8 @@ def coco(request):
 def test_coco_polymask_masks(benchmark, coco, threads):
     polygons, shape, expected = coco
     result = benchmark(polymask.masks, polygons, shape, threads=threads)
-    record(benchmark, "coco-1000", f"polymask.masks threads={threads or 'all'}", result, expected)
+    record(benchmark, backend=f"polymask.masks threads={threads or 'all'}", result=result,
+           expected=expected, group="coco-1000")
     assert benchmark.extra_info["matches_contract"]
 
 
@@ -141,10 +141,12 @@ def test_coco_polymask_masks_crop(benchmark, coco):
 def test_coco_polymask_mask_loop(benchmark, coco):
     polygons, shape, expected = coco
     result = benchmark(lambda: [polymask.mask(p, shape, threads=1) for p in polygons])
-    record(benchmark, "coco-1000", "loop of polymask.mask threads=1", np.stack(result), expected)
+    record(benchmark, backend="loop of polymask.mask threads=1", result=np.stack(result),
+           expected=expected, group="coco-1000")
 
 
 def test_coco_opencv_loop(benchmark, coco):
     polygons, shape, expected = coco
     result = benchmark(lambda: [opencv(p, shape) for p in polygons])
-    record(benchmark, "coco-1000", "loop of np.zeros + cv2.fillPoly", np.stack(result), expected)
+    record(benchmark, backend="loop of np.zeros + cv2.fillPoly", result=np.stack(result),
+           expected=expected, group="coco-1000")

@@ -12,6 +12,8 @@
 # makes this script exit non-zero; the input that caused it is saved under
 # $FUZZ_BUILD_DIR/artifacts/ and printed, so it can be replayed with
 #   $FUZZ_BUILD_DIR/fuzz_core FILE
+# The target is built by CMake (-DPOLYMASK_BUILD_FUZZER=ON with clang) in
+# $FUZZ_BUILD_DIR (default build/fuzz); rebuilds are incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,29 +45,19 @@ apt_install() {
 
 cxx="${CXX_FUZZ:-clang++}"
 if ! command -v "$cxx" >/dev/null; then
-    apt_install clang libclang-rt-dev libomp-dev || exit 1
+    apt_install clang libclang-rt-dev || exit 1
 fi
 
-# Same floating-point rules as the real build: bit-exact binary64, no FMA.
-flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer -ffp-contract=off -fno-fast-math
-       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
-sources=(csrc/fuzz/fuzz_core.cpp csrc/src/*.cpp)  # the whole core, as CMake's polymask_core
-
-# OpenMP makes the two-thread fills real threads; without libomp the target
-# still builds (the fills then run on one thread) and says so.
-probe="$build/openmp-probe.cpp"
-printf '#include <omp.h>\nint main() { return omp_get_max_threads() > 0 ? 0 : 1; }\n' >"$probe"
-if ! "$cxx" -fopenmp "$probe" -o "$build/openmp-probe" 2>/dev/null; then
-    apt_install libomp-dev libclang-rt-dev || true
-fi
-if "$cxx" -fopenmp "$probe" -o "$build/openmp-probe" 2>/dev/null; then
-    flags+=(-fopenmp)
-else
-    echo "==> warning: no OpenMP for $cxx; the fuzzer's two-thread fills run on one thread"
-fi
-
-echo "==> building the fuzz target with $("$cxx" --version | head -n 1)"
-"$cxx" "${flags[@]}" -Icsrc/include "${sources[@]}" -o "$build/fuzz_core"
+# The target is CMake's (option POLYMASK_BUILD_FUZZER, csrc/fuzz/CMakeLists.txt):
+# the same core sources and floating-point flags as every other build, with
+# libFuzzer, ASan and UBSan added; -O1 -g keeps reports readable.
+source scripts/lib.sh
+echo "==> configuring and building the fuzz target with $("$cxx" --version | head -n 1)"
+"$CMAKE" -S . -B "$build" "${GENERATOR[@]}" -DCMAKE_CXX_COMPILER="$(command -v "$cxx")" \
+    -DPOLYMASK_BUILD_FUZZER=ON -DPOLYMASK_BUILD_PYTHON=OFF \
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log"; exit 1; }
+"$CMAKE" --build "$build" --target polymask_fuzz_core >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
 
 work="$build/corpus-work"
 rm -rf "$work" "$build/artifacts"

@@ -24,7 +24,7 @@ echo "==> C++ core under AddressSanitizer + UndefinedBehaviorSanitizer"
 scripts/test-sanitizers.sh address
 echo "==> C++ core under ThreadSanitizer"
 scripts/test-sanitizers.sh thread
-echo "==> fuzzing the C++ core for ${POLYMASK_FUZZ_SECONDS:-60} s"
+echo "==> fuzzing the C++ core for ${POLYMASK_FUZZ_SECONDS:-60} s (CMake target polymask_fuzz_core, clang)"
 scripts/fuzz.sh "${POLYMASK_FUZZ_SECONDS:-60}"
 
 echo "==> Python: pytest"

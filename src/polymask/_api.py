@@ -1,8 +1,10 @@
 """The public, fast function: ``polymask.mask``.
 
-Validates in Python (polymask/_validation.py, polymask/_rings.py), then
-calls the C++ scanline core through the Cython binding (polymask/_core.pyx)
-with the GIL released.  One polygon may have holes and several parts
+Validates in Python (polymask/_validation.py, polymask/_rings.py), once,
+then hands the checked arguments to the stage the registry picks
+(polymask/stages: ``Stage.fill``); by default the scanline stage, which
+calls the C++ core through the Cython binding (polymask/_core.pyx) with the
+GIL released.  One polygon may have holes and several parts
 (rings), be filled under the even-odd or nonzero rule, and be filled in a
 window of the image; only the scanline core does those, the teaching stages
 fill one ring of the whole image under even-odd.
@@ -10,27 +12,29 @@ fill one ring of the whole image under even-odd.
 from __future__ import annotations
 
 import platform
+from typing import Any
 
 import numpy as np
 
-from polymask import _core, _coverage, _layouts, stages
+from polymask import _core, _layouts, stages
 from polymask._rings import as_rings
 from polymask._transform import as_transform, to_sample_frame
+from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
     as_shape,
     as_threads,
     as_vertices,
+    as_window,
     output_buffer,
-    window_origin,
-    zeroed_mask,
 )
 from polymask._version import __version__
 
 
-def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="evenodd",
-         window=None, transform=None, all_touched=False) -> np.ndarray:
+def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
+         backend: str = "auto", fill_rule: FillRule = "evenodd", window: Window | None = None,
+         transform: TransformLike | None = None, all_touched: bool = False) -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -160,43 +164,13 @@ def mask(vertices, shape, *, out=None, threads=None, backend="auto", fill_rule="
     thread_count = as_threads(threads)
     rule = as_fill_rule(fill_rule)
     stage = stages.resolve(backend)
-    row0, col0, out_shape = window_origin(window, rows_cols)
-    if all_touched:  # the coverage sweep decides (polymask/_coverage.py)
-        if stage.id != "scanline":
-            raise ValueError(f"all_touched=True needs the scanline core (backend='scanline'), got backend {stage.id!r}")
-        if out is None:  # lazily zeroed, as below: only the touched cells are written
-            result = zeroed_mask(out_shape)
-            _coverage.fill_touched(coordinates, ring_ends, result.view(np.uint8), row0, col0, rule, thread_count,
-                                   zeroed=True)
-            return result
-        result, buffer = output_buffer(out, out_shape)
-        _coverage.fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, thread_count)
-        return result
-    if stage.id == "scanline":  # the production path: straight into the caller's buffer
-        if out is None:
-            # np.zeros is calloc: the core writes only the inside spans, so
-            # pages outside the polygon's rows are never touched.
-            result = zeroed_mask(out_shape)
-            _core.fill(coordinates, result.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=thread_count,
-                       ring_ends=ring_ends, zeroed=True)
-            return result
-        result, buffer = output_buffer(out, out_shape)
-        _core.fill(coordinates, buffer, row0=row0, col0=col0, rule=rule, threads=thread_count, ring_ends=ring_ends)
-        return result
-    needs_core = [what for what, used in (("several rings", ring_ends is not None),
-                                          ("fill_rule='nonzero'", rule != _core.EVEN_ODD),
-                                          ("window=", window is not None)) if used]
-    if needs_core:
-        raise ValueError(f"backend {stage.id!r} fills one ring of the whole image under even-odd; "
-                         f"{', '.join(needs_core)} need the scanline core (backend='scanline')")
-    result, buffer = output_buffer(out, rows_cols)
-    options = {"threads": thread_count} if stage.threaded else {}
-    stage_mask = stage.load()(coordinates, rows_cols, **options)
-    if stage_mask.shape != rows_cols or stage_mask.dtype != bool:  # a broken stage must not pass silently
-        raise RuntimeError(f"backend {stage.id!r} returned {stage_mask.dtype} {stage_mask.shape}, "
-                           f"expected bool {rows_cols}")
-    buffer[...] = stage_mask
-    return result
+    if window is not None:
+        window = as_window(window, rows_cols)
+    if out is not None:  # the stage fills it; its shape is the window's
+        out = output_buffer(out, rows_cols if window is None else window[2:])[0]
+    # The registry is the dispatch: the stage fills `out` or its own array (polymask/stages).
+    return stage.fill(coordinates, rows_cols, out, threads=thread_count, rule=rule, window=window,
+                      ring_ends=ring_ends, all_touched=all_touched)
 
 
 def _union_of_parts(parts, shape, *, out, **options) -> np.ndarray:
@@ -211,12 +185,12 @@ def _union_of_parts(parts, shape, *, out, **options) -> np.ndarray:
     return result
 
 
-def available_backends() -> dict:
+def available_backends() -> dict[str, stages.Availability]:
     """Every backend mapped to (available, reason): which can run here, and why not."""
     return stages.available_backends()
 
 
-def build_info() -> dict:
+def build_info() -> dict[str, Any]:
     """How this polymask was built and how it will run.
 
     Returns a dict with the package version, the C++ compiler, the build

@@ -13,6 +13,7 @@ from libcpp.string cimport string
 from libcpp.vector cimport vector
 
 from polymask.core cimport FillRule
+from polymask.views cimport as_rule, first_end, first_vertex
 from polymask.rle cimport (
     rle_compress, rle_decompress, rle_encode, rle_intersection_area, rle_merge,
 )
@@ -38,17 +39,15 @@ def encode(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends 
     sample-point frame.  Returns a list of bytes (compress) or of uint32
     count arrays.
     """
-    if vertices.shape[1] != 2:
-        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
+    cdef const double *xy = first_vertex(vertices)
     cdef int64_t n_vertices = vertices.shape[0]
     cdef int64_t n_rings = ring_ends.shape[0]
     cdef int64_t n_parts = part_ends.shape[0]
     cdef int64_t n_objects = object_ends.shape[0]
-    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
-    cdef const int64_t *ring_ptr = &ring_ends[0] if n_rings > 0 else NULL
-    cdef const int64_t *part_ptr = &part_ends[0] if n_parts > 0 else NULL
-    cdef const int64_t *object_ptr = &object_ends[0] if n_objects > 0 else NULL
-    cdef FillRule fill_rule = FillRule.nonzero if rule == 1 else FillRule.even_odd
+    cdef const int64_t *ring_ptr = first_end(ring_ends)
+    cdef const int64_t *part_ptr = first_end(part_ends)
+    cdef const int64_t *object_ptr = first_end(object_ends)
+    cdef FillRule fill_rule = as_rule(rule)
 
     cdef vector[vector[uint32_t]] counts
     cdef vector[string] strings

@@ -20,6 +20,7 @@ from polymask.core cimport (
     MaskBox, fill_mask_crops, fill_masks as core_fill_masks, fill_scanline_spans,
     mask_boxes as core_mask_boxes,
 )
+from polymask.views cimport as_rule, first_end, first_vertex, new_polygon, window_at
 
 import threading
 
@@ -58,15 +59,6 @@ cdef inline void watch_interrupts() noexcept nogil:
 
 watch_interrupts()
 
-cdef inline Window window_at(int64_t row0, int64_t col0, int64_t height, int64_t width) noexcept nogil:
-    """The window of an output buffer whose top-left pixel is (row0, col0)."""
-    cdef Window window
-    window.row0 = row0
-    window.col0 = col0
-    window.height = height
-    window.width = width
-    return window
-
 
 import numpy as np
 
@@ -85,26 +77,15 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None, *
     is known to hold only zeros (np.zeros), so only the inside spans are
     written and untouched pages stay untouched.
     """
-    if vertices.shape[1] != 2:
-        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
-    cdef int64_t n_vertices = vertices.shape[0]
-    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
-    cdef int64_t single_ring_end = n_vertices
-    cdef const int64_t *ends = &single_ring_end
-    cdef int64_t n_rings = 1
-    if ring_ends is not None:
-        n_rings = ring_ends.shape[0]
-        ends = &ring_ends[0] if n_rings > 0 else NULL
-    cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
-
+    cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
     cdef uint8_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
     cdef int64_t row_stride = out.strides[0]
 
     cdef unique_ptr[Polygon] polygon
+    polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
         watch_interrupts()
-        polygon.reset(new Polygon(xy, n_vertices, ends, n_rings))
         if per_pixel:
             fill_per_pixel(polygon.get()[0], window, out_ptr, row_stride, fill_rule, threads)
         elif zeroed:
@@ -186,7 +167,7 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
         raise ValueError(f"got {values.shape[0]} values for {polygon_ends.shape[0]} polygons")
     cdef int64_t n_polygons = polygon_ends.shape[0]
     cdef const label_t *values_ptr = &values[0] if n_polygons > 0 else NULL
-    cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
+    cdef FillRule fill_rule = as_rule(rule)
 
     cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
     cdef label_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
@@ -213,7 +194,7 @@ def masks(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends n
     if out.shape[0] != n_polygons:
         raise ValueError(f"out holds {out.shape[0]} masks for {n_polygons} polygons")
     _polygons(vertices, ring_ends, polygon_ends, polygons)
-    cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
+    cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(0, 0, out.shape[1], out.shape[2])
     cdef uint8_t *out_ptr = &out[0, 0, 0] if (n_polygons > 0 and window.height > 0 and window.width > 0) else NULL
     cdef int64_t row_stride = out.strides[1]
@@ -236,7 +217,7 @@ def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_e
     cdef vector[Polygon] polygons
     cdef int64_t n_polygons = polygon_ends.shape[0]
     _polygons(vertices, ring_ends, polygon_ends, polygons)
-    cdef FillRule fill_rule = FillRule.nonzero if rule == NONZERO else FillRule.even_odd
+    cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(0, 0, rows, cols)
     boxes_array = np.zeros((n_polygons, 4), dtype=np.int64)
     cdef int64_t[:, ::1] boxes = boxes_array
@@ -260,13 +241,9 @@ def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_e
 cdef void _polygons(const double[:, ::1] vertices, const int64_t[::1] ring_ends,
                     const int64_t[::1] polygon_ends, vector[Polygon] &polygons) except *:
     """The core's polygons from flat rings (polymask._rings.PolygonList)."""
-    if vertices.shape[1] != 2:
-        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
-    cdef int64_t n_vertices = vertices.shape[0]
-    cdef int64_t n_rings = ring_ends.shape[0]
-    cdef int64_t n_polygons = polygon_ends.shape[0]
-    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
-    cdef const int64_t *ring_ptr = &ring_ends[0] if n_rings > 0 else NULL
-    cdef const int64_t *polygon_ptr = &polygon_ends[0] if n_polygons > 0 else NULL
+    cdef const double *xy = first_vertex(vertices)
+    cdef const int64_t *ring_ptr = first_end(ring_ends)
+    cdef const int64_t *polygon_ptr = first_end(polygon_ends)
     with nogil:
-        polygons_from_rings(xy, n_vertices, ring_ptr, n_rings, polygon_ptr, n_polygons, polygons)
+        polygons_from_rings(xy, vertices.shape[0], ring_ptr, ring_ends.shape[0], polygon_ptr,
+                            polygon_ends.shape[0], polygons)

@@ -18,14 +18,14 @@ import numpy as np
 from polymask import _coverage_sweep as _sweep
 from polymask._rings import as_polygon_list, as_rings
 from polymask._transform import as_transform, to_sample_frame
+from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
-    _describe,
     as_fill_rule,
     as_shape,
     as_threads,
     as_vertices,
-    check_out_layout,
     output_dtype,
+    typed_output,
     window_origin,
 )
 
@@ -34,8 +34,9 @@ from polymask._validation import (
 COVERAGE_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.uint8))
 
 
-def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", window=None, out=None, dtype=None,
-             threads=None) -> np.ndarray:
+def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: Window | None = None, out: np.ndarray | None = None,
+             dtype: DTypeLike | None = None, threads: int | None = None) -> np.ndarray:
     """Return the fraction of each pixel's cell that lies inside a polygon.
 
     Parameters
@@ -96,7 +97,9 @@ def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", window=None
     return result
 
 
-def coverages(polygons, shape, *, transform=None, fill_rule="evenodd", dtype=None, threads=None) -> list:
+def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike | None = None,
+              fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
+              threads: int | None = None) -> list[tuple[int, int, np.ndarray]]:
     """Coverage of many regions, each cropped to the cells it can reach.
 
     For zonal statistics over many regions without a (P, rows, cols) stack:
@@ -201,14 +204,6 @@ def _coverage_dtype(dtype, out) -> np.dtype:
 
 
 def _fraction_buffer(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
-    if out is None:
-        try:
-            return np.zeros(shape, dtype=dtype)
-        except (MemoryError, ValueError):
-            gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
-            raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} coverage raster "
-                              f"({gigabytes:.1f} GB); compute it in windows, or use polymask.dask.coverage") from None
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array of float64, float32 or uint8, got {_describe(out)}")
-    check_out_layout(out, shape)
-    return out
+    return typed_output(out, shape, dtype, zeroed=True, what="coverage raster",
+                        hint="compute it in windows, or use polymask.dask.coverage",
+                        out_kinds=" of float64, float32 or uint8")

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Binding of the coverage sweep (csrc/src/coverage.cpp): exact area fractions.
+"""Binding of the coverage sweep (csrc/src/coverage.cpp) and of all_touched
+(csrc/src/touched.cpp): exact area fractions, and the cells they make positive.
 
 Like polymask/_core.pyx it only adapts validated NumPy buffers and calls the
 core with the GIL released; polymask/_coverage.py validates first.
@@ -7,9 +8,9 @@ core with the GIL released; polymask/_coverage.py validates first.
 from libc.stdint cimport int64_t, uint8_t
 from libcpp.memory cimport unique_ptr
 
-from polymask.core cimport FillRule, Polygon, Window
+from polymask.core cimport Polygon, Window, note_main_thread, watch_interrupts
 from polymask.coverage cimport coverage as core_coverage, fill_touched as core_fill_touched
-from polymask.core cimport note_main_thread, watch_interrupts
+from polymask.views cimport as_rule, new_polygon, window_at
 
 import threading
 
@@ -23,31 +24,6 @@ ctypedef fused fraction_t:
     uint8_t
 
 
-cdef FillRule as_rule(int rule) noexcept nogil:
-    return FillRule.nonzero if rule == 1 else FillRule.even_odd
-
-
-cdef Polygon *new_polygon(const double[:, ::1] vertices, const int64_t[::1] ring_ends) except NULL:
-    cdef int64_t n_vertices = vertices.shape[0]
-    cdef const double *xy = &vertices[0, 0] if n_vertices > 0 else NULL
-    cdef int64_t single_ring_end = n_vertices
-    cdef const int64_t *ends = &single_ring_end
-    cdef int64_t n_rings = 1
-    if ring_ends is not None:
-        n_rings = ring_ends.shape[0]
-        ends = &ring_ends[0] if n_rings > 0 else NULL
-    return new Polygon(xy, n_vertices, ends, n_rings)
-
-
-cdef Window window_of(int64_t row0, int64_t col0, int64_t height, int64_t width) noexcept nogil:
-    cdef Window window
-    window.row0 = row0
-    window.col0 = col0
-    window.height = height
-    window.width = width
-    return window
-
-
 def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not None,
              int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
              const int64_t[::1] ring_ends=None, bint zeroed=False):
@@ -56,9 +32,7 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
     zeroed=True promises that `out` is all zero already (a fresh np.zeros):
     then only the cells the region meets are written.
     """
-    if vertices.shape[1] != 2:
-        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
-    cdef Window window = window_of(row0, col0, out.shape[0], out.shape[1])
+    cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
     cdef fraction_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
     cdef int64_t row_stride = out.strides[0] // sizeof(fraction_t)
     cdef unique_ptr[Polygon] polygon
@@ -76,9 +50,7 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
     zeroed=True promises that `out` is all zero already (a fresh np.zeros):
     then only the ones are written.
     """
-    if vertices.shape[1] != 2:
-        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
-    cdef Window window = window_of(row0, col0, out.shape[0], out.shape[1])
+    cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
     cdef uint8_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
     cdef int64_t row_stride = out.strides[0]
     cdef unique_ptr[Polygon] polygon

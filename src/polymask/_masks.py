@@ -22,7 +22,8 @@ import numpy as np
 from polymask import _core
 from polymask._rings import as_polygon_list
 from polymask._transform import as_transform, to_sample_frame
-from polymask._validation import _describe, as_fill_rule, as_shape, as_threads
+from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
+from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout
 
 
 class Crop(NamedTuple):
@@ -45,7 +46,9 @@ class Crop(NamedTuple):
         return slice(self.row0, self.row0 + height), slice(self.col0, self.col0 + width)
 
 
-def masks(polygons, shape, *, out=None, threads=None, fill_rule="evenodd", crop=False, transform=None):
+def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: bool = False,
+          transform: TransformLike | None = None) -> np.ndarray | list[Crop]:
     """Return one boolean mask per polygon, filled in one call.
 
     Parameters
@@ -136,9 +139,4 @@ def _check_out(out, shape: tuple[int, int, int]) -> None:
         raise TypeError(f"out must be a NumPy array of bool or uint8, got {_describe(out)}")
     if out.dtype not in (np.dtype(bool), np.dtype(np.uint8)):
         raise TypeError(f"out must have dtype bool or uint8, got {out.dtype}")
-    if out.shape != shape:
-        raise ValueError(f"out must have shape {shape} (polygons, rows, cols), got {out.shape}")
-    if not out.flags.c_contiguous:
-        raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
-    if not out.flags.writeable:
-        raise ValueError("out must be writable; got a read-only array")
+    check_out_layout(out, shape, " (polygons, rows, cols)")

@@ -9,18 +9,20 @@ pixels of its own ``polymask.mask``; later polygons land over earlier ones.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polymask import _core, _coverage
 from polymask._geometries import column_values
 from polymask._rings import PolygonList, as_polygon_list
 from polymask._transform import as_transform, to_sample_frame
+from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
     as_shape,
     as_threads,
-    check_out_layout,
     output_dtype,
+    typed_output,
     window_origin,
 )
 
@@ -32,8 +34,10 @@ LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uin
 _DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
 
 
-def rasterize(polygons, shape, values=None, *, out=None, dtype=None, fill_rule="evenodd", window=None,
-              threads=None, transform=None, all_touched=False) -> np.ndarray:
+def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
+              out: np.ndarray | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
+              window: Window | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> np.ndarray:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -188,15 +192,6 @@ def _check_integers_fit(numbers: np.ndarray, dtype: np.dtype) -> None:
 
 def _label_image(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
     """A new zeroed label image, or `out` checked to take the burn in place."""
-    if out is None:
-        try:
-            return np.zeros(shape, dtype=dtype)
-        except (MemoryError, ValueError):
-            gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
-            raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} label image ({gigabytes:.1f} GB); "
-                              "burn it in windows, or use polymask.dask.rasterize") from None
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array, got {_describe(out)}")
-    check_out_layout(out, shape)
-    return out
+    return typed_output(out, shape, dtype, zeroed=True, what="label image",
+                        hint="burn it in windows, or use polymask.dask.rasterize")
 

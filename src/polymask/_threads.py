@@ -35,7 +35,7 @@ _process_limit = 0
 
 
 @contextlib.contextmanager
-def threads(n) -> Iterator[int]:
+def threads(n: int | None) -> Iterator[int]:
     """Use at most `n` threads in fills inside the block (``threads=None`` calls).
 
     `n` is a positive integer (capped, like every count, at a few threads

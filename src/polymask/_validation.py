@@ -202,10 +202,35 @@ def zeroed_mask(shape: tuple[int, int]) -> np.ndarray:
         ) from None
 
 
-def check_out_layout(out: np.ndarray, shape: tuple[int, int]) -> None:
-    """`out` has exactly `shape`, is C-contiguous and writable, or ValueError says which not."""
+def typed_output(out, shape: tuple[int, int], dtype: np.dtype, *, zeroed: bool, what: str, hint: str,
+                 out_kinds: str = "") -> np.ndarray:
+    """A new `dtype` array of `shape` (zeros if `zeroed`), or `out` checked to be filled in place.
+
+    `what` names the array and `hint` the way out in the MemoryError ("cannot
+    allocate a 5x5 float64 coverage raster (...); `hint`"); `out_kinds`
+    completes "out must be a NumPy array" in the TypeError.  The caller has
+    checked `out`'s dtype.
+    """
+    if out is None:
+        try:
+            return (np.zeros if zeroed else np.empty)(shape, dtype=dtype)
+        except (MemoryError, ValueError):
+            gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
+            raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} {what} ({gigabytes:.1f} GB); "
+                              f"{hint}") from None
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a NumPy array{out_kinds}, got {_describe(out)}")
+    check_out_layout(out, shape)
+    return out
+
+
+def check_out_layout(out: np.ndarray, shape: tuple[int, ...], axes: str = "") -> None:
+    """`out` has exactly `shape`, is C-contiguous and writable, or ValueError says which not.
+
+    `axes` names the dimensions in the message, e.g. " (polygons, rows, cols)".
+    """
     if out.shape != shape:
-        raise ValueError(f"out must have shape {shape}, got {out.shape}")
+        raise ValueError(f"out must have shape {shape}{axes}, got {out.shape}")
     if not out.flags.c_contiguous:
         raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
     if not out.flags.writeable:

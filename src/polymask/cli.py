@@ -1,6 +1,7 @@
 """The ``polymask`` command line: one entry point, one subcommand per job.
 
     polymask info                 how polymask was built, which backends run here
+    polymask lessons [N]          the course by number: notebook, exercise, stages
     polymask bench [options]      the speed-up table (see polymask.bench)
     polymask annotate STAGE [-o DIR]  Cython's annotated HTML (cython -a) of a Cython stage
     polymask check NN FILE        check (and time) a learner's exercise (see polymask.checker)
@@ -32,6 +33,26 @@ def _info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lessons(args: argparse.Namespace) -> int:
+    from polymask import stages
+
+    if args.number is None:
+        print(stages.lesson_table())
+        return 0
+    try:
+        found = stages.lesson(args.number)
+    except ValueError as error:
+        print(f"polymask lessons: {error}", file=sys.stderr)
+        return 2
+    print(f"Lesson {found.number}: {found.title}")
+    print(f"  notebook  {found.notebook_path}  (source notebooks/src/{found.number:02d}_{found.notebook}.py)")
+    print(f"  exercise  {found.exercise_path or '-'}"
+          + (f"  (polymask check {found.number:02d} ...)" if found.exercise_path else ""))
+    for stage in found.stages:
+        print(f"  stage     {stage.id}: {stage.title}  (src/polymask/{stage.source})")
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from polymask import bench
 
@@ -45,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     info = commands.add_parser("info", help="how polymask was built and which backends run here")
     info.add_argument("--json", action="store_true", help="print JSON instead of text")
     info.set_defaults(run=_info)
+
+    lessons = commands.add_parser("lessons", help="the course by number: each lesson's notebook, exercise, stages")
+    lessons.add_argument("number", nargs="?", help="one lesson's number (1-9); all of them without it")
+    lessons.set_defaults(run=_lessons)
 
     bench = commands.add_parser("bench", help="reproduce the speed-up table on this machine",
                                 add_help=False)

@@ -25,7 +25,8 @@ many.  The RLEs written here are byte for byte what
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +41,8 @@ __all__ = ["area", "decode", "encode", "iou", "merge"]
 _MAX_PIXELS = 2**32 - 1
 
 
-def encode(objects, height, width, *, compressed: bool = True, threads=None) -> list[dict]:
+def encode(objects: Sequence[Any], height: int, width: int, *, compressed: bool = True,
+           threads: int | None = None) -> list[dict]:
     """COCO RLEs of many objects of one height x width image.
 
     Parameters
@@ -283,7 +285,7 @@ def _as_rle_list(rles, name: str) -> tuple[list, bool]:
     return list(rles), False
 
 
-def decode(rles) -> np.ndarray:
+def decode(rles: Mapping | Sequence[Mapping]) -> np.ndarray:
     """The bool mask of an RLE, (h, w); or of a list of RLEs, (h, w, n) as pycocotools returns."""
     items, single = _as_rle_list(rles, "rles")
     masks = []
@@ -303,7 +305,7 @@ def decode(rles) -> np.ndarray:
     return np.stack(masks, axis=-1)
 
 
-def area(rles):
+def area(rles: Mapping | Sequence[Mapping]) -> int | np.ndarray:
     """Pixels inside an RLE (an int), or per RLE of a list (a uint64 array)."""
     items, single = _as_rle_list(rles, "rles")
     areas = np.array([int(_counts_of(rle, "rles" if single else f"rles[{k}]")[1::2].sum(dtype=np.uint64))
@@ -311,7 +313,7 @@ def area(rles):
     return int(areas[0]) if single else areas
 
 
-def merge(rles, intersect: bool = False, *, compressed: bool = True) -> dict:
+def merge(rles: Sequence[Mapping], intersect: bool = False, *, compressed: bool = True) -> dict:
     """The union (or, with intersect=True, intersection) of RLEs of one image size."""
     items, _ = _as_rle_list(rles, "rles")
     if not items:
@@ -323,7 +325,8 @@ def merge(rles, intersect: bool = False, *, compressed: bool = True) -> dict:
     return {"size": list(size), "counts": _coco.compress(merged) if compressed else merged.tolist()}
 
 
-def iou(detections, ground_truths, iscrowd=None) -> np.ndarray:
+def iou(detections: Mapping | Sequence[Mapping], ground_truths: Mapping | Sequence[Mapping],
+        iscrowd: Sequence[bool] | None = None) -> np.ndarray:
     """Intersection over union of every detection with every ground truth.
 
     As pycocotools.mask.iou: a (len(detections), len(ground_truths)) float64

@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
+from typing import Any
 
 try:
     import dask
@@ -41,12 +42,14 @@ except ImportError as error:  # pragma: no cover - exercised by a test that hide
     ) from error
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polymask import _core, _coverage, _coverage_sweep
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings
 from polymask._transform import as_transform, to_sample_frame
+from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
 from polymask._validation import as_fill_rule, as_shape, as_threads
 
 __all__ = ["coverage", "mask", "rasterize"]
@@ -62,8 +65,8 @@ DEFAULT_CHUNK = 4096
 MAX_BLOCKS = 1_000_000
 
 
-def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=1, transform=None,
-         all_touched=False) -> "da.Array":
+def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
+         threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
 
     Parameters
@@ -103,8 +106,9 @@ def mask(vertices, shape, *, chunks=DEFAULT_CHUNK, fill_rule="evenodd", threads=
                          name=f"polymask-mask-{token}")
 
 
-def rasterize(polygons, shape, values=None, *, dtype=None, chunks=DEFAULT_CHUNK, fill_rule="evenodd",
-              threads=1, transform=None, all_touched=False) -> "da.Array":
+def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
+              dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
+              threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Parameters are those of ``polymask.rasterize`` (background 0, no
@@ -221,8 +225,9 @@ def _rasterize_block(burn: _Burn, rule: int, threads: int, all_touched: bool, st
 
 # ---- coverage fractions (polymask.coverage, block by block) ----------------
 
-def coverage(polygon, shape, *, transform=None, fill_rule="evenodd", dtype=None, chunks=DEFAULT_CHUNK,
-             threads=1) -> "da.Array":
+def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK,
+             threads: int = 1) -> da.Array:
     """The fractions of ``polymask.coverage(polygon, shape)`` as a lazy Dask array.
 
     Parameters are those of ``polymask.coverage`` (no `out` or `window`),

@@ -35,6 +35,8 @@ xarray is an optional extra: ``pip install 'polymask[xarray]'``.
 """
 from __future__ import annotations
 
+from typing import Any
+
 try:
     import xarray as xr
 except ImportError as error:  # pragma: no cover - exercised only without the extra
@@ -42,10 +44,12 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
                       f"(xarray, rioxarray, dask); the rest of polymask works without it ({error})") from error
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polymask import _core
 from polymask._geometries import geometry_array
 from polymask._rings import PolygonList, as_polygon_list, as_rings
+from polymask._types import PolygonLike
 from polymask._validation import _describe
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
@@ -58,7 +62,8 @@ _LON_NAMES = ("lon", "longitude")
 _LAT_NAMES = ("lat", "latitude")
 
 
-def mask(polygon, lon=None, lat=None, *, like=None, wrap_lon=None, chunks=None) -> "xr.DataArray":
+def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
+         wrap_lon: bool | float | None = None, chunks: Any = None) -> xr.DataArray:
     """The grid points (or cells) inside one polygon, as a bool DataArray (lat, lon).
 
     `polygon` is anything ``polymask.mask`` takes (shapely, GeoJSON-like,
@@ -73,7 +78,9 @@ def mask(polygon, lon=None, lat=None, *, like=None, wrap_lon=None, chunks=None) 
     return grid.to_dataarray(labels == 1, "mask")
 
 
-def mask_2d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=None, chunks=None) -> "xr.DataArray":
+def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
+            numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None,
+            chunks: Any = None) -> xr.DataArray:
     """Each grid point's region number, NaN outside every region (float64), as regionmask's ``mask``.
 
     `regions`: a ``regionmask.Regions``, a GeoDataFrame or GeoSeries, a
@@ -86,8 +93,9 @@ def mask_2d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=No
     return grid.to_dataarray(_burn(grid, flat, numbers, chunks), "mask")
 
 
-def mask_3d(regions, lon=None, lat=None, *, like=None, numbers=None, wrap_lon=None, drop=True,
-            chunks=None) -> "xr.DataArray":
+def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
+            numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None, drop: bool = True,
+            chunks: Any = None) -> xr.DataArray:
     """A bool stack (region, lat, lon), one layer per region, as regionmask's ``mask_3D``.
 
     Overlapping regions both hold a point.  With `drop` (the default),

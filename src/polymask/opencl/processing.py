@@ -216,9 +216,10 @@ class MaskEngine:
         soon as this returns.  The mask stays in the engine's device buffer
         until `result()`.
         """
-        check_not_forked()
-        coordinates = as_vertices(vertices)
-        shape = as_shape(shape)
+        return self._enqueue(as_vertices(vertices), as_shape(shape), kernel)
+
+    def _enqueue(self, coordinates: np.ndarray, shape: tuple[int, int], kernel: str):
+        check_not_forked()  # enqueue() of checked vertices and shape from here on
         kernel_entry(kernel)
         self._check_size(shape)
         # A snapshot, always: the upload does not wait, and the caller's array is theirs to change.
@@ -260,6 +261,10 @@ class MaskEngine:
             except MemoryError:
                 self._abandon()  # the kernel is still running on our buffer: wait before anything goes
                 raise
+            return self._download(result, buffer)
+
+    def _download(self, result: np.ndarray, buffer: np.ndarray) -> np.ndarray:
+        with self._lock:  # wait for the last kernel, copy its mask into `buffer` (`result` as uint8)
             try:
                 _wait_in_python(self._events["kernel"])
             except KeyboardInterrupt:
@@ -294,11 +299,18 @@ class MaskEngine:
             if out is not None:
                 raise ValueError("out= is for host results; device-resident vertices give a device array")
             return self.mask_on_device(vertices, shape, kernel=kernel)
+        coordinates, shape = as_vertices(vertices), as_shape(shape)
         # The host result first: if it cannot be allocated, nothing has been enqueued yet.
-        result, _ = output_buffer(out, as_shape(shape))
+        result, _ = output_buffer(out, shape)
+        return self.fill(coordinates, shape, result, kernel=kernel)
+
+    def fill(self, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *,
+             kernel: str = "pixel") -> np.ndarray:
+        """mask() of checked arguments (as polymask.stages.Stage.fill hands them), checked no more."""
+        result = output_buffer(None, shape)[0] if out is None else out
         with self._lock:
-            self.enqueue(vertices, shape, kernel=kernel)
-            return self.result(result)
+            self._enqueue(coordinates, shape, kernel)
+            return self._download(result, result.view(np.uint8))
 
     # -- device-resident vertices and result --
 

@@ -9,6 +9,13 @@ imports stage modules only when asked, so a stage that cannot run here (an
 optional dependency missing) is reported with the reason instead of
 breaking ``import polymask``.
 
+The registry is also the only dispatch: ``polymask.mask`` validates its
+arguments once and calls ``Stage.fill`` of the stage ``resolve`` picked,
+with no stage named in its code.  A stage whose module defines ``fill``
+(scanline, opencl) fills the caller's validated ``out=`` buffer itself, or
+allocates one; any other stage's ``mask`` returns its own array, which is
+handed back as is (and copied only into a caller's ``out=``).
+
     >>> from polymask import stages
     >>> stages.get("scanline").title
     'Scanline fill (C++ core, threaded)'
@@ -18,8 +25,13 @@ from __future__ import annotations
 import importlib
 import os
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import Callable, NamedTuple
+
+import numpy as np
+
+from polymask import _core
+from polymask._validation import output_buffer
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,16 @@ class Stage:
     slow: bool = False
     #: True for rows compared beside the ladder rather than climbed (NumPy, Numba).
     side: bool = False
+    #: The lesson that teaches it (``lesson(number)``: its notebook and exercise);
+    #: the side stages are compared in lesson 9's table.
+    number: int = 0
+    #: True when the module defines ``fill(coordinates, shape, out, ...)`` for input
+    #: ``polymask.mask`` has validated: it fills `out` (None: a new array) and returns it.
+    fills: bool = False
+    #: True for the stage that fills any polygon: several rings, both fill rules,
+    #: windows and all_touched (its ``fill`` takes them).  The others fill one ring of
+    #: the whole image under even-odd.
+    general: bool = False
 
     @property
     def speedup_2014(self) -> float | None:
@@ -55,6 +77,21 @@ class Stage:
     def load(self) -> Callable:
         """The stage's mask function; raises ImportError if it cannot run here."""
         return _load(self.module)
+
+    @cached_property
+    def fill(self) -> Callable[..., np.ndarray]:
+        """``polymask.mask``'s entry into this stage, for arguments it has validated.
+
+        ``fill(coordinates, shape, out, *, threads, rule, window, ring_ends,
+        all_touched)``: `coordinates` a C-contiguous (N, 2) float64 array of
+        finite numbers, `shape` the image's (rows, cols), `out` None or a
+        checked bool / uint8 array of the result's shape, `window` None or a
+        checked (row0, col0, height, width).  Returns the mask (`out` when
+        given).  Looked up once per stage: the per-call cost is one call.
+        """
+        if self.general:
+            return importlib.import_module(f"polymask.stages.{self.module}").fill
+        return partial(_fill_one_ring, self)
 
 
 #: The 2014 course's pure-Python time, the denominator of its speed-ups.
@@ -66,40 +103,108 @@ PYTHON_SECONDS_2014 = 36.0
 STAGES: tuple[Stage, ...] = (
     Stage("python", "Python with tuples",
           "The algorithm in plain Python; profile first to see where the time goes.",
-          "python_tuples", "stages/python_tuples.py", 36.0, slow=True),
+          "python_tuples", "stages/python_tuples.py", 36.0, slow=True, number=1),
     Stage("python_numpy", "Python with NumPy scalars",
           "Indexing NumPy arrays element by element from Python is slower than tuples.",
-          "python_numpy", "stages/python_numpy.py", 450.0, slow=True),
+          "python_numpy", "stages/python_numpy.py", 450.0, slow=True, number=1),
     Stage("numpy", "Vectorized NumPy",
           "Whole-array operations over all pixels, a loop over edges: fast, but memory-hungry.",
-          "numpy_vectorized", "stages/numpy_vectorized.py", 0.238, side=True),
+          "numpy_vectorized", "stages/numpy_vectorized.py", 0.238, side=True, number=9),
     Stage("cython_plain", "Cython, Python code compiled unchanged",
           "Compilation alone: the same Python source through Cython.",
-          "cython_plain", "stages/cython_plain.pyx", 9.0, compiled=True, slow=True),
+          "cython_plain", "stages/cython_plain.pyx", 9.0, compiled=True, slow=True, number=2),
     Stage("cython_typed", "Cython with types, memoryviews and directives",
           "cdef locals, typed memoryviews and boundscheck/wraparound/cdivision remove the yellow.",
-          "cython_typed", "stages/cython_typed.pyx", 3.6, compiled=True),
+          "cython_typed", "stages/cython_typed.pyx", 3.6, compiled=True, number=3),
     Stage("cython_cpp", "Cython wrapping the C++ core",
           "cdef extern from a C++ header, except +, nogil: calling a C++ library.",
-          "cython_cpp", "stages/cython_cpp.pyx", 0.270, compiled=True, uses_core=True),
+          "cython_cpp", "stages/cython_cpp.pyx", 0.270, compiled=True, uses_core=True, number=4),
     Stage("cython_class", "Cython cdef class owning the C++ polygon",
           "State lives in C space: no per-call conversion, __cinit__/__dealloc__.",
-          "cython_class", "stages/cython_class.pyx", 0.118, compiled=True, uses_core=True),
+          "cython_class", "stages/cython_class.pyx", 0.118, compiled=True, uses_core=True, number=5),
     Stage("cython_prange", "Cython with OpenMP (prange)",
           "Release the GIL and split rows over threads with prange.",
-          "cython_prange", "stages/cython_prange.pyx", 0.020, compiled=True, threaded=True, uses_core=True),
+          "cython_prange", "stages/cython_prange.pyx", 0.020, compiled=True, threaded=True, uses_core=True, number=6),
     Stage("numba", "Numba @njit(parallel=True)",
           "The other road to compiled speed: a JIT compiler and prange in plain Python.",
-          "numba_prange", "stages/numba_prange.py", None, threaded=True, side=True),
+          "numba_prange", "stages/numba_prange.py", None, threaded=True, side=True, number=9),
     Stage("opencl", "PyOpenCL kernel, one work-item per pixel",
           "Data-parallel kernels: context, queue, buffers, NDRange; the predicate header shared with C++.",
-          "opencl", "stages/opencl.py", 0.003, uses_core=True),
+          "opencl", "stages/opencl.py", 0.003, uses_core=True, fills=True, number=7),
     Stage("scanline", "Scanline fill (C++ core, threaded)",
           "The algorithm beats the hardware: one x_cross per edge and row, spans filled with memset.",
-          "scanline", "stages/scanline.py", None, compiled=True, threaded=True, uses_core=True),
+          "scanline", "stages/scanline.py", None, compiled=True, threaded=True, uses_core=True, fills=True,
+          general=True, number=8),
 )
 
 _BY_ID = {stage.id: stage for stage in STAGES}
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One step of the course, found by its number: its notebook, its exercise, its stages."""
+
+    number: int
+    #: The notebook's heading (after "Lesson N — ").
+    title: str
+    #: notebooks/NN_<notebook>.ipynb, built from notebooks/src/NN_<notebook>.py.
+    notebook: str
+    #: exercises/NN_<exercise>/ (solution in exercises/solutions/); None: no exercise.
+    exercise: str | None
+
+    @property
+    def notebook_path(self) -> str:
+        return f"notebooks/{self.number:02d}_{self.notebook}.ipynb"
+
+    @property
+    def exercise_path(self) -> str | None:
+        return None if self.exercise is None else f"exercises/{self.number:02d}_{self.exercise}/"
+
+    @property
+    def stages(self) -> tuple[Stage, ...]:
+        """The stages this lesson teaches (lesson 9: the side stages its table compares)."""
+        return tuple(stage for stage in STAGES if stage.number == self.number)
+
+
+#: The course: one number names a lesson, its notebook, its exercise and its
+#: stages (``Stage.number``); the stage modules' docstrings start with it.
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(1, "Profile first", "profile", "python"),
+    Lesson(2, "Compile it", "compile", "compile"),
+    Lesson(3, "Types, memoryviews and directives", "types", "types"),
+    Lesson(4, "Wrap C++", "wrap_cpp", "wrap_cpp"),
+    Lesson(5, "A cdef class: state in C space", "cdef_class", "cdef_class"),
+    Lesson(6, "The GIL and OpenMP", "prange", "prange"),
+    Lesson(7, "OpenCL: one work-item per pixel", "opencl", "opencl"),
+    Lesson(8, "The algorithm beats the hardware", "scanline", "scanline"),
+    Lesson(9, "The whole ladder: the table and the chart", "table", None),
+)
+
+
+def lesson(number: int | str) -> Lesson:
+    """The lesson numbered `number` (4, "4" or "04"); ValueError listing the choices otherwise.
+
+        >>> from polymask import stages
+        >>> found = stages.lesson(4)
+        >>> found.notebook_path, found.exercise_path, [stage.source for stage in found.stages]
+        ('notebooks/04_wrap_cpp.ipynb', 'exercises/04_wrap_cpp/', ['stages/cython_cpp.pyx'])
+    """
+    text = str(number).strip()
+    for candidate in LESSONS:
+        if text.isdigit() and int(text) == candidate.number:
+            return candidate
+    raise ValueError(f"unknown lesson {number!r}; choose one of: {', '.join(str(x.number) for x in LESSONS)}")
+
+
+def lesson_table() -> str:
+    """The lessons as a Markdown table (``polymask lessons``; the README carries it, checked by the tests)."""
+    lines = ["| # | lesson | notebook | exercise | stages (module under src/polymask/) |",
+             "|---|---|---|---|---|"]
+    for entry in LESSONS:
+        exercise = f"`{entry.exercise_path}`" if entry.exercise_path else "—"
+        stage_list = ", ".join(f"`{stage.id}` ({stage.source})" for stage in entry.stages)
+        lines.append(f"| {entry.number} | {entry.title} | `{entry.notebook_path}` | {exercise} | {stage_list} |")
+    return "\n".join(lines)
 
 
 class Availability(NamedTuple):
@@ -111,6 +216,36 @@ class Availability(NamedTuple):
 @lru_cache(maxsize=None)
 def _load(module: str) -> Callable:
     return importlib.import_module(f"polymask.stages.{module}").mask
+
+
+def _fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None, *,
+                   threads: int, rule: int, window, ring_ends, all_touched: bool) -> np.ndarray:
+    """Stage.fill of a stage that fills one ring of the whole image under even-odd."""
+    if all_touched:
+        raise ValueError(f"all_touched=True needs the scanline core (backend='scanline'), got backend {stage.id!r}")
+    needs_core = [what for what, used in (("several rings", ring_ends is not None),
+                                          ("fill_rule='nonzero'", rule != _core.EVEN_ODD),
+                                          ("window=", window is not None)) if used]
+    if needs_core:
+        raise ValueError(f"backend {stage.id!r} fills one ring of the whole image under even-odd; "
+                         f"{', '.join(needs_core)} need the scanline core (backend='scanline')")
+    if stage.fills:
+        return importlib.import_module(f"polymask.stages.{stage.module}").fill(coordinates, shape, out)
+    if out is None:
+        # Fail before a stage that may run for minutes, with polymask's message: a
+        # mask this process cannot allocate raises MemoryError here.  The probe is
+        # never touched (no page is mapped) and is freed at once.
+        output_buffer(None, shape)
+    options = {"threads": threads} if stage.threaded else {}
+    result = stage.load()(coordinates, shape, **options)
+    if result.shape != shape or result.dtype != bool:  # a broken stage must not pass silently
+        raise RuntimeError(f"backend {stage.id!r} returned {result.dtype} {result.shape}, "
+                           f"expected bool {shape}")
+    if out is None:
+        return result  # the stage's own array, used as is
+    out[...] = result
+    return out
+
 
 
 def ids() -> list[str]:

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Stage 6, Cython cdef class owning the C++ polygon: state in C space.
+"""Lesson 5, Cython cdef class owning the C++ polygon: state in C space.
 
 What it teaches: a ``cdef class`` is a Python type whose attributes are C
 fields.  `Polygon` holds a pointer to the core's ``polymask::Polygon``:

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Stage 5, Cython wrapping the C++ core: calling a C++ library.
+"""Lesson 4, Cython wrapping the C++ core: calling a C++ library.
 
 What it teaches: how Cython calls C++.  The core's polygon class is
 declared for Cython in a .pxd (polymask/core.pxd, mirroring

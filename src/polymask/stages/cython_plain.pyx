@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Stage 3, Cython with Python code compiled unchanged: compilation alone.
+"""Lesson 2, Cython with Python code compiled unchanged: compilation alone.
 
 What it teaches: a .pyx file is Python.  Below this docstring is the
 python stage's code (stages/python_tuples.py), character for character;

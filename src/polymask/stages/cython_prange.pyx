@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Stage 7, Cython with OpenMP (prange): threads without the GIL.
+"""Lesson 6, Cython with OpenMP (prange): threads without the GIL.
 
 What it teaches: the rows of a mask are independent, so they can be
 computed at the same time.  ``prange`` (cython.parallel) turns the row

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Stage 4, Cython with types, memoryviews and directives: removing the yellow.
+"""Lesson 3, Cython with types, memoryviews and directives: removing the yellow.
 
 What it teaches: tell Cython the C types and it writes C.  The two
 functions have the same shape as in cython_plain, with three changes:

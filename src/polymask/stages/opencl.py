@@ -1,4 +1,4 @@
-"""Stage: PyOpenCL, one work-item per pixel -- data-parallel kernels.
+"""Lesson 7, PyOpenCL, one work-item per pixel -- data-parallel kernels.
 
 What it teaches: the per-pixel rule has no dependencies between pixels, so
 a device can run one work-item per pixel.  The host side of OpenCL is a
@@ -19,8 +19,14 @@ stage: not the algorithm, the hardware; and the transfer to and from the
 device now costs time of its own (``polymask.opencl.profile`` shows it).
 
 This module only calls the shared engine, which builds the program once
-and keeps its buffers on the device between calls.
+and keeps its buffers on the device between calls.  ``mask`` checks its
+arguments (a learner calls it directly); ``fill`` is the registry's entry
+for arguments ``polymask.mask`` has already checked.
 """
+from __future__ import annotations
+
+import numpy as np
+
 from polymask import opencl as _opencl
 
 # No usable device: ImportError with the reason and how to install a
@@ -31,3 +37,8 @@ _opencl.require()
 def mask(vertices, shape):
     """The mask of `vertices` on an image of `shape`, by the per-pixel OpenCL kernel in double."""
     return _opencl.mask(vertices, shape, kernel="pixel", precision="double")
+
+
+def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None) -> np.ndarray:
+    """mask() of checked arguments into `out` (None: a new array); see polymask.stages.Stage.fill."""
+    return _opencl.engine(precision="double").fill(coordinates, shape, out, kernel="pixel")

@@ -1,4 +1,4 @@
-"""Stage 2, Python with NumPy scalars: the course's cautionary example.
+"""Lesson 1, Python with NumPy scalars: the course's cautionary example.
 
 What it teaches: NumPy is fast on whole arrays, not on single elements.
 This is the pure-Python stage with one change: instead of converting the

@@ -1,4 +1,4 @@
-"""Stage 1, Python with tuples: the algorithm itself, and where to profile.
+"""Lesson 1, Python with tuples: the algorithm itself, and where to profile.
 
 What it teaches: the mask contract's even-odd crossing rule (PNPOLY) written
 as plainly as Python allows.  The polygon is a tuple of (x, y) tuples of

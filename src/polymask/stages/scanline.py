@@ -1,4 +1,4 @@
-"""Stage: the scanline fill -- the algorithm beats the hardware.
+"""Lesson 8, the scanline fill -- the algorithm beats the hardware.
 
 What it teaches: every per-pixel stage below it tests all N edges at all
 H*W pixels, O(H*W*N).  The scanline fill computes the contract's x_cross
@@ -11,15 +11,45 @@ algorithm.  The code is the C++ core in csrc/ (scanline.hpp), threaded
 over bands of rows by the core's own thread pool (csrc/src/thread_pool.cpp:
 fork-safe, never waiting for a thread that has not started, interruptible
 with Ctrl-C); this module only calls it.
+
+It is also ``polymask.mask``'s production path: the registry hands `fill`
+the validated arguments (several rings, both fill rules, a window,
+all_touched), and `fill` writes straight into the caller's buffer.
 """
+from __future__ import annotations
+
 import numpy as np
 
-from polymask import _core
+from polymask import _core, _coverage
+from polymask._validation import zeroed_mask
 from polymask.stages._checks import stage_vertices
 
 
 def mask(vertices, shape, threads=0):
     """The mask of `vertices` on an image of `shape`, by the core's scanline fill."""
-    result = np.empty(shape, dtype=bool)
-    _core.fill(stage_vertices(vertices), result.view(np.uint8), rule=_core.EVEN_ODD, threads=threads)
-    return result
+    return fill(stage_vertices(vertices), (shape[0], shape[1]), threads=threads)
+
+
+def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *, threads: int = 0,
+         rule: int = _core.EVEN_ODD, window: tuple[int, int, int, int] | None = None,
+         ring_ends: np.ndarray | None = None, all_touched: bool = False) -> np.ndarray:
+    """The mask of checked arguments into `out` (None: a new array); see polymask.stages.Stage.fill."""
+    row0, col0, out_shape = (0, 0, shape) if window is None else (window[0], window[1], window[2:])
+    if all_touched:  # centre mask + the cells edges pass (csrc/src/touched.cpp, via polymask/_coverage.py)
+        if out is None:  # lazily zeroed, as below: only the touched cells are written
+            result = zeroed_mask(out_shape)
+            _coverage.fill_touched(coordinates, ring_ends, result.view(np.uint8), row0, col0, rule, threads,
+                                   zeroed=True)
+            return result
+        _coverage.fill_touched(coordinates, ring_ends, out.view(np.uint8), row0, col0, rule, threads)
+        return out
+    if out is None:
+        # np.zeros is calloc: the core writes only the inside spans, so
+        # pages outside the polygon's rows are never touched.
+        result = zeroed_mask(out_shape)
+        _core.fill(coordinates, result.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
+                   ring_ends=ring_ends, zeroed=True)
+        return result
+    _core.fill(coordinates, out.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
+               ring_ends=ring_ends)
+    return out

@@ -1,0 +1,90 @@
+"""One number names a lesson, its notebook, its exercise and its stages.
+
+The registry (``polymask.stages.LESSONS`` and ``Stage.number``) is the one
+source; these tests fail when a notebook, an exercise folder, the checker's
+exercise table, a stage module's docstring or the README's lesson table
+says another number.
+"""
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from polymask import cli, stages
+from polymask.checker.exercises import EXERCISES
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "polymask"
+
+
+def test_every_stage_has_a_lesson_and_every_ladder_lesson_a_stage():
+    numbers = {entry.number for entry in stages.LESSONS}
+    assert [entry.number for entry in stages.LESSONS] == list(range(1, len(stages.LESSONS) + 1))
+    for stage in stages.STAGES:
+        assert stage.number in numbers, f"{stage.id} has number {stage.number}, not a lesson"
+        assert stage.side == (stage.number == 9), f"{stage.id}: only the side stages belong to lesson 9's table"
+    for entry in stages.LESSONS[:-1]:
+        assert entry.stages, f"lesson {entry.number} teaches no stage"
+
+
+@pytest.mark.parametrize("entry", stages.LESSONS, ids=lambda entry: f"lesson-{entry.number}")
+def test_the_notebook_has_the_lessons_number_and_title(entry):
+    assert (ROOT / entry.notebook_path).is_file()
+    source = ROOT / "notebooks" / "src" / Path(entry.notebook_path).with_suffix(".py").name
+    heading = next(line for line in source.read_text(encoding="utf-8").splitlines() if line.startswith("# # "))
+    assert heading == f"# # Lesson {entry.number} — {entry.title}"
+
+
+@pytest.mark.parametrize("entry", stages.LESSONS, ids=lambda entry: f"lesson-{entry.number}")
+def test_the_exercise_folder_and_the_checker_agree_with_the_registry(entry):
+    rows = [exercise for exercise in EXERCISES if int(exercise.number) == entry.number]
+    if entry.exercise_path is None:
+        assert rows == []
+        return
+    (row,) = rows
+    folder = Path(entry.exercise_path).name
+    assert (row.number, row.folder) == (f"{entry.number:02d}", folder)
+    assert stages.get(row.stage).number == entry.number, f"exercise {row.number} rebuilds {row.stage}"
+    assert (ROOT / "exercises" / folder / row.filename).is_file()
+    assert (ROOT / "exercises" / "solutions" / folder / row.filename).is_file()
+    assert f"`{folder}`" in (ROOT / "exercises" / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("stage", stages.STAGES, ids=lambda stage: stage.id)
+def test_each_stage_module_names_its_lesson_first(stage):
+    path = PACKAGE / stage.source
+    assert path.is_file() and path.stem == stage.module
+    text = path.read_text(encoding="utf-8")
+    first_line = re.search(r'"""(.*)', text).group(1)
+    expected = f"Side stage (lesson {stage.number}'s table)" if stage.side else f"Lesson {stage.number},"
+    assert first_line.startswith(expected), f"{stage.source} starts {first_line!r}, expected {expected!r}"
+    if path.suffix == ".py":
+        assert importlib.import_module(f"polymask.stages.{stage.module}").__doc__.startswith(expected)
+
+
+def test_lookup_by_number_finds_the_notebook_exercise_and_module():
+    found = stages.lesson("04")
+    assert found is stages.lesson(4)
+    assert found.notebook_path == "notebooks/04_wrap_cpp.ipynb"
+    assert found.exercise_path == "exercises/04_wrap_cpp/"
+    assert [stage.id for stage in found.stages] == ["cython_cpp"]
+    assert [stage.id for stage in stages.lesson(1).stages] == ["python", "python_numpy"]
+    with pytest.raises(ValueError, match="unknown lesson 10; choose one of: 1, 2"):
+        stages.lesson(10)
+
+
+def test_the_readme_lesson_table_is_the_registrys(capsys):
+    assert cli.main(["lessons"]) == 0
+    table = capsys.readouterr().out.strip()
+    assert table == stages.lesson_table()
+    assert table in (ROOT / "README.md").read_text(encoding="utf-8"), "regenerate it with `polymask lessons`"
+
+
+def test_one_lesson_from_the_command_line(capsys):
+    assert cli.main(["lessons", "7"]) == 0
+    text = capsys.readouterr().out
+    assert "notebooks/07_opencl.ipynb" in text and "exercises/07_opencl/" in text
+    assert "src/polymask/stages/opencl.py" in text
+    assert cli.main(["lessons", "12"]) == 2
+    assert "unknown lesson '12'" in capsys.readouterr().err
