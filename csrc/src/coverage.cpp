@@ -19,14 +19,18 @@
 //   4. the integral of clamp(x(y) - c, ...) over a stretch where x is linear
 //      is a closed form (mean_clamped) for the columns the edge passes; to
 //      the columns left of it the edge adds the constant sign * h / 2 (base_)
-//      and to those right of it -sign * h / 2 (a step), so a wide inside run
-//      costs O(1) plus the columns its edges pass.
+//      and to those right of it -sign * h / 2 (a step, in a per-column
+//      difference array), so a wide inside run costs O(1) plus the columns
+//      its edges pass.
 //
-// At the end of the row, cells some edge piece (or a horizontal edge) reaches
-// take the summed area, clamped to [0, 1] (rounding can leave -1e-17); all
-// others are exactly 0 or 1.  Every sum is taken in an order that depends on
-// the geometry only, never on the window or the thread count, so windows
-// equal slices bit for bit.
+// At the end of the row, cells an edge passes through take the summed area,
+// clamped to [2^-126, 1] (an edge through the open cell always leaves some
+// area inside, however little the sums say); all others are exactly 0 or 1.
+// That is the open-cell test of touched.cpp (cell_geometry.hpp), so
+// coverage > 0 is all_touched exactly; polygons whose edges may overlap along
+// a stretch fall back to the sums, with residues below 2^-40 taken as 0.
+// Every sum is taken in an order that depends on the geometry only, never on
+// the window or the thread count, so windows equal slices bit for bit.
 //
 // Error: abscissae are interpolated in double (vertices within 2^16) or x87
 // extended precision (beyond), then taken relative to the cell, so the error
@@ -103,28 +107,6 @@ bool crossing_less(const Crossing &a, const Crossing &b)
     return a.segment < b.segment;
 }
 
-// Sort by (key, other): insertion sort while the input is nearly sorted (the
-// usual case, row after row), std::sort once it proves not to be.
-template <class Crossing>
-void sort_nearly_sorted(std::vector<Crossing> &items)
-{
-    size_t moves_left = 8 * items.size() + 64;
-    for (size_t k = 1; k < items.size(); ++k) {
-        if (!crossing_less(items[k], items[k - 1])) continue;  // in place: no copy of the item
-        const Crossing item = items[k];
-        size_t pos = k;
-        while (pos > 0 && crossing_less(item, items[pos - 1])) {
-            items[pos] = items[pos - 1];
-            --pos;
-            if (--moves_left == 0) {
-                items[pos] = item;
-                std::sort(items.begin(), items.end(), crossing_less<Crossing>);
-                return;
-            }
-        }
-        items[pos] = item;
-    }
-}
 
 // Insertion sort by (key, other); calls swapped(a, b) for every pair it swaps.
 template <class Crossing, class OnSwap>
@@ -219,7 +201,7 @@ public:
         }
         // Keep `active` in x order at the row's bottom: the next row's and
         // the pieces' sorts then start nearly sorted and cost O(n).
-        sort_nearly_sorted(order_);
+        sort_mostly_sorted(order_, crossing_less<Crossing>);
         for (size_t k = 0; k < order_.size(); ++k) active[k] = order_[k].segment;
         for (const Flat &flat : flats_) {
             if (flat.y >= y_top && flat.y <= y_bottom) mark(flat.x_min, flat.x_max);
@@ -376,7 +358,7 @@ private:
             }
         }
         if (order_.empty()) return;
-        sort_nearly_sorted(order_);
+        sort_mostly_sorted(order_, crossing_less<Crossing>);
         const bool even_odd = rule_ == FillRule::even_odd;
         int left = 0;  // edges (even-odd) or winding (nonzero) left of the current one
         for (size_t k = 0; k < order_.size(); ++k) {
