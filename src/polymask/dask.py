@@ -101,7 +101,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
     touched = bool(all_touched)
     token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks, touched)
     polygon = dask.delayed(rings, name=f"polymask-polygon-{token}", pure=True)
-    return da.map_blocks(_mask_block, polygon, rule, thread_count, touched, _block_starts(block_chunks),
+    return da.map_blocks(_mask_block, polygon, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
                          chunks=block_chunks, dtype=bool, meta=np.empty((0, 0), dtype=bool),
                          name=f"polymask-mask-{token}")
 
@@ -131,7 +131,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks, touched)
     burn = dask.delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
-    return da.map_blocks(_rasterize_block, burn, rule, thread_count, touched, _block_starts(block_chunks),
+    return da.map_blocks(_rasterize_block, burn, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
                          chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
                          name=f"polymask-rasterize-{token}")
 
@@ -199,7 +199,7 @@ def _window(block_id, starts) -> tuple[int, int, int, int]:
     return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
 
 
-def _mask_block(rings, rule: int, threads: int, all_touched: bool, starts, block_id=None) -> np.ndarray:
+def _mask_block(rings, rule: int, threads: int, starts, all_touched: bool = False, block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
     if all_touched:
@@ -211,7 +211,8 @@ def _mask_block(rings, rule: int, threads: int, all_touched: bool, starts, block
     return block
 
 
-def _rasterize_block(burn: _Burn, rule: int, threads: int, all_touched: bool, starts, block_id=None) -> np.ndarray:
+def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: bool = False,
+                     block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat = burn.polygons
