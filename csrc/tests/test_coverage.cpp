@@ -167,6 +167,35 @@ TEST(Coverage, TouchedBothPathsZeroedWindowsAndThreads)
     }
 }
 
+// zeroed = true (a window already all zero) writes only the cells the region
+// meets; zeroed = false writes every element, whatever the buffer held.
+// Both give the same raster, for every dtype, window and thread count.
+TEST(Coverage, ZeroedWritesOnlyTheRegionAndEqualsTheFullWrite)
+{
+    std::mt19937_64 rng(33);
+    for (int trial = 0; trial < 20; ++trial) {
+        const auto xy = random_vertices(rng, 6 + trial, -6.0, 38.0);
+        const Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+        for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+            for (const Window window : {Window{0, 0, 32, 32}, Window{4, 9, 19, 13}}) {
+                for (int threads : {1, 2}) {
+                    const size_t n = static_cast<size_t>(window.height * window.width);
+                    std::vector<double> zeroed(n, 0.0), full(n, -7.0);
+                    polymask::coverage<double>(polygon, window, zeroed.data(), window.width, rule, threads, true);
+                    polymask::coverage<double>(polygon, window, full.data(), window.width, rule, threads, false);
+                    ASSERT_EQ(zeroed, full) << "trial " << trial;
+                    std::vector<uint8_t> bytes_zeroed(n, 0), bytes_full(n, 0xAB);
+                    polymask::coverage<uint8_t>(polygon, window, bytes_zeroed.data(), window.width, rule, threads,
+                                                true);
+                    polymask::coverage<uint8_t>(polygon, window, bytes_full.data(), window.width, rule, threads,
+                                                false);
+                    ASSERT_EQ(bytes_zeroed, bytes_full) << "trial " << trial;
+                }
+            }
+        }
+    }
+}
+
 TEST(Coverage, Uint8AndFloatAreRoundedDoubles)
 {
     std::mt19937_64 rng(1);
