@@ -27,6 +27,32 @@ BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if o
 #: Seconds a whole scenario may take, child included, before it counts as a hang.
 TIMEOUT = 120
 
+#: The end of every scenario: `fill(_)` (the mask's bytes, or an error
+#: message) in a fork-start pool and in a bare os.fork() child, compared with
+#: `expected`; printed as JSON.
+FORKED_CHILDREN = textwrap.dedent('''
+    def outcome(result):
+        return result if isinstance(result, str) else result == expected
+
+    report = {}
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        report["pool"] = [outcome(r) for r in pool.map(fill, range(4))]
+
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        os.close(read)
+        os.write(write, json.dumps(outcome(fill(0))).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        answer = pipe.read()
+    _, status = os.waitpid(child, 0)
+    report["fork"] = json.loads(answer) if answer else f"no answer, wait status {status}"
+    report["fork_status"] = status
+    print(json.dumps(report))
+''')
+
 SCENARIO = textwrap.dedent('''
     import json, multiprocessing, os, sys
     import numpy as np
@@ -52,26 +78,7 @@ SCENARIO = textwrap.dedent('''
     for _ in range(3):  # threaded fills in the parent first
         assert fill(0) == expected, "the parent's mask is wrong"
 
-    report = {}
-    with multiprocessing.get_context("fork").Pool(2) as pool:
-        results = pool.map(fill, range(4))
-    report["pool"] = [r if isinstance(r, str) else r == expected for r in results]
-
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:
-        os.close(read)
-        result = fill(0)
-        os.write(write, json.dumps(result if isinstance(result, str) else result == expected).encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        answer = pipe.read()
-    _, status = os.waitpid(child, 0)
-    report["fork"] = json.loads(answer) if answer else f"no answer, wait status {status}"
-    report["fork_status"] = status
-    print(json.dumps(report))
-''')
+''') + FORKED_CHILDREN
 
 
 def _clear_error(outcome) -> bool:
@@ -115,23 +122,7 @@ EXERCISE_SCENARIO = textwrap.dedent('''
     for _ in range(3):  # OpenMP teams of two in the parent first
         assert fill(0) == expected
 
-    report = {}
-    with multiprocessing.get_context("fork").Pool(2) as pool:
-        report["pool"] = [r == expected for r in pool.map(fill, range(4))]
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:
-        os.close(read)
-        os.write(write, json.dumps(fill(0) == expected).encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as pipe:
-        answer = pipe.read()
-    _, status = os.waitpid(child, 0)
-    report["fork"] = json.loads(answer) if answer else f"no answer, wait status {status}"
-    report["fork_status"] = status
-    print(json.dumps(report))
-''')
+''') + FORKED_CHILDREN
 
 
 def test_fork_after_the_prange_exercise_runs_the_child_on_one_thread():

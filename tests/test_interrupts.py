@@ -20,37 +20,47 @@ import pytest
 import polymask
 from tests._support import run_isolated
 
-SCENARIO = textwrap.dedent('''
+#: What every scenario shares: the comb polygon, and a call run with a
+#: SIGINT due 0.3 s in, reporting as JSON whether the call returned and how
+#: long after the signal the KeyboardInterrupt arrived.
+HARNESS = textwrap.dedent('''
     import json, os, signal, sys, threading, time
     import numpy as np
-    import polymask
+    import polymask, polymask.coco
 
+    def comb(side, spikes):
+        """A comb whose teeth cross every row: every row has 2 * spikes crossings."""
+        xs = np.linspace(0, side, 2 * spikes + 1)
+        ys = np.tile([0.5, side - 0.5], spikes + 1)[: 2 * spikes + 1]
+        return np.column_stack([np.concatenate([xs, [side, 0]]), np.concatenate([ys, [side + 1, side + 1]])])
+
+    def interrupt_during(run):
+        sent = {}
+        def interrupt():
+            sent["at"] = time.perf_counter()
+            os.kill(os.getpid(), signal.SIGINT)
+
+        timer = threading.Timer(0.3, interrupt)
+        started = time.perf_counter()
+        timer.start()
+        returned = False
+        try:
+            run()
+            returned = True
+            time.sleep(5)  # an interrupt held back by the call lands here
+        except KeyboardInterrupt:
+            pass
+        caught = time.perf_counter()
+        print(json.dumps({"returned": returned, "latency": caught - sent.get("at", caught),
+                          "elapsed": caught - started}))
+''')
+
+SCENARIO = HARNESS + textwrap.dedent('''
     backend, side, spikes, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    # A comb whose teeth cross every row: every row has 2 * spikes crossings.
-    xs = np.linspace(0, side, 2 * spikes + 1)
-    ys = np.tile([0.5, side - 0.5], spikes + 1)[: 2 * spikes + 1]
-    comb = np.column_stack([np.concatenate([xs, [side, 0]]), np.concatenate([ys, [side + 1, side + 1]])])
+    polygon = comb(side, spikes)
     options = {} if threads < 0 else {"threads": threads}
-    polymask.mask(comb, (8, 8), backend=backend, **options)  # warm up (Numba compiles, OpenCL builds)
-
-    sent = {}
-    def interrupt():
-        sent["at"] = time.perf_counter()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Timer(0.3, interrupt)
-    started = time.perf_counter()
-    timer.start()
-    returned = False
-    try:
-        polymask.mask(comb, (side, side), backend=backend, **options)
-        returned = True
-        time.sleep(5)  # an interrupt held back by the fill lands here
-    except KeyboardInterrupt:
-        pass
-    caught = time.perf_counter()
-    print(json.dumps({"returned": returned, "latency": caught - sent.get("at", caught),
-                      "elapsed": caught - started}))
+    polymask.mask(polygon, (8, 8), backend=backend, **options)  # warm up (Numba compiles, OpenCL builds)
+    interrupt_during(lambda: polymask.mask(polygon, (side, side), backend=backend, **options))
 ''')
 
 #: backend -> (side, comb teeth, threads (-1: stage takes none)): fills that take seconds.
@@ -94,17 +104,8 @@ def test_sigint_during_a_long_fill_raises_keyboard_interrupt(case):
 # check itself; without it these calls ran to the end before the
 # KeyboardInterrupt landed.
 
-OTHER_MODULES = textwrap.dedent('''
-    import json, os, signal, sys, threading, time
-    import numpy as np
-    import polymask, polymask.coco
-
+OTHER_MODULES = HARNESS + textwrap.dedent('''
     call, threads = sys.argv[1], int(sys.argv[2])
-
-    def comb(side, spikes):
-        xs = np.linspace(0, side, 2 * spikes + 1)
-        ys = np.tile([0.5, side - 0.5], spikes + 1)[: 2 * spikes + 1]
-        return np.column_stack([np.concatenate([xs, [side, 0]]), np.concatenate([ys, [side + 1, side + 1]])])
 
     if call == "coverage":  # seconds of edge cells: every row crosses 1,600 edges
         vertices, side = comb(8000, 800), 8000
@@ -112,24 +113,7 @@ OTHER_MODULES = textwrap.dedent('''
     else:  # 150 objects of tens of milliseconds each
         segmentation, side = [comb(8000, 100).ravel().tolist()], 8000
         run = lambda: polymask.coco.encode([segmentation] * 150, side, side, threads=threads)
-
-    sent = {}
-    def interrupt():
-        sent["at"] = time.perf_counter()
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Timer(0.3, interrupt)
-    started = time.perf_counter()
-    timer.start()
-    result = None
-    try:
-        result = run()
-        time.sleep(5)  # an interrupt held back by the call lands here
-    except KeyboardInterrupt:
-        pass
-    caught = time.perf_counter()
-    print(json.dumps({"returned": result is not None, "latency": caught - sent.get("at", caught),
-                      "elapsed": caught - started}))
+    interrupt_during(run)
 ''')
 
 
