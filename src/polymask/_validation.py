@@ -162,6 +162,16 @@ def checked_thread_count(threads, name: str) -> int:
     return threads
 
 
+#: The way out named when a whole mask does not fit in memory.
+MASK_HINT = "fill it in windows, or use polymask.dask for masks larger than memory"
+
+
+def cannot_allocate(shape: tuple[int, int], itemsize: int, what: str, hint: str) -> MemoryError:
+    """The MemoryError for an array of `shape` that could not be allocated: its size, and `hint`."""
+    gigabytes = shape[0] * shape[1] * itemsize / 1e9
+    return MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {what} ({gigabytes:.1f} GB); {hint}")
+
+
 def output_buffer(out, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     """Return (result, buffer): the array to hand back and its uint8 view to fill.
 
@@ -172,11 +182,7 @@ def output_buffer(out, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         try:
             result = np.empty(shape, dtype=bool)
         except (MemoryError, ValueError):
-            gigabytes = shape[0] * shape[1] / 1e9
-            raise MemoryError(
-                f"cannot allocate a {shape[0]}x{shape[1]} mask ({gigabytes:.1f} GB); "
-                "fill it in windows, or use polymask.dask for masks larger than memory"
-            ) from None
+            raise cannot_allocate(shape, 1, "mask", MASK_HINT) from None
         return result, result.view(np.uint8)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a NumPy array of bool or uint8, got {_describe(out)}")
@@ -195,11 +201,7 @@ def zeroed_mask(shape: tuple[int, int]) -> np.ndarray:
     try:
         return np.zeros(shape, dtype=bool)
     except (MemoryError, ValueError):
-        gigabytes = shape[0] * shape[1] / 1e9
-        raise MemoryError(
-            f"cannot allocate a {shape[0]}x{shape[1]} mask ({gigabytes:.1f} GB); "
-            "fill it in windows, or use polymask.dask for masks larger than memory"
-        ) from None
+        raise cannot_allocate(shape, 1, "mask", MASK_HINT) from None
 
 
 def typed_output(out, shape: tuple[int, int], dtype: np.dtype, *, zeroed: bool, what: str, hint: str,
@@ -215,9 +217,7 @@ def typed_output(out, shape: tuple[int, int], dtype: np.dtype, *, zeroed: bool, 
         try:
             return (np.zeros if zeroed else np.empty)(shape, dtype=dtype)
         except (MemoryError, ValueError):
-            gigabytes = shape[0] * shape[1] * dtype.itemsize / 1e9
-            raise MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {dtype} {what} ({gigabytes:.1f} GB); "
-                              f"{hint}") from None
+            raise cannot_allocate(shape, dtype.itemsize, f"{dtype} {what}", hint) from None
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a NumPy array{out_kinds}, got {_describe(out)}")
     check_out_layout(out, shape)
