@@ -1,9 +1,13 @@
-"""Results polymask allocates are np.zeros, and only the spans get written.
+"""Results polymask allocates: np.zeros with only the spans written, unless the polygon covers most rows.
 
-The lazy path (no out=: calloc'ed memory, spans only, only the polygon's
-rows) must give exactly the eager path's mask (out=: every byte written)
-on random polygons, windows and shapes, and must really leave the pages
-outside the polygon's rows alone.
+A new mask is np.zeros (calloc) with only the inside spans of the
+polygon's rows written -- the lazy path -- unless the polygon crosses at
+least 3/4 of the rows of a heap-sized array (up to 32 MiB), where np.zeros
+would write every byte anyway and np.empty with every byte written once is
+cheaper (polymask/_core.pyx: filled_mask).  The lazy path must give exactly
+the eager path's mask (out=: every byte written) on random polygons,
+windows and shapes, and must really leave the pages outside the polygon's
+rows alone; the other allocation is covered in tests/test_plain_path.py.
 """
 from __future__ import annotations
 

@@ -47,6 +47,20 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
     }, detail::scanline_work_per_row(rows, window));
 }
 
+int64_t crossed_rows(const Polygon &polygon, const Window &window)
+{
+    const int64_t row_end = window.row0 + window.height;
+    int64_t first = row_end, end = window.row0;
+    for (const Edge &edge : polygon.edges_by_y()) {
+        const int64_t edge_first = detail::ceil_clamped(edge.y_low, window.row0, row_end);
+        const int64_t edge_end = detail::ceil_clamped(edge.y_high, window.row0, row_end);
+        if (edge_end <= edge_first) continue;
+        first = std::min(first, edge_first);
+        end = std::max(end, edge_end);
+    }
+    return end > first ? end - first : 0;
+}
+
 void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
                          int64_t row_stride, FillRule rule, int threads)
 {

@@ -92,6 +92,41 @@ TEST(SpansOnly, EqualsTheFullWriteOnRandomPolygonsAndWindows)
     }
 }
 
+// crossed_rows is the count of rows holding a span: every row outside
+// [first, first + count) of the spans-only fill stays zero, and the
+// first and last of those rows are crossed by some edge.
+TEST(CrossedRows, BoundsTheRowsThatHoldSpans)
+{
+    std::mt19937_64 rng(6);
+    for (int trial = 0; trial < 300; ++trial) {
+        std::vector<double> xy = random_ring(rng, 3 + trial % 20, -20.0, 90.0);
+        if (trial % 5 == 0) {
+            for (double &v : xy) v = std::round(v);
+        }
+        const Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+        const Window window{trial % 13, trial % 7, 40 + trial % 31, 35 + trial % 17};
+        const int64_t count = polymask::crossed_rows(polygon, window);
+        ASSERT_GE(count, 0);
+        ASSERT_LE(count, window.height);
+        // The crossed rows by brute force: rows r of the window with
+        // y_low <= r < y_high for some edge.
+        int64_t first = -1, last = -1;
+        for (int64_t r = window.row0; r < window.row0 + window.height; ++r) {
+            for (const polymask::Edge &edge : polygon.edges_by_y()) {
+                if (edge.y_low <= static_cast<double>(r) && static_cast<double>(r) < edge.y_high) {
+                    if (first < 0) first = r;
+                    last = r;
+                    break;
+                }
+            }
+        }
+        ASSERT_EQ(count, first < 0 ? 0 : last - first + 1) << "trial " << trial;
+    }
+    const double outside[] = {0.0, 0.0, 5.0, 0.0, 0.0, 5.0};  // rows 0..4, window below them
+    EXPECT_EQ(polymask::crossed_rows(Polygon(outside, 3), Window{10, 0, 8, 8}), 0);
+    EXPECT_EQ(polymask::crossed_rows(Polygon(outside, 3), Window{0, 0, 8, 8}), 5);
+}
+
 TEST(Masks, StackEqualsOneFillPerPolygonAndCropsAreTightSlices)
 {
     std::mt19937_64 rng(9);

@@ -18,6 +18,7 @@ import numpy as np
 
 from polymask import _core, _layouts, stages
 from polymask._rings import as_rings
+from polymask._threads import pinned_threads as _pinned_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
 from polymask._validation import (
@@ -30,6 +31,8 @@ from polymask._validation import (
     output_buffer,
 )
 from polymask._version import __version__
+
+_plain_mask = _core.plain_mask
 
 
 def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
@@ -146,6 +149,13 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
            [1, 1, 1, 1, 1],
            [1, 1, 1, 1, 1]])
     """
+    if (window is None and transform is None and all_touched is False
+            and type(backend) is str and backend == "auto" and type(fill_rule) is str and fill_rule == "evenodd"):
+        # The common call -- one float64 ring, a shape, defaults -- checked and
+        # filled in one step by the scanline core (None: not that plain).
+        plain = _plain_mask(vertices, shape, _pinned_threads() if threads is None else threads, out)
+        if plain is not None:
+            return plain
     parts = _layouts.segmentation_parts(vertices)
     if parts is not None:  # a COCO segmentation: COCO unites its parts
         return _union_of_parts(parts, shape, out=out, threads=threads, backend=backend,

@@ -11,6 +11,8 @@ import numpy.typing as npt
 
 EVEN_ODD: int
 NONZERO: int
+MAX_SIDE: int
+MAX_THREADS: int
 
 def fill(
     vertices: npt.NDArray[np.float64],
@@ -24,6 +26,20 @@ def fill(
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
 ) -> None: ...
+def new_mask(
+    vertices: npt.NDArray[np.float64],
+    height: int,
+    width: int,
+    *,
+    row0: int = 0,
+    col0: int = 0,
+    rule: int = 0,
+    threads: int = 0,
+    ring_ends: npt.NDArray[np.int64] | None = None,
+) -> npt.NDArray[np.bool_]: ...
+def plain_mask(
+    vertices: Any, shape: Any, threads: Any, out: Any = None
+) -> npt.NDArray[np.bool_] | npt.NDArray[np.uint8] | None: ...
 def thread_count(threads: int = 0) -> int: ...
 def _set_chunk_rows(rows: int) -> int: ...
 def core_info() -> dict[str, Any]: ...

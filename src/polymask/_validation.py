@@ -16,15 +16,16 @@ import numpy as np
 from polymask import _core
 from polymask._threads import pinned_threads as _pinned_threads
 
-#: Largest accepted image side.  Row and column numbers must stay exact in
-#: float64 and the window arithmetic in int64; 2**31 - 1 keeps both with
-#: plenty of margin while allowing masks far beyond any single machine.
-MAX_SIDE = 2**31 - 1
+#: Largest accepted image side (2**31 - 1; kept in _core, whose one-call
+#: path for plain arguments checks it too).  Row and column numbers must
+#: stay exact in float64 and the window arithmetic in int64; this keeps both
+#: with plenty of margin while allowing masks far beyond any single machine.
+MAX_SIDE = _core.MAX_SIDE
 
-#: Largest accepted thread count.  Counts up to it are upper bounds that
-#: the core caps at a few threads per CPU (build_info()["thread_cap"]);
-#: larger ones are taken for mistakes.
-MAX_THREADS = 1024
+#: Largest accepted thread count (1024, also kept in _core).  Counts up to
+#: it are upper bounds that the core caps at a few threads per CPU
+#: (build_info()["thread_cap"]); larger ones are taken for mistakes.
+MAX_THREADS = _core.MAX_THREADS
 
 
 def _describe(value) -> str:

@@ -103,6 +103,7 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
                        int64_t row_stride, FillRule rule, int threads) except +raise_py_error
     void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
                              int64_t row_stride, FillRule rule, int threads) except +raise_py_error
+    int64_t crossed_rows(const Polygon &polygon, const Window &window)
     int resolve_threads(int threads)
 
     # Threads and interrupts (csrc/src/thread_pool.cpp).

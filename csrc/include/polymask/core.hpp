@@ -90,6 +90,13 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
 void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
                          int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
 
+// How many rows of the window the polygon's edges cross: the rows holding
+// any span, so the rows fill_scanline_spans writes (0 for an empty mask).
+// Callers that allocate the mask use it to choose between a zeroed buffer
+// with spans written (little of the image covered) and an uninitialized
+// one with every byte written (most of it covered).
+int64_t crossed_rows(const Polygon &polygon, const Window &window);
+
 // The thread count a fill would use for `threads` (0 means the default):
 // at most `threads` and at most thread_cap().  Fills may use fewer: a fill
 // too small to gain from threads runs on the calling thread alone.

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _core, _coverage
-from polymask._validation import zeroed_mask
+from polymask._validation import MASK_HINT, cannot_allocate, zeroed_mask
 from polymask.stages._checks import stage_vertices
 
 
@@ -44,12 +44,14 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
         _coverage.fill_touched(coordinates, ring_ends, out.view(np.uint8), row0, col0, rule, threads)
         return out
     if out is None:
-        # np.zeros is calloc: the core writes only the inside spans, so
-        # pages outside the polygon's rows are never touched.
-        result = zeroed_mask(out_shape)
-        _core.fill(coordinates, result.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
-                   ring_ends=ring_ends, zeroed=True)
-        return result
+        # A new array: np.zeros with only the inside spans written when the
+        # polygon covers few rows (untouched pages stay untouched), np.empty
+        # with every byte written once when it covers most (_core.filled_mask).
+        try:
+            return _core.new_mask(coordinates, out_shape[0], out_shape[1], row0=row0, col0=col0, rule=rule,
+                                  threads=threads, ring_ends=ring_ends)
+        except MemoryError:
+            raise cannot_allocate(out_shape, 1, "mask", MASK_HINT) from None
     _core.fill(coordinates, out.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                ring_ends=ring_ends)
     return out

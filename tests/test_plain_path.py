@@ -1,0 +1,166 @@
+"""polymask.mask's one-call path for plain arguments (polymask._core.plain_mask).
+
+The common call -- one C-contiguous float64 (N, 2) ring, a (rows, cols)
+tuple, the defaults, maybe an out= buffer -- is checked and filled in one
+Cython call, skipping about 4 us of Python checks.  It must be invisible:
+
+* the same mask as the checked path, bit for bit, with and without out=;
+* anything not plain (other layouts and dtypes, non-finite numbers, NumPy
+  integers in the shape, bad threads, a mismatched out=) returns None, so
+  polymask.mask takes the checked path and its messages;
+* $POLYMASK_BACKEND and ``polymask.threads(n)`` still decide the stage and
+  the thread count.
+
+New masks are allocated in one of two ways (np.zeros with only the spans
+written, or np.empty with every byte written: tests/test_lazy_zeros.py);
+the equality tests here run on both.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import polymask
+from polymask import _core
+from tests._support import double_rings_mask
+
+
+def checked_mask(vertices, shape, **options):
+    """The checked path: backend="scanline" is never plain."""
+    return polymask.mask(vertices, shape, backend="scanline", **options)
+
+
+def random_polygons(seed, count):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        shape = (int(rng.integers(1, 90)), int(rng.integers(1, 90)))
+        vertices = rng.uniform(-10, max(shape) + 10, size=(int(rng.integers(0, 14)), 2))
+        if rng.random() < 0.4:
+            vertices = np.round(vertices)
+        yield vertices, shape
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_plain_masks_equal_the_checked_path_and_the_reference(threads):
+    for vertices, shape in random_polygons(11, 150):
+        plain = _core.plain_mask(vertices, shape, threads)
+        assert plain is not None and plain.dtype == bool and plain.shape == shape
+        reference = double_rings_mask([vertices], shape) if len(vertices) else np.zeros(shape, dtype=bool)
+        assert np.array_equal(plain, reference), (vertices, shape)
+        assert np.array_equal(checked_mask(vertices, shape, threads=threads), reference)
+        assert np.array_equal(polymask.mask(vertices, shape, threads=threads), reference)
+
+
+@pytest.mark.parametrize("dtype", [bool, np.uint8])
+def test_plain_out_is_filled_in_place_every_byte(dtype):
+    for vertices, shape in random_polygons(12, 100):
+        out = np.full(shape, 7 if dtype is np.uint8 else True, dtype=dtype)  # garbage: all rewritten
+        result = _core.plain_mask(vertices, shape, 1, out)
+        assert result is out
+        reference = double_rings_mask([vertices], shape) if len(vertices) else np.zeros(shape, dtype=bool)
+        assert np.array_equal(out.astype(bool), reference) and set(np.unique(out)) <= {0, 1}
+
+
+def test_a_covering_polygon_in_dirty_memory_has_every_byte_written():
+    # Mostly covered, heap-sized results come from np.empty: freed dirty
+    # memory of the same size is what malloc hands back next.
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        shape = (int(rng.integers(200, 600)), int(rng.integers(200, 600)))
+        vertices = np.column_stack([rng.uniform(-20, shape[1] + 20, 12), np.linspace(-5, shape[0] + 5, 12)])
+        dirty = np.full(shape, True)
+        del dirty
+        result = polymask.mask(vertices, shape, threads=1)
+        assert np.array_equal(result, double_rings_mask([vertices], shape))
+        assert set(np.unique(result.view(np.uint8))) <= {0, 1}
+
+
+NOT_PLAIN = {
+    "list": ([(0, 0), (5, 0), (0, 5)], (6, 6), 1, None),
+    "float32": (np.array([(0, 0), (5, 0), (0, 5)], dtype=np.float32), (6, 6), 1, None),
+    "int64": (np.array([(0, 0), (5, 0), (0, 5)]), (6, 6), 1, None),
+    "fortran": (np.asfortranarray(np.array([(0, 0), (5, 0), (0, 5.5)])), (6, 6), 1, None),
+    "strided": (np.array([(0, 0), (9, 9), (5, 0), (9, 9), (0, 5)], dtype=float)[::2], (6, 6), 1, None),
+    "three columns": (np.zeros((3, 3)), (6, 6), 1, None),
+    "big-endian": (np.array([(0, 0), (5, 0), (0, 5)], dtype=">f8"), (6, 6), 1, None),
+    "nan": (np.array([(0, 0), (np.nan, 0), (0, 5)]), (6, 6), 1, None),
+    "inf": (np.array([(0, 0), (5, 0), (0, -np.inf)]), (6, 6), 1, None),
+    "shape list": (np.array([(0, 0), (5, 0), (0, 5.0)]), [6, 6], 1, None),
+    "shape numpy ints": (np.array([(0, 0), (5, 0), (0, 5.0)]), (np.int64(6), 6), 1, None),
+    "shape zero": (np.array([(0, 0), (5, 0), (0, 5.0)]), (0, 6), 1, None),
+    "shape huge": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 2**31), 1, None),
+    "shape three": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6, 1), 1, None),
+    "threads bool": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), True, None),
+    "threads negative": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), -1, None),
+    "threads huge": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 10**6, None),
+    "out shape": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 1, np.zeros((6, 7), dtype=bool)),
+    "out dtype": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 1, np.zeros((6, 6), dtype=np.int16)),
+    "out read-only": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 1,
+                      np.lib.stride_tricks.as_strided(np.zeros((6, 6), dtype=bool), writeable=False)),
+    "out strided": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 1, np.zeros((6, 12), dtype=bool)[:, ::2]),
+    "out list": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 1, [[0] * 6] * 6),
+}
+
+
+@pytest.mark.parametrize("case", NOT_PLAIN.values(), ids=NOT_PLAIN.keys())
+def test_arguments_that_are_not_plain_take_the_checked_path(case):
+    vertices, shape, threads, out = case
+    if isinstance(out, np.ndarray):
+        before = out.copy()
+    assert _core.plain_mask(vertices, shape, threads, out) is None
+    if isinstance(out, np.ndarray):
+        assert np.array_equal(out, before), "a refused out= must be left untouched"
+    # The checked path gives the same answer or the error it always gave.
+    try:
+        expected = checked_mask(vertices, shape, threads=threads, out=out)
+    except (TypeError, ValueError) as error:
+        with pytest.raises(type(error), match=re.escape(str(error))):
+            polymask.mask(vertices, shape, threads=threads, out=out)
+    else:
+        assert np.array_equal(polymask.mask(vertices, shape, threads=threads), expected)
+
+
+def test_non_finite_vertices_keep_their_message():
+    with pytest.raises(ValueError, match=r"vertices\[1\] = \(nan, 0.0\) is not finite"):
+        polymask.mask(np.array([(0, 0), (np.nan, 0), (0, 5)]), (6, 6))
+
+
+def test_the_backend_variable_is_honoured(monkeypatch):
+    vertices = np.array([(0, 0), (5, 0), (0, 5.0)])
+    monkeypatch.setenv("POLYMASK_BACKEND", "warp_drive")
+    assert _core.plain_mask(vertices, (6, 6), 1) is None
+    with pytest.raises(ValueError, match=r"\$POLYMASK_BACKEND = 'warp_drive': unknown backend"):
+        polymask.mask(vertices, (6, 6))
+    for default in ("", "auto"):
+        monkeypatch.setenv("POLYMASK_BACKEND", default)
+        assert _core.plain_mask(vertices, (6, 6), 1) is not None
+
+
+THREADS_SCENARIO = """
+import os, numpy as np, polymask
+def tasks():
+    return len(os.listdir("/proc/self/task"))
+vertices = np.array([(3.5, 2.0), (2040.0, 30.5), (2000.0, 2040.0), (10.0, 2000.5)])
+before = tasks()
+with polymask.threads(1):
+    for _ in range(5):
+        polymask.mask(vertices, (2048, 2048))
+pinned = tasks()
+polymask.mask(vertices, (2048, 2048))
+print(before, pinned, tasks())
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts threads in /proc")
+def test_a_threads_block_still_pins_the_plain_path():
+    environment = dict(os.environ, POLYMASK_NUM_THREADS="4")
+    output = subprocess.run([sys.executable, "-c", THREADS_SCENARIO], capture_output=True, text=True,
+                            check=True, env=environment).stdout.split()
+    before, pinned, after = map(int, output)
+    assert pinned == before, "polymask.threads(1) was ignored: a helper thread started"
+    assert after > pinned, "without the block the default (4 threads) should start helpers"
