@@ -33,11 +33,18 @@
 // (x = c + 1/2 exactly) is recognised as touching neither neighbour across
 // that corner.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(POLYMASK_NO_SIMD)
+#define POLYMASK_TOUCHED_AVX2 1
+#include <immintrin.h>
+#endif
 
 #include "cell_geometry.hpp"
 #include "checks.hpp"
@@ -49,6 +56,8 @@
 namespace polymask {
 
 namespace {
+
+std::atomic<bool> touched_simd_allowed{true};  // tests switch the SIMD marking off
 
 using detail::Extended;
 using detail::Flat;
@@ -114,6 +123,176 @@ struct Abscissa {
     }
 };
 
+// The pieces of edges in the current strip, with their abscissae at the
+// strip's top, and how to mark the cells they pass.  Generic version: one
+// piece at a time through Abscissa (long double and the portable build).
+template <class Wide>
+class Pieces {
+public:
+    void join(const SegmentT<Wide> &s, double y_top) { active_.push_back({Abscissa<Wide>(s), s.x_at(y_top)}); }
+
+    void mark(double y_bottom, uint8_t *line, int64_t col0, int64_t col_end)
+    {
+        size_t kept = 0;
+        for (size_t k = 0; k < active_.size(); ++k) {
+            const Piece piece = active_[k];
+            const Wide x_bottom = piece.x.at(y_bottom);
+            int64_t first, last;
+            detail::open_cells(std::min(piece.x_top, x_bottom), std::max(piece.x_top, x_bottom), col0, col_end,
+                               first, last);
+            if (first <= last) set_run(line, first, last, col_end);
+            if (piece.x.segment->y1 > y_bottom) active_[kept++] = {piece.x, x_bottom};  // reaches the next strip
+        }
+        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(kept), active_.end());
+    }
+
+private:
+    struct Piece {
+        Abscissa<Wide> x;
+        Wide x_top;  // its abscissa at the current strip's top
+    };
+    std::vector<Piece> active_;
+};
+
+// In double, the pieces are parallel arrays and their abscissae at the
+// strip's bottom, with the cells between top and bottom, are computed four
+// at a time where the CPU has AVX2 (the same operations per lane as
+// Abscissa::at and open_cells, so the same cells; a lane near a cell side
+// is redone by x_at, as there).  Measured on the 1,000-vertex star, 4096²:
+// see csrc/bench/STEPS.md.
+template <>
+class Pieces<double> {
+public:
+    void join(const SegmentT<double> &s, double y_top)
+    {
+        segment_.push_back(&s);
+        dx0_.push_back(s.dx0), dx1_.push_back(s.dx1), y0_.push_back(s.y0), y1_.push_back(s.y1);
+        x1_.push_back(s.x1), inverse_height_.push_back(1.0 / (s.y1 - s.y0)), x_top_.push_back(s.x_at(y_top));
+        origin_ = s.origin;  // one origin for every segment of a polygon (cell_edges)
+        next_expiry_ = std::min(next_expiry_, s.y1);
+    }
+
+    void mark(double y_bottom, uint8_t *line, int64_t col0, int64_t col_end)
+    {
+        const size_t n = segment_.size();
+        x_bottom_.resize(n), first_.resize(n), last_.resize(n);
+        cells(y_bottom, static_cast<double>(col0), static_cast<double>(col_end));
+        for (size_t k = 0; k < n; ++k) {
+            if (first_[k] <= last_[k]) {
+                set_run(line, static_cast<int64_t>(first_[k]), static_cast<int64_t>(last_[k]), col_end);
+            }
+        }
+        std::swap(x_top_, x_bottom_);
+        if (y_bottom >= next_expiry_) drop_ended(y_bottom);  // rare: most pieces span many strips
+    }
+
+private:
+    // x_bottom_, first_ and last_ of every piece.
+    void cells(double y, double col0, double col_end)
+    {
+        size_t k = 0;
+#ifdef POLYMASK_TOUCHED_AVX2
+        if (has_avx2() && touched_simd_allowed.load(std::memory_order_relaxed)) k = cells_avx2(y, col0, col_end);
+#endif
+        for (; k < segment_.size(); ++k) cell_of(k, y, col0, col_end);
+    }
+
+    // One piece, as Abscissa::at and open_cells do it.
+    void cell_of(size_t k, double y, double col0, double col_end)
+    {
+        const Abscissa<double> x{*segment_[k]};
+        const double x_bottom = x.at(y);
+        int64_t first, last;
+        detail::open_cells(std::min(x_top_[k], x_bottom), std::max(x_top_[k], x_bottom),
+                           static_cast<int64_t>(col0), static_cast<int64_t>(col_end), first, last);
+        x_bottom_[k] = x_bottom;
+        first_[k] = static_cast<double>(first);
+        last_[k] = static_cast<double>(last);
+    }
+
+#ifdef POLYMASK_TOUCHED_AVX2
+    static bool has_avx2()
+    {
+        static const bool yes = [] {
+            __builtin_cpu_init();
+            return __builtin_cpu_supports("avx2") != 0;
+        }();
+        return yes;
+    }
+
+    // Whole groups of four; returns how many pieces it did.
+    __attribute__((target("avx2"))) size_t cells_avx2(double y, double col0, double col_end)
+    {
+        const size_t n = segment_.size();
+        const __m256d row = _mm256_set1_pd(y), origin = _mm256_set1_pd(origin_);
+        const __m256d half = _mm256_set1_pd(0.5), one = _mm256_set1_pd(1.0), ulps = _mm256_set1_pd(0x1p-48);
+        const __m256d origin_size = _mm256_set1_pd(std::fabs(origin_));
+        const __m256d sign = _mm256_set1_pd(-0.0);
+        const __m256d lowest = _mm256_set1_pd(col0 - 1.0), highest = _mm256_set1_pd(col_end - 1.0);
+        const __m256d left = _mm256_set1_pd(col0), right = _mm256_set1_pd(col_end);
+        size_t k = 0;
+        for (; k + 4 <= n; k += 4) {
+            const __m256d y1 = _mm256_loadu_pd(&y1_[k]), y0 = _mm256_loadu_pd(&y0_[k]);
+            // Abscissa::at: origin + (dx0 (y1 - y) + dx1 (y - y0)) * (1 / h), in its order.
+            const __m256d numerator = _mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(&dx0_[k]), _mm256_sub_pd(y1, row)),
+                                                    _mm256_mul_pd(_mm256_loadu_pd(&dx1_[k]), _mm256_sub_pd(row, y0)));
+            const __m256d q = _mm256_mul_pd(numerator, _mm256_loadu_pd(&inverse_height_[k]));
+            __m256d x = _mm256_add_pd(origin, q);
+            const __m256d bound =
+                _mm256_mul_pd(ulps, _mm256_add_pd(_mm256_add_pd(_mm256_andnot_pd(sign, q), origin_size), one));
+            const __m256d t = _mm256_add_pd(x, half);
+            const __m256d d = _mm256_sub_pd(t, _mm256_floor_pd(t));
+            const __m256d clear = _mm256_and_pd(_mm256_cmp_pd(d, bound, _CMP_GT_OQ),
+                                                _mm256_cmp_pd(d, _mm256_sub_pd(one, bound), _CMP_LT_OQ));
+            const __m256d ended = _mm256_cmp_pd(row, y1, _CMP_GE_OQ);  // past the edge's end: x1, exact
+            x = _mm256_blendv_pd(x, _mm256_loadu_pd(&x1_[k]), ended);
+            const __m256d top = _mm256_loadu_pd(&x_top_[k]);
+            const __m256d lo = _mm256_min_pd(top, x), hi = _mm256_max_pd(top, x);
+            // open_cells: first = clamp(floor(lo - 1/2), col0 - 1, col_end - 1) + 1,
+            //             last = clamp(ceil(hi + 1/2), col0, col_end) - 1.
+            const __m256d first = _mm256_add_pd(
+                _mm256_min_pd(_mm256_max_pd(_mm256_floor_pd(_mm256_sub_pd(lo, half)), lowest), highest), one);
+            const __m256d last = _mm256_sub_pd(
+                _mm256_min_pd(_mm256_max_pd(_mm256_ceil_pd(_mm256_add_pd(hi, half)), left), right), one);
+            _mm256_storeu_pd(&x_bottom_[k], x);
+            _mm256_storeu_pd(&first_[k], first);
+            _mm256_storeu_pd(&last_[k], last);
+            // Lanes within the bound of a cell side: x_at decides, as in Abscissa::at.
+            int redo = _mm256_movemask_pd(_mm256_andnot_pd(_mm256_or_pd(clear, ended), _mm256_castsi256_pd(
+                                                               _mm256_set1_epi64x(-1))));
+            while (redo != 0) {
+                const int lane = __builtin_ctz(static_cast<unsigned>(redo));
+                cell_of(k + static_cast<size_t>(lane), y, col0, col_end);
+                redo &= redo - 1;
+            }
+        }
+        return k;
+    }
+#endif
+
+    void drop_ended(double y_bottom)
+    {
+        size_t kept = 0;
+        next_expiry_ = std::numeric_limits<double>::infinity();
+        for (size_t k = 0; k < segment_.size(); ++k) {
+            if (!(y1_[k] > y_bottom)) continue;
+            segment_[kept] = segment_[k], dx0_[kept] = dx0_[k], dx1_[kept] = dx1_[k], y0_[kept] = y0_[k];
+            y1_[kept] = y1_[k], x1_[kept] = x1_[k], inverse_height_[kept] = inverse_height_[k];
+            x_top_[kept] = x_top_[k];
+            next_expiry_ = std::min(next_expiry_, y1_[k]);
+            ++kept;
+        }
+        for (auto *column : {&dx0_, &dx1_, &y0_, &y1_, &x1_, &inverse_height_, &x_top_}) column->resize(kept);
+        segment_.resize(kept);
+    }
+
+    double origin_ = 0.0;
+    double next_expiry_ = std::numeric_limits<double>::infinity();  // the smallest y1 of the pieces
+    std::vector<const SegmentT<double> *> segment_;
+    std::vector<double> dx0_, dx1_, y0_, y1_, x1_, inverse_height_;
+    std::vector<double> x_top_, x_bottom_, first_, last_;
+};
+
 // A span sink (scanline.hpp) that passes the centre rule's spans to `Writer`
 // and then, at the end of each row, marks the cells the edges pass through
 // in that row's strip, while the row is still in cache.  (Marking edge by
@@ -141,23 +320,10 @@ public:
         // row, every edge that starts above it is looked at once).
         for (; next_ < segments_.size() && segments_[next_].y0 < y_bottom; ++next_) {
             const SegmentT<Wide> &s = segments_[next_];
-            if (s.y1 > y_top) active_.push_back({Abscissa<Wide>(s), s.x_at(y_top)});
+            if (s.y1 > y_top) pieces_.join(s, y_top);
         }
         uint8_t *line = origin_ + row_ * row_stride_;
-        size_t kept = 0;
-        for (size_t k = 0; k < active_.size(); ++k) {
-            Piece piece = active_[k];
-            const SegmentT<Wide> &s = *piece.x.segment;
-            const Wide x_bottom = piece.x.at(y_bottom);
-            int64_t first, last;
-            detail::open_cells(std::min(piece.x_top, x_bottom), std::max(piece.x_top, x_bottom), col0_, col_end_,
-                               first, last);
-            if (first <= last) set_run(line, first, last, col_end_);
-            if (s.y1 > y_bottom) {  // it reaches the next strip
-                active_[kept++] = {piece.x, x_bottom};
-            }
-        }
-        active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(kept), active_.end());
+        pieces_.mark(y_bottom, line, col0_, col_end_);
         // A horizontal edge inside the open strip passes through the cells
         // of this row; one on the strip's boundary runs along cell sides.
         for (; next_flat_ < flats_.size() && flats_[next_flat_].y < y_bottom; ++next_flat_) {
@@ -181,10 +347,6 @@ public:
     }
 
 private:
-    struct Piece {
-        Abscissa<Wide> x;
-        Wide x_top;  // its abscissa at the current strip's top
-    };
     Writer writer_;
     const std::vector<SegmentT<Wide>> &segments_;  // sorted by y0
     const std::vector<Flat> &flats_;               // sorted by y
@@ -192,7 +354,7 @@ private:
     int64_t row_stride_, col0_, col_end_;
     int64_t row_ = 0;
     size_t next_ = 0, next_flat_ = 0;
-    std::vector<Piece> active_;
+    Pieces<Wide> pieces_;
 };
 
 template <class Wide>
@@ -235,6 +397,8 @@ void fill_touched_as(const Polygon &polygon, const Window &window, uint8_t *out,
 }
 
 }  // namespace
+
+bool detail::allow_touched_simd_for_testing(bool allowed) { return touched_simd_allowed.exchange(allowed); }
 
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
                   int threads, bool zeroed)

@@ -130,7 +130,8 @@ TEST(Coverage, TouchedIsCoveragePositive)
 
 // fill_touched marks edges (touched.cpp) unless edges may overlap, when the
 // area sweep decides; both must equal coverage > 0, on both rules, any
-// window, any thread count, and with `zeroed` writing only the ones.
+// window, any thread count, with `zeroed` writing only the ones, and with
+// the marking's SIMD and portable code.
 TEST(Coverage, TouchedBothPathsZeroedWindowsAndThreads)
 {
     std::mt19937_64 rng(21);
@@ -151,7 +152,10 @@ TEST(Coverage, TouchedBothPathsZeroedWindowsAndThreads)
                     for (int threads : {1, 2}) {
                         std::vector<uint8_t> touched(static_cast<size_t>(window.height * window.width),
                                                      zeroed ? 0 : 0xAA);
+                        // The portable marking on odd trials (the SIMD one, where the CPU has it, on even).
+                        const bool simd = polymask::detail::allow_touched_simd_for_testing(trial % 2 == 0);
                         polymask::fill_touched(polygon, window, touched.data(), window.width, rule, threads, zeroed);
+                        polymask::detail::allow_touched_simd_for_testing(simd);
                         for (int64_t r = 0; r < window.height; ++r) {
                             for (int64_t c = 0; c < window.width; ++c) {
                                 const double f = fractions[(r + window.row0) * 24 + (c + window.col0)];

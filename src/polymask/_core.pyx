@@ -17,7 +17,7 @@ from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
 from polymask.core cimport (
-    BuildInfo, FillRule, Polygon, Window, build_info as core_build_info, crossed_rows,
+    BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
     fill_per_pixel, fill_scanline, polygons_from_rings, rasterize as core_rasterize,
     resolve_threads, set_chunk_rows_for_testing, set_interrupt_check,
 )
@@ -25,7 +25,7 @@ from polymask.core cimport (
     MaskBox, fill_mask_crops, fill_masks as core_fill_masks, fill_scanline_spans,
     mask_boxes as core_mask_boxes,
 )
-from polymask.views cimport as_rule, first_end, first_vertex, new_polygon, window_at
+from polymask.views cimport as_rule, first_end, first_vertex, new_polygon, window_at, writes_every_byte
 
 import threading
 
@@ -104,25 +104,13 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None, *
 MAX_SIDE = 2**31 - 1
 MAX_THREADS = 1024
 
-# Up to this many bytes, glibc serves an array from its heap (its largest
-# automatic mmap threshold, 32 MiB on 64-bit), so np.zeros pays a memset of
-# every byte anyway; larger arrays come as fresh zero pages from the kernel.
-cdef int64_t HEAP_SERVED_BYTES = 32 * 1024 * 1024
-
 _empty = np.empty
 _zeros = np.zeros
 
 
 cdef object filled_mask(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
                         int64_t row0, int64_t col0, int64_t height, int64_t width, FillRule rule, int threads):
-    """A new bool mask of the window, filled: zeroed with spans written, or every byte written, whichever is cheaper.
-
-    np.zeros hands back lazily mapped zero pages for large arrays, so a
-    polygon over few of the rows costs only the pages it covers; but for a
-    heap-served array, or a polygon over most rows, np.zeros already writes
-    every byte once, and writing each row once ourselves (np.empty) saves
-    that pass: 1.3x faster on the standard problem (csrc/bench/STEPS.md).
-    """
+    """A new bool mask of the window, filled: zeroed with spans written, or every byte written (views.pxd)."""
     cdef unique_ptr[Polygon] polygon
     cdef Window window = window_at(row0, col0, height, width)
     cdef int64_t single_ring_end = n_vertices
@@ -130,8 +118,7 @@ cdef object filled_mask(const double *xy, int64_t n_vertices, const int64_t *rin
         ring_ends, n_rings = &single_ring_end, 1
     with nogil:
         polygon.reset(new Polygon(xy, n_vertices, ring_ends, n_rings))
-    cdef bint write_all = (height * width <= HEAP_SERVED_BYTES
-                           and 4 * crossed_rows(polygon.get()[0], window) >= 3 * height)
+    cdef bint write_all = writes_every_byte(polygon.get()[0], window, 1)
     result = (_empty if write_all else _zeros)((height, width), dtype=bool)
     cdef Py_buffer buffer
     PyObject_GetBuffer(result, &buffer, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)

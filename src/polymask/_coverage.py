@@ -137,6 +137,11 @@ def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads, *, z
     _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends, zeroed)
 
 
+def new_touched_mask(coordinates, ring_ends, shape, row0, col0, rule, threads) -> np.ndarray:
+    """A new all_touched mask of `shape` (the window at row0, col0): see _coverage_sweep.new_touched_mask."""
+    return _sweep.new_touched_mask(coordinates, shape[0], shape[1], row0, col0, rule, threads, ring_ends)
+
+
 def rasterize_touched(flat, labels, result, row0, col0, rule, threads) -> None:
     """all_touched for polymask.rasterize: burn each polygon's touched cells, later over earlier."""
     height, width = result.shape

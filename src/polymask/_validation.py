@@ -193,18 +193,6 @@ def output_buffer(out, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
     return out, out.view(np.uint8)
 
 
-def zeroed_mask(shape: tuple[int, int]) -> np.ndarray:
-    """A new all-False bool mask from np.zeros (calloc: its pages are mapped lazily).
-
-    The core then writes only the inside spans, so a small polygon in a huge
-    image touches only the pages its rows cover.
-    """
-    try:
-        return np.zeros(shape, dtype=bool)
-    except (MemoryError, ValueError):
-        raise cannot_allocate(shape, 1, "mask", MASK_HINT) from None
-
-
 def typed_output(out, shape: tuple[int, int], dtype: np.dtype, *, zeroed: bool, what: str, hint: str,
                  out_kinds: str = "") -> np.ndarray:
     """A new `dtype` array of `shape` (zeros if `zeroed`), or `out` checked to be filled in place.

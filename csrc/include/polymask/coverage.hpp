@@ -48,6 +48,12 @@ void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t 
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride,
                   FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
 
+namespace detail {
+// For tests: whether fill_touched may mark cells with AVX2 where the CPU
+// has it (false: the portable code everywhere); returns the previous value.
+bool allow_touched_simd_for_testing(bool allowed);
+}  // namespace detail
+
 extern template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int, bool);
 extern template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int, bool);
 extern template void coverage<uint8_t>(const Polygon &, const Window &, uint8_t *, int64_t, FillRule, int, bool);

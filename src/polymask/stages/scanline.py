@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _core, _coverage
-from polymask._validation import MASK_HINT, cannot_allocate, zeroed_mask
+from polymask._validation import MASK_HINT, cannot_allocate
 from polymask.stages._checks import stage_vertices
 
 
@@ -36,11 +36,11 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
     """The mask of checked arguments into `out` (None: a new array); see polymask.stages.Stage.fill."""
     row0, col0, out_shape = (0, 0, shape) if window is None else (window[0], window[1], window[2:])
     if all_touched:  # centre mask + the cells edges pass (csrc/src/touched.cpp, via polymask/_coverage.py)
-        if out is None:  # lazily zeroed, as below: only the touched cells are written
-            result = zeroed_mask(out_shape)
-            _coverage.fill_touched(coordinates, ring_ends, result.view(np.uint8), row0, col0, rule, threads,
-                                   zeroed=True)
-            return result
+        if out is None:  # allocated as below: zeroed with only the touched cells written, or not
+            try:
+                return _coverage.new_touched_mask(coordinates, ring_ends, out_shape, row0, col0, rule, threads)
+            except MemoryError:
+                raise cannot_allocate(out_shape, 1, "mask", MASK_HINT) from None
         _coverage.fill_touched(coordinates, ring_ends, out.view(np.uint8), row0, col0, rule, threads)
         return out
     if out is None:
