@@ -41,9 +41,30 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
     if (window.height == 0 || window.width == 0) return;
     const std::vector<Edge> &edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
+    const detail::EdgeRows extent = detail::rows_with_crossings(rows);
+    // Rows no edge crosses are all zero: cleared in blocks, not swept and
+    // cleared row by row (a large memset writes lines without reading them
+    // first; standard problem: see csrc/bench/STEPS.md).
+    const auto clear_rows = [&](int64_t begin, int64_t end) {
+        if (begin >= end) return;
+        uint8_t *first = out + (begin - window.row0) * row_stride;
+        if (row_stride == window.width) {
+            std::memset(first, 0, static_cast<size_t>((end - begin) * window.width));
+        } else {
+            for (int64_t r = begin; r < end; ++r, first += row_stride) {
+                std::memset(first, 0, static_cast<size_t>(window.width));
+            }
+        }
+    };
     detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
-        detail::MaskRowWriter writer{out, row_stride, window};
-        detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
+        const int64_t swept_begin = std::clamp(extent.first, row_begin, row_end);
+        const int64_t swept_end = std::clamp(extent.end, swept_begin, row_end);
+        clear_rows(row_begin, swept_begin);
+        clear_rows(swept_end, row_end);
+        if (swept_begin < swept_end) {
+            detail::MaskRowWriter writer{out, row_stride, window};
+            detail::scan_rows(edges, rows, window, rule, swept_begin, swept_end, writer);
+        }
     }, detail::scanline_work_per_row(rows, window));
 }
 

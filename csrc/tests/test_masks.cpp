@@ -92,6 +92,34 @@ TEST(SpansOnly, EqualsTheFullWriteOnRandomPolygonsAndWindows)
     }
 }
 
+// A window filled into a wider buffer (row_stride > width): every byte of
+// the window written, rows no edge crosses included, and not one byte of the
+// padding between rows.  Polygons over few rows clear most rows in blocks.
+TEST(FullWrite, StridedRowsAreWrittenAndPaddingIsNot)
+{
+    std::mt19937_64 rng(8);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::vector<double> xy = random_ring(rng, 3 + trial % 9, -5.0, 60.0);
+        if (trial % 3 == 0) {  // squash into a few rows
+            for (size_t k = 1; k < xy.size(); k += 2) xy[k] = 20.0 + xy[k] / 12.0;
+        }
+        const Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+        const Window window{trial % 11, trial % 5, 30 + trial % 23, 25 + trial % 19};
+        const int64_t stride = window.width + 1 + trial % 9;
+        std::vector<uint8_t> dense(static_cast<size_t>(window.height * window.width), 0);
+        polymask::fill_scanline_spans(polygon, window, dense.data(), window.width, FillRule::even_odd, 1);
+        std::vector<uint8_t> strided(static_cast<size_t>(window.height * stride), 0xAA);
+        polymask::fill_scanline(polygon, window, strided.data(), stride, FillRule::even_odd, 1 + trial % 3);
+        for (int64_t r = 0; r < window.height; ++r) {
+            for (int64_t c = 0; c < stride; ++c) {
+                const uint8_t got = strided[static_cast<size_t>(r * stride + c)];
+                const uint8_t expected = c < window.width ? dense[static_cast<size_t>(r * window.width + c)] : 0xAA;
+                ASSERT_EQ(got, expected) << "trial " << trial << " at " << r << ", " << c;
+            }
+        }
+    }
+}
+
 // crossed_rows is the count of rows holding a span: every row outside
 // [first, first + count) of the spans-only fill stays zero, and the
 // first and last of those rows are crossed by some edge.
