@@ -80,6 +80,22 @@ def test_equals_coverage_positive_on_random_float_polygons(rule):
         assert not np.any(polymask.mask(polygon, (64, 64), fill_rule=rule) & ~touched)
 
 
+@pytest.mark.parametrize("rule", RULES)
+def test_new_masks_over_most_rows_have_every_byte_written(rule):
+    # A polygon over most rows of a heap-sized mask gets an np.empty result
+    # with every byte written (views.pxd: writes_every_byte): freed dirty
+    # memory of the same size is what malloc hands back next.
+    for seed in range(6):
+        polygon = polymask.problems.random_polygon(30, 300, seed=seed)
+        polygon[0, 1], polygon[1, 1] = -3.0, 303.0  # reach every row
+        expected = polymask.coverage(polygon, (300, 300), fill_rule=rule) > 0
+        dirty = np.full((300, 300), True)
+        del dirty
+        touched = polymask.mask(polygon, (300, 300), fill_rule=rule, all_touched=True)
+        np.testing.assert_array_equal(touched, expected)
+        assert set(np.unique(touched.view(np.uint8))) <= {0, 1}
+
+
 # The edge-marking path (csrc/src/touched.cpp) and the area sweep it falls
 # back to when edges may overlap along a stretch: both must equal the exact
 # reference.  Each case names the path it takes.
