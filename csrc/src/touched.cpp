@@ -270,20 +270,25 @@ private:
     }
 #endif
 
+    // Pieces whose edge ends in this strip leave; the last piece takes an
+    // ended one's place (the marking does not depend on the order), so a
+    // strip pays for its ended pieces, not for all of them.
     void drop_ended(double y_bottom)
     {
-        size_t kept = 0;
         next_expiry_ = std::numeric_limits<double>::infinity();
-        for (size_t k = 0; k < segment_.size(); ++k) {
-            if (!(y1_[k] > y_bottom)) continue;
-            segment_[kept] = segment_[k], dx0_[kept] = dx0_[k], dx1_[kept] = dx1_[k], y0_[kept] = y0_[k];
-            y1_[kept] = y1_[k], x1_[kept] = x1_[k], inverse_height_[kept] = inverse_height_[k];
-            x_top_[kept] = x_top_[k];
-            next_expiry_ = std::min(next_expiry_, y1_[k]);
-            ++kept;
+        size_t n = segment_.size();
+        for (size_t k = 0; k < n;) {
+            if (y1_[k] > y_bottom) {  // reaches the next strip
+                next_expiry_ = std::min(next_expiry_, y1_[k]);
+                ++k;
+                continue;
+            }
+            --n;
+            segment_[k] = segment_[n], dx0_[k] = dx0_[n], dx1_[k] = dx1_[n], y0_[k] = y0_[n];
+            y1_[k] = y1_[n], x1_[k] = x1_[n], inverse_height_[k] = inverse_height_[n], x_top_[k] = x_top_[n];
         }
-        for (auto *column : {&dx0_, &dx1_, &y0_, &y1_, &x1_, &inverse_height_, &x_top_}) column->resize(kept);
-        segment_.resize(kept);
+        for (auto *column : {&dx0_, &dx1_, &y0_, &y1_, &x1_, &inverse_height_, &x_top_}) column->resize(n);
+        segment_.resize(n);
     }
 
     double origin_ = 0.0;
