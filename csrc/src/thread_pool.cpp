@@ -87,7 +87,9 @@ Interrupted::Interrupted() : std::runtime_error("polymask: the fill was interrup
 
 // ---- how many threads -------------------------------------------------------
 
-int hardware_threads()
+namespace {
+
+int read_hardware_threads()
 {
 #if defined(__linux__)
     // The CPUs this process may run on (taskset, cgroup cpusets), not the machine's.
@@ -99,6 +101,27 @@ int hardware_threads()
 #endif
     const unsigned count = std::thread::hardware_concurrency();
     return count > 0 ? static_cast<int>(count) : 1;
+}
+
+}  // namespace
+
+int hardware_threads()
+{
+    // Reading the affinity mask is a system call (0.4 us here), and every
+    // fill with the default thread count asks: 1.5% of a 1024x1024 mask.
+    // The mask rarely changes, so the count is read again at most every
+    // 100 ms (a change is seen that much later).
+    static std::atomic<int> cached{0};
+    static std::atomic<int64_t> read_at{0};
+    const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+    const int known = cached.load(std::memory_order_relaxed);
+    if (known > 0 && now - read_at.load(std::memory_order_relaxed) < 100) return known;
+    const int count = read_hardware_threads();
+    cached.store(count, std::memory_order_relaxed);
+    read_at.store(now, std::memory_order_relaxed);
+    return count;
 }
 
 int thread_cap()
