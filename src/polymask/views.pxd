@@ -64,7 +64,7 @@ cdef inline bint writes_every_byte(const Polygon &polygon, const Window &window,
     polygon over few rows costs only the pages it covers: write only its
     cells.  But for a heap-served array (np.zeros memsets it) with a polygon
     over most rows, writing every element once ourselves saves that pass:
-    1.3x faster on the standard problem (csrc/bench/STEPS.md).
+    40.9 -> 33.1 us for the standard problem (csrc/bench/STEPS.md).
     """
     return (window.height * window.width * item_size <= HEAP_SERVED_BYTES
             and 4 * crossed_rows(polygon, window) >= 3 * window.height)
