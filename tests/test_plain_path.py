@@ -24,6 +24,9 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import polymask
 from polymask import _core
@@ -78,6 +81,18 @@ def test_a_covering_polygon_in_dirty_memory_has_every_byte_written():
         result = polymask.mask(vertices, shape, threads=1)
         assert np.array_equal(result, double_rings_mask([vertices], shape))
         assert set(np.unique(result.view(np.uint8))) <= {0, 1}
+
+
+@settings(max_examples=150, deadline=None)
+@given(vertices=hnp.arrays(np.float64, st.tuples(st.integers(0, 12), st.just(2)),
+                           elements=st.floats(-1e300, 1e300) | st.floats(-40, 40) | st.integers(-40, 40).map(float)),
+       shape=st.tuples(st.integers(1, 40), st.integers(1, 40)), with_out=st.booleans())
+def test_any_finite_ring_gives_the_checked_paths_mask(vertices, shape, with_out):
+    # Huge, tiny, integral and repeated coordinates: one core, so one answer.
+    out = np.ones(shape, dtype=bool) if with_out else None
+    plain = _core.plain_mask(vertices, shape, 1, out)
+    assert plain is not None
+    assert np.array_equal(plain, checked_mask(vertices, shape, threads=1))
 
 
 NOT_PLAIN = {
