@@ -7,7 +7,7 @@
 //   standard     1024x1024, the 24 random vertices of polymask's standard
 //                problem (NumPy PCG64, seed 2014), copied here literally
 //   integer      the same vertices rounded to integers (what cv2 fills)
-//   large        4096x4096, 1,000 random vertices
+//   large        4096x4096, 1,000 random vertices (also with all_touched)
 //   floor        memset of the same bytes: nothing that writes every byte
 //                of the mask can beat it
 //
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "polymask/core.hpp"
+#include "polymask/coverage.hpp"
 #include "polymask/scanline.hpp"
 
 namespace {
@@ -83,6 +84,21 @@ void run_fill(benchmark::State &state, const std::vector<double> &xy, int64_t si
         benchmark::ClobberMemory();
     }
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * size * size);
+}
+
+// all_touched into the same buffer (csrc/src/touched.cpp): compare with
+// BM_fill_large, the centre rule on the same polygon (issue 14: <= 2x).
+void BM_touched_large(benchmark::State &state)
+{
+    const std::vector<double> xy = random_vertices(1000, 4096.0, 7);
+    const polymask::Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+    const polymask::Window window{0, 0, 4096, 4096};
+    std::vector<uint8_t> out(static_cast<size_t>(4096 * 4096));
+    for (auto _ : state) {
+        polymask::fill_touched(polygon, window, out.data(), 4096, polymask::FillRule::even_odd, 1);
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
 }
 
 void BM_fill_standard(benchmark::State &state) { run_fill(state, standard_vertices(false), 1024); }
@@ -175,6 +191,7 @@ void BM_floor_memset(benchmark::State &state)
 BENCHMARK(BM_fill_standard)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fill_integer)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fill_large)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_touched_large)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fresh_standard)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fresh_standard_eager)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fresh_small_in_8192)->Unit(benchmark::kMicrosecond);

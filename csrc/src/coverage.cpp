@@ -165,7 +165,8 @@ public:
     RowSweep(const std::vector<Segment> &segments, const std::vector<Flat> &flats, const Window &window,
              FillRule rule, bool exact_zeros)
         : segments_(segments), flats_(flats), window_(window), rule_(rule), exact_zeros_(exact_zeros),
-          area_(static_cast<size_t>(window.width), 0.0), step_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0),
+          area_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0),
+          step_(static_cast<size_t>(window.width), 0.0),
           x_top_of_(segments.size()), x_bottom_of_(segments.size()), marked_of_(segments.size())
     {
     }
