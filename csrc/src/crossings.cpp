@@ -85,13 +85,25 @@ __attribute__((target("avx2"))) bool crossing_columns_avx2(const double *xi, con
 CrossingPass pick_crossing_pass()
 {
 #ifdef POLYMASK_X86_AVX2
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) return crossing_columns_avx2;
+    if (cpu_has_avx2()) return crossing_columns_avx2;
 #endif
     return crossing_columns_scalar;
 }
 
 }  // namespace
+
+bool cpu_has_avx2()
+{
+#ifdef POLYMASK_X86_AVX2
+    static const bool yes = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
+    return yes;
+#else
+    return false;
+#endif
+}
 
 CrossingPass crossing_pass()
 {

@@ -70,16 +70,9 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
 
 int64_t crossed_rows(const Polygon &polygon, const Window &window)
 {
-    const int64_t row_end = window.row0 + window.height;
-    int64_t first = row_end, end = window.row0;
-    for (const Edge &edge : polygon.edges_by_y()) {
-        const int64_t edge_first = detail::ceil_clamped(edge.y_low, window.row0, row_end);
-        const int64_t edge_end = detail::ceil_clamped(edge.y_high, window.row0, row_end);
-        if (edge_end <= edge_first) continue;
-        first = std::min(first, edge_first);
-        end = std::max(end, edge_end);
-    }
-    return end > first ? end - first : 0;
+    const detail::EdgeRows extent =
+        detail::rows_with_crossings(detail::edge_rows_in_window(polygon.edges_by_y(), window));
+    return extent.end - extent.first;
 }
 
 void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,

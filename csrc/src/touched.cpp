@@ -192,7 +192,9 @@ private:
     {
         size_t k = 0;
 #ifdef POLYMASK_TOUCHED_AVX2
-        if (has_avx2() && touched_simd_allowed.load(std::memory_order_relaxed)) k = cells_avx2(y, col0, col_end);
+        if (detail::cpu_has_avx2() && touched_simd_allowed.load(std::memory_order_relaxed)) {
+            k = cells_avx2(y, col0, col_end);
+        }
 #endif
         for (; k < segment_.size(); ++k) cell_of(k, y, col0, col_end);
     }
@@ -211,15 +213,6 @@ private:
     }
 
 #ifdef POLYMASK_TOUCHED_AVX2
-    static bool has_avx2()
-    {
-        static const bool yes = [] {
-            __builtin_cpu_init();
-            return __builtin_cpu_supports("avx2") != 0;
-        }();
-        return yes;
-    }
-
     // Whole groups of four; returns how many pieces it did.
     __attribute__((target("avx2"))) size_t cells_avx2(double y, double col0, double col_end)
     {

@@ -108,16 +108,15 @@ _empty = np.empty
 _zeros = np.zeros
 
 
-cdef object filled_mask(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
-                        int64_t row0, int64_t col0, int64_t height, int64_t width, FillRule rule, int threads):
-    """A new bool mask of the window, filled: zeroed with spans written, or every byte written (views.pxd)."""
+cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t height, int64_t width,
+                        FillRule rule, int threads):
+    """A new bool mask of the window, filled: zeroed with spans written, or every byte written (views.pxd).
+
+    Takes ownership of `owned`.
+    """
     cdef unique_ptr[Polygon] polygon
+    polygon.reset(owned)
     cdef Window window = window_at(row0, col0, height, width)
-    cdef int64_t single_ring_end = n_vertices
-    if ring_ends == NULL:
-        ring_ends, n_rings = &single_ring_end, 1
-    with nogil:
-        polygon.reset(new Polygon(xy, n_vertices, ring_ends, n_rings))
     cdef bint write_all = writes_every_byte(polygon.get()[0], window, 1)
     result = (_empty if write_all else _zeros)((height, width), dtype=bool)
     cdef Py_buffer buffer
@@ -140,12 +139,7 @@ def new_mask(const double[:, ::1] vertices not None, int64_t height, int64_t wid
 
     Same arguments as fill, less `out`.  MemoryError when it cannot be allocated.
     """
-    if vertices.shape[1] != 2:
-        raise ValueError(f"vertices must have 2 columns, got {vertices.shape[1]}")
-    return filled_mask(&vertices[0, 0] if vertices.shape[0] > 0 else NULL, vertices.shape[0],
-                       first_end(ring_ends) if ring_ends is not None else NULL,
-                       ring_ends.shape[0] if ring_ends is not None else 0,
-                       row0, col0, height, width, as_rule(rule), threads)
+    return filled_mask(new_polygon(vertices, ring_ends), row0, col0, height, width, as_rule(rule), threads)
 
 
 cdef bint backend_forced() noexcept:
@@ -213,22 +207,20 @@ def plain_mask(vertices, shape, threads, out=None):
     if n_vertices == 0:
         xy = NULL
     cdef unique_ptr[Polygon] polygon
-    cdef int64_t single_ring_end = n_vertices
-    cdef Window window
     try:
         if not plain:
             return None
+        with nogil:
+            polygon.reset(new Polygon(xy, n_vertices))
         if out is None:
-            return filled_mask(xy, n_vertices, NULL, 0, 0, 0, rows, cols, FillRule.even_odd, thread_count)
+            return filled_mask(polygon.release(), 0, 0, rows, cols, FillRule.even_odd, thread_count)
         if not plain_out(out, &out_buffer, rows, cols):
             return None
         try:
-            window = window_at(0, 0, rows, cols)
             with nogil:
-                polygon.reset(new Polygon(xy, n_vertices, &single_ring_end, 1))
                 watch_interrupts()
-                fill_scanline(polygon.get()[0], window, <uint8_t *>out_buffer.buf, out_buffer.strides[0],
-                              FillRule.even_odd, thread_count)
+                fill_scanline(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
+                              out_buffer.strides[0], FillRule.even_odd, thread_count)
         finally:
             PyBuffer_Release(&out_buffer)
         return out

@@ -129,12 +129,12 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
     return results
 
 
-def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads, *, zeroed=False) -> None:
-    """all_touched for polymask.mask: 1 where the cell meets the region in positive area.
+def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads) -> None:
+    """all_touched for polymask.mask into the caller's `buffer`: 1 where the cell meets the region, every byte written.
 
-    zeroed=True: `buffer` is a fresh np.zeros array, so only the ones are written.
+    New masks come from new_touched_mask, which picks zeroed or not itself.
     """
-    _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends, zeroed)
+    _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends, False)
 
 
 def new_touched_mask(coordinates, ring_ends, shape, row0, col0, rule, threads) -> np.ndarray:

@@ -118,6 +118,10 @@ using CrossingPass = bool (*)(const double *, const double *, const double *, co
                               int64_t, double, double, double);
 CrossingPass crossing_pass();
 
+// Whether this build has AVX2 code paths and the CPU runs them (asked of the
+// CPU once); the crossing pass and all_touched's marking both choose by it.
+bool cpu_has_avx2();
+
 // The same without SIMD, whatever the CPU: the tests compare both.
 bool crossing_columns_portable(const double *xi, const double *yi, const double *dx, const double *dy,
                                double *column, int64_t n, double py, double lo, double hi);
