@@ -213,53 +213,75 @@ private:
     }
 
 #ifdef POLYMASK_TOUCHED_AVX2
-    // Whole groups of four; returns how many pieces it did.
+    // Every piece, four at a time (a last, partial group with masked loads
+    // and stores, so no piece takes the scalar path but those near a cell
+    // side); returns how many pieces it did.
     __attribute__((target("avx2"))) size_t cells_avx2(double y, double col0, double col_end)
     {
         const size_t n = segment_.size();
+        size_t k = 0;
+        for (; k + 4 <= n; k += 4) cells_of_four<false>(k, _mm256_set1_epi64x(-1), y, col0, col_end);
+        if (k < n) {  // a last, partial group: its missing lanes read as zeros and are dropped
+            const __m256i lanes =
+                _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<int64_t>(n - k)), _mm256_setr_epi64x(0, 1, 2, 3));
+            cells_of_four<true>(k, lanes, y, col0, col_end);
+        }
+        return n;
+    }
+
+    // Pieces k to k + 3, or those of them in `lanes` (masked loads and
+    // stores) when `partial`.
+    template <bool partial>
+    __attribute__((target("avx2"), always_inline)) inline void cells_of_four(size_t k, __m256i lanes, double y,
+                                                                               double col0, double col_end)
+    {
+        const auto load = [lanes](const double *p) __attribute__((target("avx2"))) {
+            return partial ? _mm256_maskload_pd(p, lanes) : _mm256_loadu_pd(p);
+        };
         const __m256d row = _mm256_set1_pd(y), origin = _mm256_set1_pd(origin_);
         const __m256d half = _mm256_set1_pd(0.5), one = _mm256_set1_pd(1.0), ulps = _mm256_set1_pd(0x1p-48);
         const __m256d origin_size = _mm256_set1_pd(std::fabs(origin_));
         const __m256d sign = _mm256_set1_pd(-0.0);
         const __m256d lowest = _mm256_set1_pd(col0 - 1.0), highest = _mm256_set1_pd(col_end - 1.0);
         const __m256d left = _mm256_set1_pd(col0), right = _mm256_set1_pd(col_end);
-        size_t k = 0;
-        for (; k + 4 <= n; k += 4) {
-            const __m256d y1 = _mm256_loadu_pd(&y1_[k]), y0 = _mm256_loadu_pd(&y0_[k]);
-            // Abscissa::at: origin + (dx0 (y1 - y) + dx1 (y - y0)) * (1 / h), in its order.
-            const __m256d numerator = _mm256_add_pd(_mm256_mul_pd(_mm256_loadu_pd(&dx0_[k]), _mm256_sub_pd(y1, row)),
-                                                    _mm256_mul_pd(_mm256_loadu_pd(&dx1_[k]), _mm256_sub_pd(row, y0)));
-            const __m256d q = _mm256_mul_pd(numerator, _mm256_loadu_pd(&inverse_height_[k]));
-            __m256d x = _mm256_add_pd(origin, q);
-            const __m256d bound =
-                _mm256_mul_pd(ulps, _mm256_add_pd(_mm256_add_pd(_mm256_andnot_pd(sign, q), origin_size), one));
-            const __m256d t = _mm256_add_pd(x, half);
-            const __m256d d = _mm256_sub_pd(t, _mm256_floor_pd(t));
-            const __m256d clear = _mm256_and_pd(_mm256_cmp_pd(d, bound, _CMP_GT_OQ),
-                                                _mm256_cmp_pd(d, _mm256_sub_pd(one, bound), _CMP_LT_OQ));
-            const __m256d ended = _mm256_cmp_pd(row, y1, _CMP_GE_OQ);  // past the edge's end: x1, exact
-            x = _mm256_blendv_pd(x, _mm256_loadu_pd(&x1_[k]), ended);
-            const __m256d top = _mm256_loadu_pd(&x_top_[k]);
-            const __m256d lo = _mm256_min_pd(top, x), hi = _mm256_max_pd(top, x);
-            // open_cells: first = clamp(floor(lo - 1/2), col0 - 1, col_end - 1) + 1,
-            //             last = clamp(ceil(hi + 1/2), col0, col_end) - 1.
-            const __m256d first = _mm256_add_pd(
-                _mm256_min_pd(_mm256_max_pd(_mm256_floor_pd(_mm256_sub_pd(lo, half)), lowest), highest), one);
-            const __m256d last = _mm256_sub_pd(
-                _mm256_min_pd(_mm256_max_pd(_mm256_ceil_pd(_mm256_add_pd(hi, half)), left), right), one);
+        const __m256d y1 = load(&y1_[k]), y0 = load(&y0_[k]);
+        // Abscissa::at: origin + (dx0 (y1 - y) + dx1 (y - y0)) * (1 / h), in its order.
+        const __m256d numerator = _mm256_add_pd(_mm256_mul_pd(load(&dx0_[k]), _mm256_sub_pd(y1, row)),
+                                                _mm256_mul_pd(load(&dx1_[k]), _mm256_sub_pd(row, y0)));
+        const __m256d q = _mm256_mul_pd(numerator, load(&inverse_height_[k]));
+        __m256d x = _mm256_add_pd(origin, q);
+        const __m256d bound =
+            _mm256_mul_pd(ulps, _mm256_add_pd(_mm256_add_pd(_mm256_andnot_pd(sign, q), origin_size), one));
+        const __m256d t = _mm256_add_pd(x, half);
+        const __m256d d = _mm256_sub_pd(t, _mm256_floor_pd(t));
+        const __m256d clear = _mm256_and_pd(_mm256_cmp_pd(d, bound, _CMP_GT_OQ),
+                                            _mm256_cmp_pd(d, _mm256_sub_pd(one, bound), _CMP_LT_OQ));
+        const __m256d ended = _mm256_cmp_pd(row, y1, _CMP_GE_OQ);  // past the edge's end: x1, exact
+        x = _mm256_blendv_pd(x, load(&x1_[k]), ended);
+        const __m256d top = load(&x_top_[k]);
+        const __m256d lo = _mm256_min_pd(top, x), hi = _mm256_max_pd(top, x);
+        // open_cells: first = clamp(floor(lo - 1/2), col0 - 1, col_end - 1) + 1,
+        //             last = clamp(ceil(hi + 1/2), col0, col_end) - 1.
+        const __m256d first = _mm256_add_pd(
+            _mm256_min_pd(_mm256_max_pd(_mm256_floor_pd(_mm256_sub_pd(lo, half)), lowest), highest), one);
+        const __m256d last = _mm256_sub_pd(
+            _mm256_min_pd(_mm256_max_pd(_mm256_ceil_pd(_mm256_add_pd(hi, half)), left), right), one);
+        if (partial) {
+            _mm256_maskstore_pd(&x_bottom_[k], lanes, x);
+            _mm256_maskstore_pd(&first_[k], lanes, first);
+            _mm256_maskstore_pd(&last_[k], lanes, last);
+        } else {
             _mm256_storeu_pd(&x_bottom_[k], x);
             _mm256_storeu_pd(&first_[k], first);
             _mm256_storeu_pd(&last_[k], last);
-            // Lanes within the bound of a cell side: x_at decides, as in Abscissa::at.
-            int redo = _mm256_movemask_pd(_mm256_andnot_pd(_mm256_or_pd(clear, ended), _mm256_castsi256_pd(
-                                                               _mm256_set1_epi64x(-1))));
-            while (redo != 0) {
-                const int lane = __builtin_ctz(static_cast<unsigned>(redo));
-                cell_of(k + static_cast<size_t>(lane), y, col0, col_end);
-                redo &= redo - 1;
-            }
         }
-        return k;
+        // Lanes within the bound of a cell side: x_at decides, as in Abscissa::at.
+        int redo = _mm256_movemask_pd(_mm256_andnot_pd(_mm256_or_pd(clear, ended), _mm256_castsi256_pd(lanes)));
+        while (redo != 0) {
+            const int lane = __builtin_ctz(static_cast<unsigned>(redo));
+            cell_of(k + static_cast<size_t>(lane), y, col0, col_end);
+            redo &= redo - 1;
+        }
     }
 #endif
 
@@ -268,18 +290,22 @@ private:
     // strip pays for its ended pieces, not for all of them.
     void drop_ended(double y_bottom)
     {
-        next_expiry_ = std::numeric_limits<double>::infinity();
+        // Locals, not members: a store to a double array may alias a
+        // member, which would put a reload in the loop's critical path.
+        double next_expiry = std::numeric_limits<double>::infinity();
+        double *y1 = y1_.data();
         size_t n = segment_.size();
         for (size_t k = 0; k < n;) {
-            if (y1_[k] > y_bottom) {  // reaches the next strip
-                next_expiry_ = std::min(next_expiry_, y1_[k]);
+            if (y1[k] > y_bottom) {  // reaches the next strip
+                next_expiry = std::min(next_expiry, y1[k]);
                 ++k;
                 continue;
             }
             --n;
             segment_[k] = segment_[n], dx0_[k] = dx0_[n], dx1_[k] = dx1_[n], y0_[k] = y0_[n];
-            y1_[k] = y1_[n], x1_[k] = x1_[n], inverse_height_[k] = inverse_height_[n], x_top_[k] = x_top_[n];
+            y1[k] = y1[n], x1_[k] = x1_[n], inverse_height_[k] = inverse_height_[n], x_top_[k] = x_top_[n];
         }
+        next_expiry_ = next_expiry;
         for (auto *column : {&dx0_, &dx1_, &y0_, &y1_, &x1_, &inverse_height_, &x_top_}) column->resize(n);
         segment_.resize(n);
     }
