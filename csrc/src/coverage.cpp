@@ -72,16 +72,18 @@ constexpr double kResidue = 0x1p-40;
 // the fractions' error, and only cells whose true area is below 1e-12 get it.
 constexpr double kTiny = 0x1p-126;
 
-// Mean of clamp(x, -1/2, 1/2) as x runs linearly from a to b.
-double mean_clamped(double a, double b)
+// Mean of clamp(x, -1/2, 1/2) as x runs linearly from a to b (a <= b),
+// given inverse_span = 1 / (b - a), or 0 where b - a is 0 or below 2^-900
+// (then x is taken as constant: an error below 2^-900).  A multiplication by
+// the piece's one reciprocal, not two divisions per cell: the divisions'
+// latency was a sixth of the coverage sweep on the random 1,000-vertex
+// polygon.
+double mean_clamped(double a, double b, double inverse_span)
 {
-    if (a > b) std::swap(a, b);
     if (b <= -0.5) return -0.5;
     if (a >= 0.5) return 0.5;
-    const double span = b - a;
-    if (!(span > 0.0)) return a;  // a == b, inside (-1/2, 1/2)
-    const double below = a < -0.5 ? (-0.5 - a) / span : 0.0;  // share of the run left of the cell
-    const double above = b > 0.5 ? (b - 0.5) / span : 0.0;    // share right of it
+    const double below = a < -0.5 ? (-0.5 - a) * inverse_span : 0.0;  // share of the run left of the cell
+    const double above = b > 0.5 ? (b - 0.5) * inverse_span : 0.0;    // share right of it
     const double middle = 1.0 - below - above;
     const double middle_mean = 0.5 * (std::max(a, -0.5) + std::min(b, 0.5));
     return 0.5 * (above - below) + middle * middle_mean;
@@ -455,7 +457,7 @@ private:
         const Wide origin = static_cast<Wide>(anchor);
         double low = static_cast<double>(a - origin), high = static_cast<double>(b - origin);
         if (low > high) std::swap(low, high);
-        const double inverse_span = high > low ? 1.0 / (high - low) : 0.0;
+        const double inverse_span = high - low > 0x1p-900 ? 1.0 / (high - low) : 0.0;
         double *area = area_.data() + (begin - window_.col0);
         // These columns are nearly always marked already; on absurd input (a
         // slope that overflows) x need not stay between the piece's ends, and
@@ -478,7 +480,7 @@ private:
                 // inside it is 0, so only the shares left and right count.
                 mean = 0.5 * ((b_k - 0.5) - (-0.5 - a_k)) * inverse_span;
             } else {
-                mean = mean_clamped(a_k, b_k);
+                mean = mean_clamped(a_k, b_k, inverse_span);
             }
             area[k] += signed_height * (mean - 0.5);
         }
