@@ -29,5 +29,11 @@ case ",$extras," in
     *,test,*|*,opencl,*|*,bench,*|*,notebooks,*) bash scripts/install-opencl.sh .venv/bin/python ;;
 esac
 
+# The AR6 regions the regionmask tests compare against: regionmask fetches them from
+# github.com at run time; tests/ar6_data.py takes the same file from regionmask's sdist on PyPI.
+case ",$extras," in
+    *,test,*) .venv/bin/python tests/ar6_data.py ;;
+esac
+
 # Fail now, not later, if the compiled core did not build or import.
 .venv/bin/python -c "import polymask, json; print(json.dumps(polymask.build_info()))"

@@ -1,10 +1,13 @@
 """polymask.xarray against regionmask, on the region sets regionmask ships.
 
-SREX, Giorgi and PRUDENCE are defined inside regionmask's code (AR6 is
-downloaded at run time, so it cannot be a test here).  Each is masked on
-1-degree and 0.5-degree grids, centred between the region borders
-(x.5 / x.25) and on them (integers: every border runs through grid points,
-the tie rule decides), in both longitude conventions; no point may differ.
+SREX, Giorgi and PRUDENCE are defined inside regionmask's code; AR6 (all,
+land, ocean) is the file regionmask fetches from GitHub, taken here from
+regionmask's sdist on PyPI (tests/ar6_data.py).  Each is masked on 1-degree
+and 0.5-degree grids, centred between the region borders (x.5 / x.25) and on
+them (integers: every border runs through grid points, the tie rule
+decides), in both longitude conventions; no point may differ, except the
+documented -90 degree row of AR6's Antarctic regions on the grids that have
+one.
 """
 from __future__ import annotations
 
@@ -22,11 +25,23 @@ from shapely.geometry import Polygon, box
 
 import polymask
 import polymask.xarray as pxr
+from tests.ar6_data import ar6_cache
+
+
+def _ar6(which):
+    regionmask.set_options(cache_dir=str(ar6_cache()))  # the file is there: pooch checks its hash, fetches nothing
+    return getattr(regionmask.defined_regions.ar6, which)
+
 
 REGION_SETS = {
     "srex": lambda: regionmask.defined_regions.srex,
     "giorgi": lambda: regionmask.defined_regions.giorgi,
     "prudence": lambda: regionmask.defined_regions.prudence,  # overlapping regions: 3-D only
+    # Neighbours store their shared borders with ~1e-15 degrees of rounding noise, and some
+    # overlap by slivers: regionmask's nudge and its one-region-per-point 3-D decide there.
+    "ar6-all": lambda: _ar6("all"),
+    "ar6-land": lambda: _ar6("land"),
+    "ar6-ocean": lambda: _ar6("ocean"),
 }
 
 GRIDS = {  # step, first centre offset
@@ -60,6 +75,15 @@ def test_shipped_region_sets_equal_regionmask(name, grid, convention):
         expected_3d = regions.mask_3D(lon, lat, drop=False)
     got_3d = pxr.mask_3d(regions, lon, lat, drop=False)
     assert got_3d.dims == ("region", "lat", "lon")
+    if name.startswith("ar6") and lat[0] == -90:
+        # regionmask re-tests points at exactly -90 that no region took 1e-10 further north, so
+        # the Antarctic regions (which end at -90) take that row; polymask does not (documented).
+        south_pole = np.isclose(got_3d["lat"].values, -90)
+        differs = np.any(got_3d.values != expected_3d.values, axis=(0, 2))
+        assert np.array_equal(differs, south_pole) or (name == "ar6-ocean" and not differs.any())
+        assert not got_3d.values[:, south_pole].any()
+        got_3d, expected_3d = got_3d[:, ~south_pole], expected_3d[:, ~south_pole]
+        lat = lat[~south_pole]
     assert np.array_equal(got_3d.values, expected_3d.values), np.sum(got_3d.values != expected_3d.values)
     assert np.array_equal(got_3d["region"].values, expected_3d["region"].values)
     assert list(got_3d["abbrevs"].values) == list(expected_3d["abbrevs"].values)
@@ -67,8 +91,43 @@ def test_shipped_region_sets_equal_regionmask(name, grid, convention):
     if not regions.overlap:
         expected_2d = regions.mask(lon, lat)
         got_2d = pxr.mask_2d(regions, lon, lat)
+        if len(lat) < len(expected_2d["lat"]):  # the AR6 -90 row, checked above
+            expected_2d, got_2d = expected_2d.sel(lat=lat), got_2d.sel(lat=lat)
         assert got_2d.dtype == np.float64
         assert _same(got_2d.values, expected_2d.values).all()
+
+
+def test_points_on_a_shared_border_with_rounding_noise_go_west_as_in_regionmask():
+    """Two regions share the diagonal border x = y, stored 1e-14 apart (as AR6 stores some).
+
+    Grid points on that border are inside neither polygon (or both), exactly; regionmask tests
+    every point 1e-8 west and 1e-10 south of itself, so they belong to the west one.
+    """
+    west = Polygon([(0, 0), (10, 10 + 1e-14), (0, 10)])  # north-west of the diagonal, its border a hair north
+    east = Polygon([(0, 0), (10, 0), (10, 10)])  # south-east of it
+    regions = regionmask.Regions([west, east], numbers=[1, 2], overlap=False)
+    lon = lat = np.arange(0.5, 10.0)  # (k + 0.5, k + 0.5) lies on the diagonal
+    expected = regions.mask(lon, lat).values
+    got = pxr.mask_2d(regions, lon, lat).values
+    assert _same(got, expected).all()
+    assert np.all(np.diag(got) == 1)
+
+
+def test_non_overlapping_regions_give_each_point_one_layer_as_in_regionmask():
+    """Regions declared overlap=False that do overlap by a sliver: each point gets mask_2d's one region."""
+    a, b = box(0, 0, 10.6, 10), box(10.4, 0, 20, 10)  # both hold the column at lon 10.5
+    lon, lat = np.arange(0.5, 20), np.arange(0.5, 10)
+    eager = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for overlap in (False, True):
+            regions = regionmask.Regions([a, b], overlap=overlap)
+            eager[overlap] = pxr.mask_3d(regions, lon, lat, drop=False)
+            assert np.array_equal(eager[overlap].values, regions.mask_3D(lon, lat, drop=False).values)
+    assert eager[False].values.sum(axis=0).max() == 1 and eager[True].values.sum(axis=0).max() == 2
+    lazy = pxr.mask_3d(regionmask.Regions([a, b], overlap=False), lon, lat, drop=False, chunks=4)
+    assert lazy.chunks is not None
+    assert np.array_equal(lazy.values, eager[False].values)
 
 
 def test_descending_latitudes_and_like_a_dataset():

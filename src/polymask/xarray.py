@@ -12,12 +12,19 @@ The grid comes as 1-D ``lon`` and ``lat`` coordinates or as ``like=`` a
 DataArray / Dataset.  Two conventions, one per kind of grid:
 
 * **Points** (lon/lat coordinates, as regionmask has them): each grid point
-  is tested, and a point exactly on a region's border belongs to the region
-  to its south-west side -- the border rule of regionmask (its rasterio path
-  nudges every point by 1e-8 west and 1e-10 south).  polymask gets the same
-  rule without a nudge: it fills on the grid ordered east to west and north
-  to south, where the contract's half-open rule (left and top edges in) is
-  exactly that, and puts the rows and columns back in the grid's order.
+  is tested 1e-8 degrees west and 1e-10 south of where it is, as regionmask
+  tests it, so a point on a region's border belongs to the region to its
+  west (or south, on an east-west border), even where two neighbours store
+  their shared border with rounding noise (AR6 does).  polymask fills on the
+  grid ordered east to west and north to south, where the contract's
+  half-open rule (left and top edges in) settles what the nudge leaves
+  exactly on an edge, and puts the rows and columns back in the grid's
+  order.  For a ``regionmask.Regions`` declared ``overlap=False``,
+  :func:`mask_3d` gives each point the one region of :func:`mask_2d`, as
+  regionmask does.  One difference is left: regionmask re-tests grid points
+  at exactly -90 degrees that no region took 1e-10 degrees further north,
+  so regions ending at the South Pole take that row there; polymask does
+  not.
 * **Cells** (``like=`` a rioxarray-georeferenced array with x/y dims and no
   lon/lat coordinates): its affine transform goes to ``transform=``, pixel
   (row, col) is the cell sampled at its centre, as rasterio does, the
@@ -58,6 +65,11 @@ __all__ = ["mask", "mask_2d", "mask_3d"]
 LAZY_POINTS = 2**26
 
 #: Coordinate names read as longitude and latitude from a like= DataArray / Dataset.
+# regionmask tests each grid point 1e-8 degrees west and 1e-10 south of where it is (both its
+# rasterio and its shapely path), so a point on a border shared by two regions belongs to one of
+# them even where the two store that border with rounding noise (AR6 does, at ~1e-15 degrees):
+# without the nudge such a point can fall outside both, or inside both.
+NUDGE_LON, NUDGE_LAT = 1e-8, 1e-10
 _LON_NAMES = ("lon", "longitude")
 _LAT_NAMES = ("lat", "latitude")
 
@@ -98,16 +110,26 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
             chunks: Any = None) -> xr.DataArray:
     """A bool stack (region, lat, lon), one layer per region, as regionmask's ``mask_3D``.
 
-    Overlapping regions both hold a point.  With `drop` (the default),
+    Overlapping regions both hold a point, except for a regionmask.Regions
+    declared ``overlap=False`` (SREX, AR6, ...): there, as in regionmask, a
+    point belongs to the one region :func:`mask_2d` gives it (AR6's regions
+    overlap by slivers along some shared borders).  With `drop` (the default),
     regions that hold no grid point are left out (for a lazy result that
     needs one pass over the grid when called).  The region coordinate
     holds the numbers, with names and abbrevs when `regions` has them.
     """
+    one_per_point = getattr(regions, "overlap", None) is False and hasattr(regions, "polygons")
     flat, numbers, names, abbrevs = _regions(regions, numbers, like)
     grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
     stack = _Stack(grid, flat)
     rows, cols = grid.fill_shape
-    if chunks is None and len(flat) * rows * cols <= LAZY_POINTS:
+    if one_per_point:  # each point in at most one region: the label image, one layer per number
+        index = np.arange(len(flat), dtype=np.float64)
+        if chunks is None and len(flat) * rows * cols > LAZY_POINTS:  # a stack too large to hold: lazy
+            from polymask.dask import DEFAULT_CHUNK as chunks
+        labels = _burn(grid, flat, index, chunks)
+        layers = labels[None, :, :] == index[:, None, None]
+    elif chunks is None and len(flat) * rows * cols <= LAZY_POINTS:
         layers = stack.window(0, 0, rows, cols)
     else:
         import dask.array as da
@@ -117,7 +139,8 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
         block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
         layers = da.map_blocks(stack.block, chunks=((len(flat),),) + block_chunks, dtype=bool,
                                meta=np.empty((0, 0, 0), dtype=bool))
-    layers = grid.reorder(layers)
+    if not one_per_point:  # _burn's labels are in the grid's order already
+        layers = grid.reorder(layers)
     keep = np.asarray(layers.any(axis=(1, 2))) if drop else np.ones(len(flat), dtype=bool)
     coords = {"region": numbers[keep]}
     if names is not None:
@@ -290,9 +313,11 @@ class _Grid:
 
             return to_sample_frame(vertices, as_transform(self.transform))
         (lon_max, lat_max), (dlon, dlat) = self.origin, self.step
+        # Each grid point is tested NUDGE_LON west and NUDGE_LAT south of where it is, as
+        # regionmask tests it: the regions move that far east and north instead.
         wrapped = vertices.copy()
-        wrapped[:, 0] = (lon_max - vertices[:, 0]) / dlon
-        wrapped[:, 1] = (lat_max - vertices[:, 1]) / dlat
+        wrapped[:, 0] = ((lon_max - vertices[:, 0]) - NUDGE_LON) / dlon
+        wrapped[:, 1] = ((lat_max - vertices[:, 1]) - NUDGE_LAT) / dlat
         return wrapped
 
     def dateline_frame(self, vertices: np.ndarray) -> np.ndarray:
