@@ -64,12 +64,13 @@ __all__ = ["mask", "mask_2d", "mask_3d"]
 #: Grids with more points than this are computed lazily (Dask) unless chunks= says otherwise.
 LAZY_POINTS = 2**26
 
-#: Coordinate names read as longitude and latitude from a like= DataArray / Dataset.
 # regionmask tests each grid point 1e-8 degrees west and 1e-10 south of where it is (both its
 # rasterio and its shapely path), so a point on a border shared by two regions belongs to one of
 # them even where the two store that border with rounding noise (AR6 does, at ~1e-15 degrees):
 # without the nudge such a point can fall outside both, or inside both.
 NUDGE_LON, NUDGE_LAT = 1e-8, 1e-10
+
+#: Coordinate names read as longitude and latitude from a like= DataArray / Dataset.
 _LON_NAMES = ("lon", "longitude")
 _LAT_NAMES = ("lat", "latitude")
 
@@ -121,23 +122,24 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     one_per_point = getattr(regions, "overlap", None) is False and hasattr(regions, "polygons")
     flat, numbers, names, abbrevs = _regions(regions, numbers, like)
     grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
-    stack = _Stack(grid, flat)
     rows, cols = grid.fill_shape
     if one_per_point:  # each point in at most one region: the label image, one layer per number
         index = np.arange(len(flat), dtype=np.float64)
         if chunks is None and len(flat) * rows * cols > LAZY_POINTS:  # a stack too large to hold: lazy
-            from polymask.dask import DEFAULT_CHUNK as chunks
+            from polymask.dask import DEFAULT_CHUNK
+
+            chunks = DEFAULT_CHUNK
         labels = _burn(grid, flat, index, chunks)
         layers = labels[None, :, :] == index[:, None, None]
     elif chunks is None and len(flat) * rows * cols <= LAZY_POINTS:
-        layers = stack.window(0, 0, rows, cols)
+        layers = _Stack(grid, flat).window(0, 0, rows, cols)
     else:
         import dask.array as da
 
         from polymask.dask import DEFAULT_CHUNK, _chunks
 
         block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
-        layers = da.map_blocks(stack.block, chunks=((len(flat),),) + block_chunks, dtype=bool,
+        layers = da.map_blocks(_Stack(grid, flat).block, chunks=((len(flat),),) + block_chunks, dtype=bool,
                                meta=np.empty((0, 0, 0), dtype=bool))
     if not one_per_point:  # _burn's labels are in the grid's order already
         layers = grid.reorder(layers)
