@@ -5,9 +5,9 @@ land, ocean) is the file regionmask fetches from GitHub, taken here from
 regionmask's sdist on PyPI (tests/ar6_data.py).  Each is masked on 1-degree
 and 0.5-degree grids, centred between the region borders (x.5 / x.25) and on
 them (integers: every border runs through grid points, the tie rule
-decides), in both longitude conventions; no point may differ, except the
-documented -90 degree row of AR6's Antarctic regions on the grids that have
-one.
+decides), in both longitude conventions; no point may differ (AR6's
+Antarctic regions end at the South Pole, so its on-border grids check
+regionmask's second try of the points at -90 too).
 """
 from __future__ import annotations
 
@@ -75,15 +75,6 @@ def test_shipped_region_sets_equal_regionmask(name, grid, convention):
         expected_3d = regions.mask_3D(lon, lat, drop=False)
     got_3d = pxr.mask_3d(regions, lon, lat, drop=False)
     assert got_3d.dims == ("region", "lat", "lon")
-    if name.startswith("ar6") and lat[0] == -90:
-        # regionmask re-tests points at exactly -90 that no region took 1e-10 further north, so
-        # the Antarctic regions (which end at -90) take that row; polymask does not (documented).
-        south_pole = np.isclose(got_3d["lat"].values, -90)
-        differs = np.any(got_3d.values != expected_3d.values, axis=(0, 2))
-        assert np.array_equal(differs, south_pole) or (name == "ar6-ocean" and not differs.any())
-        assert not got_3d.values[:, south_pole].any()
-        got_3d, expected_3d = got_3d[:, ~south_pole], expected_3d[:, ~south_pole]
-        lat = lat[~south_pole]
     assert np.array_equal(got_3d.values, expected_3d.values), np.sum(got_3d.values != expected_3d.values)
     assert np.array_equal(got_3d["region"].values, expected_3d["region"].values)
     assert list(got_3d["abbrevs"].values) == list(expected_3d["abbrevs"].values)
@@ -91,8 +82,6 @@ def test_shipped_region_sets_equal_regionmask(name, grid, convention):
     if not regions.overlap:
         expected_2d = regions.mask(lon, lat)
         got_2d = pxr.mask_2d(regions, lon, lat)
-        if len(lat) < len(expected_2d["lat"]):  # the AR6 -90 row, checked above
-            expected_2d, got_2d = expected_2d.sel(lat=lat), got_2d.sel(lat=lat)
         assert got_2d.dtype == np.float64
         assert _same(got_2d.values, expected_2d.values).all()
 
@@ -128,6 +117,33 @@ def test_non_overlapping_regions_give_each_point_one_layer_as_in_regionmask():
     lazy = pxr.mask_3d(regionmask.Regions([a, b], overlap=False), lon, lat, drop=False, chunks=4)
     assert lazy.chunks is not None
     assert np.array_equal(lazy.values, eager[False].values)
+
+
+@pytest.mark.parametrize("convention", [180, 360])
+@pytest.mark.parametrize("overlap", [False, True])
+@pytest.mark.parametrize("chunks", [None, (7, 11)])
+def test_points_at_the_south_pole_and_the_dateline_get_a_second_try(convention, overlap, chunks):
+    """Regions ending at -90 N and at the dateline hold the points there, the corner included.
+
+    regionmask tries grid points at exactly -90 N that no region took again 1e-10 degrees north
+    (south of them there is nothing), those at 180 W / 0 E again at 180 E / 360 E, and the corner
+    at both; a 3-D stack ORs the second try into every layer.
+    """
+    east = 180.0 if convention == 180 else 360.0
+    regions = regionmask.Regions([box(east - 30, -90, east, -60), box(east - 60, -90, east - 20, -70),
+                                  box(east - 90, -80, east - 50, -50)], overlap=overlap)
+    lon = np.arange(east - 360.0, east, 5.0)  # from 180 W (0 E): the dateline column, no 180 E column
+    lat = np.arange(-90.0, -40.0, 5.0)  # from -90 N: the pole row
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected_3d = regions.mask_3D(lon, lat, drop=False).values
+        got_3d = pxr.mask_3d(regions, lon, lat, drop=False, chunks=chunks)
+        assert np.array_equal(got_3d.values, expected_3d)
+        assert got_3d.values[:, 0, 0].any()  # the corner: at -90 N, on the dateline
+        assert got_3d.values[:, 0, :].sum() > 4  # the pole row
+        if not overlap:
+            got_2d = pxr.mask_2d(regions, lon, lat, chunks=chunks)
+            assert _same(got_2d.values, regions.mask(lon, lat).values).all()
 
 
 def test_descending_latitudes_and_like_a_dataset():

@@ -21,10 +21,10 @@ DataArray / Dataset.  Two conventions, one per kind of grid:
   exactly on an edge, and puts the rows and columns back in the grid's
   order.  For a ``regionmask.Regions`` declared ``overlap=False``,
   :func:`mask_3d` gives each point the one region of :func:`mask_2d`, as
-  regionmask does.  One difference is left: regionmask re-tests grid points
-  at exactly -90 degrees that no region took 1e-10 degrees further north,
-  so regions ending at the South Pole take that row there; polymask does
-  not.
+  regionmask does.  Points at 180 W (0 E) and at -90 N that no region took
+  are tried again, as regionmask tries them: at 180 E (360 E), and 1e-10
+  degrees north of the pole, so regions ending at the dateline or the South
+  Pole hold them.
 * **Cells** (``like=`` a rioxarray-georeferenced array with x/y dims and no
   lon/lat coordinates): its affine transform goes to ``transform=``, pixel
   (row, col) is the cell sampled at its centre, as rasterio does, the
@@ -154,22 +154,42 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
 
 
 class _Stack:
-    """Fills any window of the (region, row, col) stack in the fill frame: eagerly or per Dask block."""
+    """Fills any window of the (region, row, col) stack in the fill frame: eagerly or per Dask block.
+
+    As regionmask's mask_3D, the points on the dateline column and the pole row are tried a second
+    time (at 180 E, and north of -90 N; the corner once, at both) and hold the regions of either try.
+    """
 
     def __init__(self, grid: "_Grid", flat: PolygonList):
         self.flat = flat
         self.vertices = grid.sample_frame(flat.vertices)
-        self.dateline_col = grid.dateline_col
-        self.dateline_vertices = grid.dateline_frame(flat.vertices) if grid.dateline_col is not None else None
+        self.col, self.row = grid.dateline_col, grid.pole_row
+        self.dateline = grid.dateline_frame(flat.vertices) if self.col is not None else None
+        self.pole = grid.sample_frame(flat.vertices, pole=True) if self.row is not None else None
+        both = self.col is not None and self.row is not None
+        self.corner = grid.dateline_frame(flat.vertices, pole=True) if both else None
 
     def window(self, row0: int, col0: int, height: int, width: int) -> np.ndarray:
         layers = np.zeros((len(self.flat), height, width), dtype=bool)
         _fill_layers(layers, self.vertices, self.flat, row0, col0)
-        at = self.dateline_col
-        if at is not None and col0 <= at < col0 + width:  # points on the dateline: also inside where 180 E is
+        in_cols = self.col is not None and col0 <= self.col < col0 + width
+        in_rows = self.row is not None and row0 <= self.row < row0 + height
+        if in_cols:
             column = np.zeros((len(self.flat), height, 1), dtype=bool)
-            _fill_layers(column, self.dateline_vertices, self.flat, row0, at)
-            layers[:, :, at - col0] |= column[:, :, 0]
+            _fill_layers(column, self.dateline, self.flat, row0, self.col)
+            if in_rows:
+                column[:, self.row - row0] = False  # the corner: tried below
+            layers[:, :, self.col - col0] |= column[:, :, 0]
+        if in_rows:
+            line = np.zeros((len(self.flat), 1, width), dtype=bool)
+            _fill_layers(line, self.pole, self.flat, self.row, col0)
+            if in_cols:
+                line[:, :, self.col - col0] = False
+            layers[:, self.row - row0, :] |= line[:, 0, :]
+        if in_cols and in_rows:
+            corner = np.zeros((len(self.flat), 1, 1), dtype=bool)
+            _fill_layers(corner, self.corner, self.flat, self.row, self.col)
+            layers[:, self.row - row0, self.col - col0] |= corner[:, 0, 0]
         return layers
 
     def block(self, block_info=None) -> np.ndarray:
@@ -257,6 +277,7 @@ class _Grid:
         self.transform, self.crs = transform, crs
         self.fill_shape = (len(lat), len(lon))
         self.dateline_col = None  # fill column of 180 W / 0 E, refilled as 180 E / 360 E
+        self.pole_row = None  # fill row of -90 N, refilled 1e-10 degrees north
 
     @classmethod
     def from_arguments(cls, lon, lat, like, vertices, wrap_lon):
@@ -292,6 +313,10 @@ class _Grid:
             edge = -180.0 if wrapped.min() < 0 else 0.0
             at_edge = np.flatnonzero(np.isclose(wrapped[lon_order], edge))
             grid.dateline_col = int(at_edge[0]) if len(at_edge) else None
+            # Points at -90 N that no region took are tried again NUDGE_LAT north of it (not south,
+            # where no region is), as regionmask does: regions that end at the South Pole hold them.
+            at_pole = np.flatnonzero(np.isclose(lat_values[lat_order], -90.0))
+            grid.pole_row = int(at_pole[0]) if len(at_pole) else None
         return grid
 
     @classmethod
@@ -308,8 +333,11 @@ class _Grid:
         return cls(np.asarray(like[x_name]), np.asarray(like[y_name]), x_name, y_name,
                    transform=tuple(transform)[:6], crs=crs)
 
-    def sample_frame(self, vertices: np.ndarray) -> np.ndarray:
-        """Polygon coordinates in the frame the core fills (fill_shape)."""
+    def sample_frame(self, vertices: np.ndarray, *, pole: bool = False) -> np.ndarray:
+        """Polygon coordinates in the frame the core fills (fill_shape).
+
+        `pole`: for the points at -90 N, tested NUDGE_LAT north of it instead of south.
+        """
         if self.transform is not None:
             from polymask._transform import as_transform, to_sample_frame
 
@@ -319,14 +347,33 @@ class _Grid:
         # regionmask tests it: the regions move that far east and north instead.
         wrapped = vertices.copy()
         wrapped[:, 0] = ((lon_max - vertices[:, 0]) - NUDGE_LON) / dlon
-        wrapped[:, 1] = ((lat_max - vertices[:, 1]) - NUDGE_LAT) / dlat
+        wrapped[:, 1] = ((lat_max - vertices[:, 1]) + (NUDGE_LAT if pole else -NUDGE_LAT)) / dlat
         return wrapped
 
-    def dateline_frame(self, vertices: np.ndarray) -> np.ndarray:
+    def dateline_frame(self, vertices: np.ndarray, *, pole: bool = False) -> np.ndarray:
         """The frame of sample_frame for the regions moved 360 degrees west (for dateline_col)."""
         shifted = vertices.copy()
         shifted[:, 0] -= 360.0
-        return self.sample_frame(shifted)
+        return self.sample_frame(shifted, pole=pole)
+
+    def edge_points(self, flat: PolygonList, values: np.ndarray) -> "_EdgePoints | None":
+        """The second try of the points at 180 W / 0 E and at -90 N (regionmask's edge points), or None."""
+        col, row = self.dateline_col, self.pole_row
+        if col is None and row is None:
+            return None
+        rows, cols = self.fill_shape
+
+        def burn(frame, height, width, row0, col0):
+            out = np.full((height, width), np.nan)
+            _core.rasterize(frame, flat.ring_ends, flat.polygon_ends, values, out, row0, col0, _core.EVEN_ODD, 1)
+            return out
+
+        column = burn(self.dateline_frame(flat.vertices), rows, 1, 0, col)[:, 0] if col is not None else None
+        pole = burn(self.sample_frame(flat.vertices, pole=True), 1, cols, row, 0)[0] if row is not None else None
+        if column is not None and pole is not None:  # the corner: tried once, at 180 E and north of -90
+            corner = burn(self.dateline_frame(flat.vertices, pole=True), 1, 1, row, col)[0, 0]
+            column[row] = pole[col] = corner
+        return _EdgePoints(col, column, row, pole)
 
     def reorder(self, filled):
         """Rows and columns of a fill (..., lat, lon) back in the grid's order."""
@@ -358,18 +405,14 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     vertices = grid.sample_frame(flat.vertices)
     frame = PolygonList(vertices, flat.ring_ends, flat.polygon_ends)
     values = np.ascontiguousarray(numbers, dtype=np.float64)
-    dateline = None
-    if grid.dateline_col is not None:  # points on the dateline no region took: try them at 180 E
-        dateline = np.full((grid.fill_shape[0], 1), np.nan)
-        _core.rasterize(grid.dateline_frame(flat.vertices), frame.ring_ends, frame.polygon_ends, values,
-                        dateline, 0, grid.dateline_col, _core.EVEN_ODD, 1)
+    edges = grid.edge_points(flat, values)  # for the points on the dateline or the pole no region took
     points = grid.fill_shape[0] * grid.fill_shape[1]
     if chunks is None and points <= LAZY_POINTS:
         out = np.full(grid.fill_shape, np.nan)
         _core.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD,
                         _threads(points))
-        if dateline is not None:
-            _patch_dateline(out, dateline, grid.dateline_col, 0, 0)
+        if edges is not None:
+            edges.patch(out, 0, 0)
         return grid.reorder(out)
     import dask
     import dask.array as da
@@ -384,18 +427,25 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
                            chunks=block_chunks, dtype=indices.dtype,
                            meta=np.empty((0, 0), dtype=indices.dtype))
     table = np.concatenate([[np.nan], values])
-    numbers_lazy = labels.map_blocks(_lookup, table, dateline, grid.dateline_col, dtype=np.float64,
-                                     meta=np.empty((0, 0)))
+    numbers_lazy = labels.map_blocks(_lookup, table, edges, dtype=np.float64, meta=np.empty((0, 0)))
     return grid.reorder(numbers_lazy)
 
 
-def _patch_dateline(block: np.ndarray, dateline, at, row0: int, col0: int) -> None:
-    """Fill the NaN points of the dateline column (fill column `at`) of a block from `dateline`."""
-    if dateline is None or not col0 <= at < col0 + block.shape[1]:
-        return
-    column = block[:, at - col0]
-    rows = dateline[row0:row0 + block.shape[0], 0]
-    block[:, at - col0] = np.where(np.isnan(column), rows, column)
+class _EdgePoints:
+    """The second try of a grid's edge points: region numbers (NaN: none) of the dateline column and the pole row."""
+
+    def __init__(self, col, column, row, pole):
+        self.col, self.column, self.row, self.pole = col, column, row, pole
+
+    def patch(self, block: np.ndarray, row0: int, col0: int) -> None:
+        """Fill the NaN edge points of a block (fill window at row0, col0) from the second try."""
+        height, width = block.shape
+        if self.col is not None and col0 <= self.col < col0 + width:
+            at = block[:, self.col - col0]
+            block[:, self.col - col0] = np.where(np.isnan(at), self.column[row0:row0 + height], at)
+        if self.row is not None and row0 <= self.row < row0 + height:
+            at = block[self.row - row0]
+            block[self.row - row0] = np.where(np.isnan(at), self.pole[col0:col0 + width], at)
 
 
 def _block_chunks(normalize, chunks, shape, dtype):
@@ -406,11 +456,12 @@ def _block_chunks(normalize, chunks, shape, dtype):
         raise ValueError(f"chunks must be positive block sizes for a grid of shape {shape}, got {chunks!r}") from None
 
 
-def _lookup(block: np.ndarray, table: np.ndarray, dateline, at, block_info=None) -> np.ndarray:
-    """Region numbers (NaN for 0) of a block of burned indices, the dateline column patched."""
+def _lookup(block: np.ndarray, table: np.ndarray, edges, block_info=None) -> np.ndarray:
+    """Region numbers (NaN for 0) of a block of burned indices, the edge points patched."""
     numbers = table[block]
-    (row0, _), (col0, _) = block_info[0]["array-location"]
-    _patch_dateline(numbers, dateline, at, row0, col0)
+    if edges is not None:
+        (row0, _), (col0, _) = block_info[0]["array-location"]
+        edges.patch(numbers, row0, col0)
     return numbers
 
 
