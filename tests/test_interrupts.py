@@ -107,8 +107,9 @@ def test_sigint_during_a_long_fill_raises_keyboard_interrupt(case):
 OTHER_MODULES = HARNESS + textwrap.dedent('''
     call, threads = sys.argv[1], int(sys.argv[2])
 
-    if call == "coverage":  # seconds of edge cells: every row crosses 1,600 edges
-        vertices, side = comb(8000, 800), 8000
+    if call == "coverage":  # seconds of edge cells: every row crosses 8,000 edges
+        # (with 1,600 the two-thread call ended at 0.3 s, racing the interrupt)
+        vertices, side = comb(8000, 4000), 8000
         run = lambda: polymask.coverage(vertices, (side, side), dtype=np.uint8, threads=threads)
     else:  # 150 objects of tens of milliseconds each
         segmentation, side = [comb(8000, 100).ravel().tolist()], 8000

@@ -45,9 +45,16 @@ void parallel_for(int64_t n_chunks, int threads, Body &&body)
 // small runs on the calling thread alone.  Tune with that benchmark on an
 // idle machine.
 constexpr double kWorkPerThread = 1 << 20;
-// A chunk is at most this much work (about a millisecond): the caller checks
+// A chunk is at most this much work (about 0.1 ms of mask rows): the caller checks
 // for interrupts between chunks, and late helpers find work left to claim.
 constexpr double kWorkPerChunk = 1 << 21;
+// A lone thread (team 1) needs chunks only for the interrupt checks, and
+// every chunk of a row fill restarts the sweep (edges that span its first
+// row join again, unsorted): on the 1,000-vertex star at 4096x4096, one
+// thread, 17 bands instead of one cost 12% of the mask and 10% of
+// all_touched (csrc/bench/STEPS.md).  So a lone thread cuts 16x coarser:
+// chunks of about 2 ms of mask rows, far inside the 0.25 s promised for Ctrl-C.
+constexpr double kWorkPerLoneChunk = 16 * kWorkPerChunk;
 // Chunks per thread at least.  A caller waits only for chunks a helper has
 // claimed; small chunks make it unlikely that a helper is descheduled while
 // holding one (on a busy machine that wait is a whole scheduler slice), and
@@ -67,7 +74,7 @@ inline int threads_for_work(int threads, double work)
 // (e.g. the rows of a window) and at least 1.
 inline int64_t chunks_for_work(int team, double work, int64_t units)
 {
-    const double by_size = work / kWorkPerChunk;
+    const double by_size = work / (team > 1 ? kWorkPerChunk : kWorkPerLoneChunk);
     const int64_t by_team = team > 1 ? kChunksPerThread * team : 1;
     int64_t chunks = std::max<int64_t>(by_team, by_size > 1e15 ? int64_t(1e15) : static_cast<int64_t>(by_size));
     return std::max<int64_t>(1, std::min(chunks, units));
