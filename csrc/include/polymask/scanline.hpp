@@ -162,11 +162,16 @@ struct ActiveEdges {
 // Sort the active edges by column: insertion sort, linear when the order
 // barely changed since the last row.  After a linear budget of moves it
 // sorts a permutation instead, so adversarial polygons (many edges swapping
-// order between rows) stay O(n log n) per row.
-inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch)
+// order between rows) stay O(n log n) per row.  `fresh`: the edges have
+// just joined in y order (a band's first row), so the insertion sort would
+// only spend its budget: the permutation is sorted at once.  (Spending it
+// most of the first-row sort a band paid; 64 bands of the 4096x4096 star:
+// 1.26 -> 1.22 ms, one thread.)  Both
+// ways give the same, stable order.
+inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch, bool fresh = false)
 {
     const size_t n = active.size();
-    size_t moves_left = 8 * n + 64;
+    size_t moves_left = fresh ? 0 : 8 * n + 64;
     for (size_t k = 1; k < n; ++k) {
         const double key = active.column[k];
         if (!(active.column[k - 1] > key)) continue;  // the usual case: already in place
@@ -186,8 +191,10 @@ inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveE
     if (moves_left > 0) return;
     order.resize(n);
     for (size_t k = 0; k < n; ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return active.column[a] < active.column[b]; });
+    // Ties by index: the stable order, without stable_sort's buffer.
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return active.column[a] < active.column[b] || (active.column[a] == active.column[b] && a < b);
+    });
     scratch.resize(n);
     for (size_t k = 0; k < n; ++k) {
         const size_t from = order[k];
@@ -245,7 +252,7 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
         const bool in_order = pass(active.xi.data(), active.yi.data(), active.dx.data(),
                                    active.dy.data(), active.column.data(), n_active, static_cast<double>(row),
                                    lo, hi);
-        if (!in_order) sort_active(active, order, scratch);
+        if (!in_order) sort_active(active, order, scratch, row == row_begin);
 
         sink.begin_row(row);
         const double *column = active.column.data();
