@@ -164,10 +164,9 @@ struct ActiveEdges {
 // sorts a permutation instead, so adversarial polygons (many edges swapping
 // order between rows) stay O(n log n) per row.  `fresh`: the edges have
 // just joined in y order (a band's first row), so the insertion sort would
-// only spend its budget: the permutation is sorted at once.  (Spending it
-// most of the first-row sort a band paid; 64 bands of the 4096x4096 star:
-// 1.26 -> 1.22 ms, one thread.)  Both
-// ways give the same, stable order.
+// only spend its budget: the permutation is sorted at once (64 bands of
+// the 4096x4096 star, one thread: 1.26 -> 1.22 ms).  Both ways give the
+// same, stable order.
 inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch, bool fresh = false)
 {
     const size_t n = active.size();
