@@ -48,5 +48,4 @@ def _from_sdist(version: str, target: Path) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script from anywhere
     print(f"AR6 regions for the regionmask tests: {ar6_cache()}")
