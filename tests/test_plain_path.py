@@ -83,6 +83,39 @@ def test_a_covering_polygon_in_dirty_memory_has_every_byte_written():
         assert set(np.unique(result.view(np.uint8))) <= {0, 1}
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_plain_all_touched_masks_equal_the_checked_path_and_the_coverage(threads):
+    """all_touched=True takes the plain path too: the cells of positive coverage, as the checked path."""
+    for vertices, shape in random_polygons(13, 120):
+        plain = _core.plain_mask(vertices, shape, threads, None, True)
+        assert plain is not None and plain.dtype == bool and plain.shape == shape
+        reference = polymask.coverage(vertices, shape) > 0
+        assert np.array_equal(plain, reference), (vertices, shape)
+        assert np.array_equal(checked_mask(vertices, shape, threads=threads, all_touched=True), reference)
+        assert np.array_equal(polymask.mask(vertices, shape, threads=threads, all_touched=True), reference)
+
+
+@pytest.mark.parametrize("dtype", [bool, np.uint8])
+def test_plain_all_touched_out_is_filled_in_place_every_byte(dtype):
+    for vertices, shape in random_polygons(14, 80):
+        out = np.full(shape, 7 if dtype is np.uint8 else True, dtype=dtype)  # garbage: all rewritten
+        assert _core.plain_mask(vertices, shape, 1, out, True) is out
+        assert np.array_equal(out.astype(bool), polymask.coverage(vertices, shape) > 0)
+        assert set(np.unique(out)) <= {0, 1}
+
+
+def test_all_touched_that_is_not_a_bool_takes_the_checked_path(monkeypatch):
+    """Only the bools True and False are plain: any other value keeps the checked path's meaning."""
+    calls = []
+    monkeypatch.setattr("polymask._api._plain_mask", lambda *args: calls.append(args))
+    vertices = np.array([(0.5, 0.5), (5.2, 1.0), (2.0, 4.7)])
+    expected = polymask.coverage(vertices, (6, 6)) > 0
+    assert np.array_equal(polymask.mask(vertices, (6, 6), all_touched=np.True_), expected)
+    assert calls == []
+    polymask.mask(vertices, (6, 6), all_touched=True)
+    assert len(calls) == 1 and calls[0][-1] is True
+
+
 @settings(max_examples=150, deadline=None)
 @given(vertices=hnp.arrays(np.float64, st.tuples(st.integers(0, 12), st.just(2)),
                            elements=st.floats(-1e300, 1e300) | st.floats(-40, 40) | st.integers(-40, 40).map(float)),

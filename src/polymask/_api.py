@@ -149,11 +149,11 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
            [1, 1, 1, 1, 1],
            [1, 1, 1, 1, 1]])
     """
-    if (window is None and transform is None and all_touched is False
+    if (window is None and transform is None and (all_touched is False or all_touched is True)
             and type(backend) is str and backend == "auto" and type(fill_rule) is str and fill_rule == "evenodd"):
         # The common call -- one float64 ring, a shape, defaults -- checked and
         # filled in one step by the scanline core (None: not that plain).
-        plain = _plain_mask(vertices, shape, _pinned_threads() if threads is None else threads, out)
+        plain = _plain_mask(vertices, shape, _pinned_threads() if threads is None else threads, out, all_touched)
         if plain is not None:
             return plain
     parts = _layouts.segmentation_parts(vertices)

@@ -132,14 +132,9 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
 def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads) -> None:
     """all_touched for polymask.mask into the caller's `buffer`: 1 where the cell meets the region, every byte written.
 
-    New masks come from new_touched_mask, which picks zeroed or not itself.
+    New masks come from polymask._core.new_mask(..., all_touched=True), which picks zeroed or not itself.
     """
     _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends, False)
-
-
-def new_touched_mask(coordinates, ring_ends, shape, row0, col0, rule, threads) -> np.ndarray:
-    """A new all_touched mask of `shape` (the window at row0, col0): see _coverage_sweep.new_touched_mask."""
-    return _sweep.new_touched_mask(coordinates, shape[0], shape[1], row0, col0, rule, threads, ring_ends)
 
 
 def rasterize_touched(flat, labels, result, row0, col0, rule, threads) -> None:

@@ -24,13 +24,3 @@ def fill_touched(
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
 ) -> None: ...
-def new_touched_mask(
-    vertices: npt.NDArray[np.float64],
-    height: int,
-    width: int,
-    row0: int = 0,
-    col0: int = 0,
-    rule: int = 0,
-    threads: int = 0,
-    ring_ends: npt.NDArray[np.int64] | None = None,
-) -> npt.NDArray[np.bool_]: ...

@@ -10,11 +10,9 @@ from libcpp.memory cimport unique_ptr
 
 from polymask.core cimport Polygon, Window, note_main_thread, watch_interrupts
 from polymask.coverage cimport coverage as core_coverage, fill_touched as core_fill_touched
-from polymask.views cimport as_rule, new_polygon, window_at, writes_every_byte
+from polymask.views cimport as_rule, new_polygon, window_at
 
 import threading
-
-import numpy as np
 
 # Ctrl-C between the sweep's chunks: this module links its own copy of the
 # core, so it installs the check itself (core.pxd: watch_interrupts).
@@ -60,24 +58,3 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
     with nogil:
         watch_interrupts()
         core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
-
-
-def new_touched_mask(const double[:, ::1] vertices not None, int64_t height, int64_t width, int64_t row0=0,
-                     int64_t col0=0, int rule=0, int threads=0, const int64_t[::1] ring_ends=None):
-    """A new (height, width) bool all_touched mask of the window at (row0, col0).
-
-    np.zeros with only the ones written, or np.empty with every byte
-    written when the polygon crosses most rows of a heap-sized mask
-    (views.pxd: writes_every_byte).  MemoryError when it cannot be allocated.
-    """
-    cdef Window window = window_at(row0, col0, height, width)
-    cdef unique_ptr[Polygon] polygon
-    polygon.reset(new_polygon(vertices, ring_ends))
-    cdef bint write_all = writes_every_byte(polygon.get()[0], window, 1)
-    result = (np.empty if write_all else np.zeros)((height, width), dtype=bool)
-    cdef uint8_t[:, ::1] out = result.view(np.uint8)
-    cdef uint8_t *out_ptr = &out[0, 0] if (height > 0 and width > 0) else NULL
-    with nogil:
-        watch_interrupts()
-        core_fill_touched(polygon.get()[0], window, out_ptr, width, as_rule(rule), threads, not write_all)
-    return result

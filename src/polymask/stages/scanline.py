@@ -35,23 +35,19 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
          ring_ends: np.ndarray | None = None, all_touched: bool = False) -> np.ndarray:
     """The mask of checked arguments into `out` (None: a new array); see polymask.stages.Stage.fill."""
     row0, col0, out_shape = (0, 0, shape) if window is None else (window[0], window[1], window[2:])
-    if all_touched:  # centre mask + the cells edges pass (csrc/src/touched.cpp, via polymask/_coverage.py)
-        if out is None:  # allocated as below: zeroed with only the touched cells written, or not
-            try:
-                return _coverage.new_touched_mask(coordinates, ring_ends, out_shape, row0, col0, rule, threads)
-            except MemoryError:
-                raise cannot_allocate(out_shape, 1, "mask", MASK_HINT) from None
-        _coverage.fill_touched(coordinates, ring_ends, out.view(np.uint8), row0, col0, rule, threads)
-        return out
     if out is None:
-        # A new array: np.zeros with only the inside spans written when the
-        # polygon covers few rows (untouched pages stay untouched), np.empty
-        # with every byte written once when it covers most (_core.filled_mask).
+        # A new array: np.zeros with only the inside spans (or touched cells)
+        # written when the polygon covers few rows (untouched pages stay
+        # untouched), np.empty with every byte written once when it covers
+        # most (_core.filled_mask).
         try:
             return _core.new_mask(coordinates, out_shape[0], out_shape[1], row0=row0, col0=col0, rule=rule,
-                                  threads=threads, ring_ends=ring_ends)
+                                  threads=threads, ring_ends=ring_ends, all_touched=all_touched)
         except MemoryError:
             raise cannot_allocate(out_shape, 1, "mask", MASK_HINT) from None
+    if all_touched:  # centre mask + the cells edges pass (csrc/src/touched.cpp, via polymask/_coverage.py)
+        _coverage.fill_touched(coordinates, ring_ends, out.view(np.uint8), row0, col0, rule, threads)
+        return out
     _core.fill(coordinates, out.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                ring_ends=ring_ends)
     return out
