@@ -190,13 +190,13 @@ private:
     // x_bottom_, first_ and last_ of every piece.
     void cells(double y, double col0, double col_end)
     {
-        size_t k = 0;
 #ifdef POLYMASK_TOUCHED_AVX2
         if (detail::cpu_has_avx2() && touched_simd_allowed.load(std::memory_order_relaxed)) {
-            k = cells_avx2(y, col0, col_end);
+            cells_avx2(y, col0, col_end);
+            return;
         }
 #endif
-        for (; k < segment_.size(); ++k) cell_of(k, y, col0, col_end);
+        for (size_t k = 0; k < segment_.size(); ++k) cell_of(k, y, col0, col_end);
     }
 
     // One piece, as Abscissa::at and open_cells do it.
@@ -215,8 +215,8 @@ private:
 #ifdef POLYMASK_TOUCHED_AVX2
     // Every piece, four at a time (a last, partial group with masked loads
     // and stores, so no piece takes the scalar path but those near a cell
-    // side); returns how many pieces it did.
-    __attribute__((target("avx2"))) size_t cells_avx2(double y, double col0, double col_end)
+    // side).
+    __attribute__((target("avx2"))) void cells_avx2(double y, double col0, double col_end)
     {
         const size_t n = segment_.size();
         size_t k = 0;
@@ -226,7 +226,6 @@ private:
                 _mm256_cmpgt_epi64(_mm256_set1_epi64x(static_cast<int64_t>(n - k)), _mm256_setr_epi64x(0, 1, 2, 3));
             cells_of_four<true>(k, lanes, y, col0, col_end);
         }
-        return n;
     }
 
     // Pieces k to k + 3, or those of them in `lanes` (masked loads and
