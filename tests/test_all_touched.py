@@ -150,6 +150,31 @@ def test_an_edge_grazing_a_corner_touches_the_cell():
     np.testing.assert_array_equal(touched, positive(exact_coverage([triangle], (6, 6))))
 
 
+@pytest.mark.parametrize("height", [49, 98])
+def test_edges_through_cell_corners_with_awkward_heights(height):
+    # The marking multiplies by 1 / height instead of dividing, and redoes
+    # with the exact division any abscissa within its error bound of a cell
+    # side.  For heights like 49 (49 * fl(1/49) != 1) the product misses
+    # the cell side c + 1/2 that the edge passes exactly, by an ulp, and so
+    # names a cell the edge only touches at its corner.  Without the redo
+    # (its bound set to 2^-80), 46 of these 488 masks differed from
+    # coverage > 0, and the height-98 triangle below from the exact
+    # reference; no other test caught it.
+    shape = (height + 2, 40)
+    for width in range(-30, 31):
+        start = 32 if width < 0 else 2
+        for apex in [(-1, 5), (-1, height - 5), (5, height - 5), (3, 71 * height // 98)]:
+            triangle = np.array([(start, 0), (start + width, height), (start + apex[0] - 2, apex[1])], float)
+            touched = polymask.mask(triangle, shape, all_touched=True, threads=1)
+            np.testing.assert_array_equal(touched, polymask.coverage(triangle, shape) > 0,
+                                          err_msg=f"triangle {triangle.tolist()}")
+    # One of them against exact rationals too, over its top 50 rows.
+    triangle = np.array([(2.0, 0.0), (30.0, height), (-1.0, 5.0)])
+    window = (0, 0, 50, 32)
+    np.testing.assert_array_equal(polymask.mask(triangle, shape, all_touched=True, window=window),
+                                  positive(exact_coverage([triangle], shape, window=window)))
+
+
 @pytest.mark.parametrize("rule", RULES)
 def test_far_coordinates_take_the_extended_path(rule):
     # Vertices beyond 2^16 use extended-precision abscissae; the answer is

@@ -102,6 +102,27 @@ def test_interior_exactly_one_and_outside_exactly_zero(rule):
     assert np.all(fractions[none] == 0.0)
 
 
+@pytest.mark.parametrize("overlapping", [False, True], ids=["simple", "overlapping-edges"])
+@pytest.mark.parametrize("cut", [1e-4, 3e-6])
+def test_fractions_near_0_and_1_are_kept(cut, overlapping):
+    # Cell (1, 1) misses a corner triangle of area cut^2 / 2 (5e-9 and
+    # 4.5e-12), and cell (1, 5) holds a triangle of that area: fractions
+    # just below 1 and just above 0, the second pair closer to them than
+    # the 1e-10 promise, but still not equal to them.  The sweep snaps
+    # only sums within 2^-40 (9e-13) of 0 or 1, its own rounding; with that
+    # threshold at 2^-20 every other test still passed, and this one failed.
+    # A spike traced back (zero area) makes edges overlap, so the second
+    # variant takes the branch for such polygons.
+    square = [(0.5 + cut, 0.5), (3.5, 0.5), (3.5, 3.5), (0.5, 3.5), (0.5, 0.5 + cut)]
+    sliver = [(4.5, 0.5), (4.5 + cut, 0.5), (4.5, 0.5 + cut)]
+    rings = [square, sliver] + ([[(6.0, 2.0), (7.0, 3.0), (6.0, 2.0), (6.0, 3.0)]] if overlapping else [])
+    fractions = polymask.coverage(rings, (5, 9))
+    exact = exact_coverage(rings, (5, 9))
+    assert max_error(fractions, exact) <= BOUND
+    assert 0 < 1 - fractions[1, 1] < cut ** 2 and 0 < fractions[1, 5] < cut ** 2  # neither snapped
+    np.testing.assert_array_equal(fractions > 0, positive(exact))
+
+
 TRANSFORMS = {
     "north-up": (0.5, 0.0, 100.0, 0.0, -0.5, 200.0),
     "south-up": (2.0, 0.0, -10.0, 0.0, 3.0, 5.0),
