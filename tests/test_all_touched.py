@@ -162,9 +162,10 @@ def test_edges_through_cell_corners_with_awkward_heights(height):
     # reference; no other test caught it.
     shape = (height + 2, 40)
     for width in range(-30, 31):
-        start = 32 if width < 0 else 2
-        for apex in [(-1, 5), (-1, height - 5), (5, height - 5), (3, 71 * height // 98)]:
-            triangle = np.array([(start, 0), (start + width, height), (start + apex[0] - 2, apex[1])], float)
+        start = 32 if width < 0 else 2  # the long edge runs from (start, 0) to (start + width, height)
+        # The third vertex, as (offset from start - 2, row): near the long edge's ends and middle.
+        for offset, row in [(-1, 5), (-1, height - 5), (5, height - 5), (3, 71 * height // 98)]:
+            triangle = np.array([(start, 0), (start + width, height), (start - 2 + offset, row)], float)
             touched = polymask.mask(triangle, shape, all_touched=True, threads=1)
             np.testing.assert_array_equal(touched, polymask.coverage(triangle, shape) > 0,
                                           err_msg=f"triangle {triangle.tolist()}")
