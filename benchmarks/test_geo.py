@@ -8,7 +8,7 @@ Four groups; compare medians within a group as ratios, from one run:
   with a column's labels into a 4096x4096 north-up raster by
   ``polymask.rasterize(frame, ..., values="label", transform=T)`` and by
   ``rasterio.features.rasterize`` (both take the frame as it is: the
-  ingestion is timed too);
+  ingestion is timed too), each also with ``all_touched=True``;
 * geo-ingestion: ``polymask.rasterize`` (1 thread) of the same 10,000
   polygons as a shapely array against the same polygons as a padded
   (P, 16, 2) array;
@@ -100,6 +100,38 @@ def test_label_image_rasterio_from_geodataframe(benchmark, frame, expected_label
     record(benchmark, backend="rasterio", result=result, expected=expected_labels, group="geo-label-image",
            n_polygons=len(table))
     assert benchmark.extra_info["matches_contract"]  # random float polygons: GDAL agrees pixel for pixel
+
+
+@pytest.fixture(scope="module")
+def expected_touched_labels(frame):
+    table, world, shape = frame
+    return polymask.rasterize(world, shape, table["label"].to_numpy(), transform=TRANSFORM, all_touched=True)
+
+
+def test_label_image_polymask_all_touched(benchmark, frame, expected_touched_labels):
+    # rasterio's most used option, on one thread: compare with polymask-threads-1 (the centre rule).
+    table, _, shape = frame
+    result = benchmark.pedantic(polymask.rasterize, (table, shape),
+                                {"values": "label", "transform": TRANSFORM, "threads": 1, "all_touched": True},
+                                rounds=9, warmup_rounds=1)
+    record(benchmark, backend="polymask-all-touched-threads-1", result=result, expected=expected_touched_labels,
+           group="geo-label-image", n_polygons=len(table))
+    assert benchmark.extra_info["matches_contract"]
+
+
+def test_label_image_rasterio_all_touched(benchmark, frame, expected_touched_labels):
+    table, _, shape = frame
+
+    def burn():
+        return features.rasterize(zip(table.geometry, table["label"]), out_shape=shape, transform=TRANSFORM,
+                                  dtype=np.uint16, all_touched=True)
+
+    result = benchmark.pedantic(burn, rounds=3, warmup_rounds=0)
+    record(benchmark, backend="rasterio-all-touched", result=result, expected=expected_touched_labels,
+           group="geo-label-image", n_polygons=len(table))
+    # GDAL's all-touched differs only where an edge passes exactly through a
+    # cell corner (docs/geospatial.md); random float stars never do.
+    assert benchmark.extra_info["matches_contract"]
 
 
 @pytest.mark.parametrize("form", ["shapely-array", "padded-array"])

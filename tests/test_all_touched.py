@@ -226,6 +226,31 @@ def test_rasterize_all_touched_is_the_touched_masks_in_order():
     np.testing.assert_array_equal(window, labels[3:23, 5:14])
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rasterize_all_touched_in_one_core_call_equals_the_masks(threads):
+    # The core burns every polygon's touched cells in one call (csrc/src/touched.cpp):
+    # the same cells as each polygon's own all_touched mask, later over earlier,
+    # for spikes traced back over themselves (the area sweep's polygons),
+    # vertices on cell corners, polygons past the image and far from the origin.
+    rng = np.random.default_rng(31)
+    polygons = [rng.uniform(-4, 40, (int(rng.integers(3, 12)), 2)) for _ in range(40)]
+    polygons[3] = np.array([(2.0, 2.0), (20.0, 9.0), (2.0, 2.0), (9.0, 20.0)])  # a spike traced back
+    polygons[7] = np.round(polygons[7] * 2) / 2  # a half-integer grid: edges through corners
+    polygons[11] = polygons[11] + 500.0  # wholly outside the image
+    polygons[13] = polygons[13] - [60.0, 0.0]  # left of it
+    shape = (36, 36)
+    expected = np.zeros(shape, dtype=np.uint16)
+    for value, polygon in enumerate(polygons, start=1):
+        expected[polymask.mask(polygon, shape, all_touched=True)] = value
+    labels = polymask.rasterize(polygons, shape, all_touched=True, threads=threads, dtype=np.uint16)
+    np.testing.assert_array_equal(labels, expected)
+    # Far from the origin (Extended abscissae): the same cells, moved.
+    far = [polygon + 70000.0 for polygon in polygons]
+    moved = polymask.rasterize(far, (70036, 70036), all_touched=True, threads=threads, dtype=np.uint16,
+                               window=(70000, 70000, 36, 36))
+    np.testing.assert_array_equal(moved, expected)
+
+
 # ---- against GDAL (rasterio) --------------------------------------------------
 
 rasterio_features = pytest.importorskip("rasterio.features")  # the peers extra, installed by `test`

@@ -1,11 +1,14 @@
-// mask_writers.hpp -- the span sinks that write bool masks (see scanline.hpp).
+// mask_writers.hpp -- the span sinks that write masks and label images (see scanline.hpp).
 //
-// Internal to the core's sources (fill.cpp, masks.cpp).  Two ways to write a
-// mask: every byte of the window (the caller's out= may hold anything), or
-// only the inside spans of an array known to be zero (a fresh calloc'ed /
-// np.zeros array), which leaves untouched pages of zeros untouched.
+// Internal to the core's sources (fill.cpp, masks.cpp, rasterize.cpp,
+// touched.cpp).  Two ways to write a mask: every byte of the window (the
+// caller's out= may hold anything), or only the inside spans of an array
+// known to be zero (a fresh calloc'ed / np.zeros array), which leaves
+// untouched pages of zeros untouched.  A label image gets each polygon's
+// value inside its spans and nothing else.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -83,6 +86,26 @@ struct MaskSpanWriter {
 
     void begin_row(int64_t r) { row = out + (r - window.row0) * row_stride - window.col0; }
     void span(int64_t begin, int64_t end) { std::memset(row + begin, 1, static_cast<size_t>(end - begin)); }
+    void end_row() {}
+};
+
+// Stores one value inside each span of one polygon; pixels outside spans
+// are never touched, which is what makes later polygons land over earlier
+// ones and the background survive.
+template <class Label>
+struct LabelSpanWriter {
+    Label *out;
+    int64_t row_stride;
+    const Window &window;
+    Label value;
+    Label *row = nullptr;
+
+    void begin_row(int64_t r) { row = out + (r - window.row0) * row_stride; }
+    // Spans come in absolute columns; the row starts at column col0.
+    void span(int64_t begin, int64_t end)
+    {
+        std::fill(row + (begin - window.col0), row + (end - window.col0), value);
+    }
     void end_row() {}
 };
 

@@ -14,6 +14,7 @@
 #include "polymask/rasterize.hpp"
 #include "polymask/scanline.hpp"
 #include "checks.hpp"
+#include "mask_writers.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
@@ -63,26 +64,6 @@ Extent extent_in_window(const Polygon &polygon, const Window &window)
                              (x_min - margin >= static_cast<double>(window.col0 + window.width)));
     return extent;
 }
-
-// Stores one value inside each span of one polygon; pixels outside spans
-// are never touched, which is what makes later polygons land over earlier
-// ones and the background survive.
-template <class Label>
-struct LabelSpanWriter {
-    Label *out;
-    int64_t row_stride;
-    const Window &window;
-    Label value;
-    Label *row = nullptr;
-
-    void begin_row(int64_t r) { row = out + (r - window.row0) * row_stride; }
-    // Spans come in absolute columns; the row starts at column col0.
-    void span(int64_t begin, int64_t end)
-    {
-        std::fill(row + (begin - window.col0), row + (end - window.col0), value);
-    }
-    void end_row() {}
-};
 
 }  // namespace
 
@@ -139,7 +120,7 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
             if (row_begin >= row_end || extent.misses_columns) continue;
             const std::vector<Edge> &edges = polygons[p].edges_by_y();
             detail::edge_rows_in_window(edges, window, rows);
-            LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
+            detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
             detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
         }
     }, static_cast<double>(window.width) + static_cast<double>(n_polygons));  // a row: its pixels, a look at each polygon

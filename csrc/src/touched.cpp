@@ -38,6 +38,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -50,6 +52,7 @@
 #include "checks.hpp"
 #include "mask_writers.hpp"
 #include "polymask/coverage.hpp"
+#include "polymask/rasterize.hpp"
 #include "polymask/scanline.hpp"
 #include "row_bands.hpp"
 
@@ -129,9 +132,13 @@ struct Abscissa {
 template <class Wide>
 class Pieces {
 public:
+    void clear() { active_.clear(); }
+
     void join(const SegmentT<Wide> &s, double y_top) { active_.push_back({Abscissa<Wide>(s), s.x_at(y_top)}); }
 
-    void mark(double y_bottom, uint8_t *line, int64_t col0, int64_t col_end)
+    // set_run(first, last) for the cells [first, last] each piece passes.
+    template <class SetRun>
+    void mark(double y_bottom, int64_t col0, int64_t col_end, SetRun &&set_run)
     {
         size_t kept = 0;
         for (size_t k = 0; k < active_.size(); ++k) {
@@ -140,7 +147,7 @@ public:
             int64_t first, last;
             detail::open_cells(std::min(piece.x_top, x_bottom), std::max(piece.x_top, x_bottom), col0, col_end,
                                first, last);
-            if (first <= last) set_run(line, first, last, col_end);
+            if (first <= last) set_run(first, last);
             if (piece.x.segment->y1 > y_bottom) active_[kept++] = {piece.x, x_bottom};  // reaches the next strip
         }
         active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(kept), active_.end());
@@ -163,24 +170,33 @@ private:
 template <>
 class Pieces<double> {
 public:
+    // Ready for another polygon; the arrays keep their room (a label image
+    // reuses one Pieces for all its polygons).
+    void clear()
+    {
+        n_ = 0;
+        origin_ = 0.0;
+        next_expiry_ = std::numeric_limits<double>::infinity();
+    }
+
     void join(const SegmentT<double> &s, double y_top)
     {
-        segment_.push_back(&s);
-        dx0_.push_back(s.dx0), dx1_.push_back(s.dx1), y0_.push_back(s.y0), y1_.push_back(s.y1);
-        x1_.push_back(s.x1), inverse_height_.push_back(1.0 / (s.y1 - s.y0)), x_top_.push_back(s.x_at(y_top));
+        if (n_ == segment_.size()) grow();
+        const size_t k = n_++;
+        segment_[k] = &s;
+        dx0_[k] = s.dx0, dx1_[k] = s.dx1, y0_[k] = s.y0, y1_[k] = s.y1;
+        x1_[k] = s.x1, inverse_height_[k] = 1.0 / (s.y1 - s.y0), x_top_[k] = s.x_at(y_top);
         origin_ = s.origin;  // one origin for every segment of a polygon (cell_edges)
         next_expiry_ = std::min(next_expiry_, s.y1);
     }
 
-    void mark(double y_bottom, uint8_t *line, int64_t col0, int64_t col_end)
+    template <class SetRun>
+    void mark(double y_bottom, int64_t col0, int64_t col_end, SetRun &&set_run)
     {
-        const size_t n = segment_.size();
-        x_bottom_.resize(n), first_.resize(n), last_.resize(n);
+        const size_t n = n_;
         cells(y_bottom, static_cast<double>(col0), static_cast<double>(col_end));
         for (size_t k = 0; k < n; ++k) {
-            if (first_[k] <= last_[k]) {
-                set_run(line, static_cast<int64_t>(first_[k]), static_cast<int64_t>(last_[k]), col_end);
-            }
+            if (first_[k] <= last_[k]) set_run(static_cast<int64_t>(first_[k]), static_cast<int64_t>(last_[k]));
         }
         std::swap(x_top_, x_bottom_);
         if (y_bottom >= next_expiry_) drop_ended(y_bottom);  // rare: most pieces span many strips
@@ -196,7 +212,7 @@ private:
             return;
         }
 #endif
-        for (size_t k = 0; k < segment_.size(); ++k) cell_of(k, y, col0, col_end);
+        for (size_t k = 0; k < n_; ++k) cell_of(k, y, col0, col_end);
     }
 
     // One piece, as Abscissa::at and open_cells do it.
@@ -218,7 +234,7 @@ private:
     // side).
     __attribute__((target("avx2"))) void cells_avx2(double y, double col0, double col_end)
     {
-        const size_t n = segment_.size();
+        const size_t n = n_;
         size_t k = 0;
         for (; k + 4 <= n; k += 4) cells_of_four<false>(k, _mm256_set1_epi64x(-1), y, col0, col_end);
         if (k < n) {  // a last, partial group: its missing lanes read as zeros and are dropped
@@ -293,7 +309,7 @@ private:
         // member, which would put a reload in the loop's critical path.
         double next_expiry = std::numeric_limits<double>::infinity();
         double *y1 = y1_.data();
-        size_t n = segment_.size();
+        size_t n = n_;
         for (size_t k = 0; k < n;) {
             if (y1[k] > y_bottom) {  // reaches the next strip
                 next_expiry = std::min(next_expiry, y1[k]);
@@ -305,30 +321,69 @@ private:
             y1[k] = y1[n], x1_[k] = x1_[n], inverse_height_[k] = inverse_height_[n], x_top_[k] = x_top_[n];
         }
         next_expiry_ = next_expiry;
-        for (auto *column : {&dx0_, &dx1_, &y0_, &y1_, &x1_, &inverse_height_, &x_top_}) column->resize(n);
-        segment_.resize(n);
+        n_ = n;
+    }
+
+    // Room for more pieces in every array (joins write in place: a
+    // push_back per array was a tenth of a label image's all_touched).
+    void grow()
+    {
+        const size_t room = std::max<size_t>(16, 2 * segment_.size());
+        segment_.resize(room);
+        for (auto *column : {&dx0_, &dx1_, &y0_, &y1_, &x1_, &inverse_height_, &x_top_, &x_bottom_, &first_, &last_}) {
+            column->resize(room);
+        }
     }
 
     double origin_ = 0.0;
     double next_expiry_ = std::numeric_limits<double>::infinity();  // the smallest y1 of the pieces
+    size_t n_ = 0;  // pieces in the strip: the arrays' first n_ entries
     std::vector<const SegmentT<double> *> segment_;
     std::vector<double> dx0_, dx1_, y0_, y1_, x1_, inverse_height_;
     std::vector<double> x_top_, x_bottom_, first_, last_;
 };
 
+// Where the marked runs go: set_run on a bool mask's bytes...
+struct MaskRuns {
+    uint8_t *origin;  // origin[r * row_stride + c]: pixel (r, c)
+    int64_t row_stride, col_end;
+
+    void operator()(int64_t row, int64_t first, int64_t last) const
+    {
+        set_run(origin + row * row_stride, first, last, col_end);
+    }
+};
+
+// ...or one polygon's value on a label image's pixels.
+template <class Label>
+struct LabelRuns {
+    Label *origin;  // origin[r * row_stride + c]: pixel (r, c)
+    int64_t row_stride;
+    Label value;
+
+    void operator()(int64_t row, int64_t first, int64_t last) const
+    {
+        Label *line = origin + row * row_stride;
+        std::fill(line + first, line + last + 1, value);
+    }
+};
+
 // A span sink (scanline.hpp) that passes the centre rule's spans to `Writer`
-// and then, at the end of each row, marks the cells the edges pass through
-// in that row's strip, while the row is still in cache.  (Marking edge by
-// edge instead, row after row down each edge, missed the cache on nearly
-// every write and took 3x the time of the whole mask.)
-template <class Writer, class Wide>
+// and then, at the end of each row, has `Runs` mark the cells the edges pass
+// through in that row's strip, while the row is still in cache.  (Marking
+// edge by edge instead, row after row down each edge, missed the cache on
+// nearly every write and took 3x the time of the whole mask.)  `pieces` is
+// the caller's, cleared here, so a label image's many polygons reuse its
+// buffers.
+template <class Writer, class Wide, class Runs>
 class TouchedSink {
 public:
-    TouchedSink(Writer writer, const std::vector<SegmentT<Wide>> &segments, const std::vector<Flat> &flats,
-                uint8_t *origin, int64_t row_stride, const Window &window)
-        : writer_(writer), segments_(segments), flats_(flats), origin_(origin), row_stride_(row_stride),
-          col0_(window.col0), col_end_(window.col0 + window.width)
+    TouchedSink(Writer writer, Runs runs, const std::vector<SegmentT<Wide>> &segments,
+                const std::vector<Flat> &flats, const Window &window, Pieces<Wide> &pieces)
+        : writer_(writer), runs_(runs), segments_(segments), flats_(flats), col0_(window.col0),
+          col_end_(window.col0 + window.width), pieces_(pieces)
     {
+        pieces_.clear();
     }
 
     void begin_row(int64_t row) { writer_.begin_row(row); }
@@ -345,8 +400,8 @@ public:
             const SegmentT<Wide> &s = segments_[next_];
             if (s.y1 > y_top) pieces_.join(s, y_top);
         }
-        uint8_t *line = origin_ + row_ * row_stride_;
-        pieces_.mark(y_bottom, line, col0_, col_end_);
+        const int64_t row = row_;
+        pieces_.mark(y_bottom, col0_, col_end_, [this, row](int64_t first, int64_t last) { runs_(row, first, last); });
         // A horizontal edge inside the open strip passes through the cells
         // of this row; one on the strip's boundary runs along cell sides.
         for (; next_flat_ < flats_.size() && flats_[next_flat_].y < y_bottom; ++next_flat_) {
@@ -354,7 +409,7 @@ public:
             if (!(f.y > y_top) || !(f.x_min < f.x_max)) continue;
             int64_t first, last;
             detail::open_cells(f.x_min, f.x_max, col0_, col_end_, first, last);
-            if (first <= last) set_run(line, first, last, col_end_);
+            if (first <= last) runs_(row, first, last);
         }
         ++row_;
     }
@@ -371,36 +426,60 @@ public:
 
 private:
     Writer writer_;
+    Runs runs_;
     const std::vector<SegmentT<Wide>> &segments_;  // sorted by y0
     const std::vector<Flat> &flats_;               // sorted by y
-    uint8_t *origin_;                              // origin_[r * row_stride_ + c]: pixel (r, c)
-    int64_t row_stride_, col0_, col_end_;
+    int64_t col0_, col_end_;
     int64_t row_ = 0;
     size_t next_ = 0, next_flat_ = 0;
-    Pieces<Wide> pieces_;
+    Pieces<Wide> &pieces_;
+};
+
+// Rows [row_begin, row_end) of one polygon's all_touched cells, through the
+// centre rule's sweep with a TouchedSink.
+template <class Wide, class Writer, class Runs>
+void sweep_touched(const std::vector<Edge> &edges, const std::vector<detail::EdgeRows> &rows,
+                   const std::vector<SegmentT<Wide>> &segments, const std::vector<Flat> &flats, const Window &window,
+                   FillRule rule, int64_t row_begin, int64_t row_end, Writer writer, Runs runs, Pieces<Wide> &pieces)
+{
+    TouchedSink<Writer, Wide, Runs> sink(writer, runs, segments, flats, window, pieces);
+    sink.start(row_begin);
+    detail::scan_rows(edges, rows, window, rule, row_begin, row_end, sink);
+}
+
+// A polygon's edges for the marking: segments and flats (sorted by y), and
+// whether they decide the touched cells (else the area sweep must).
+template <class Wide>
+struct CellEdges {
+    std::vector<SegmentT<Wide>> segments;
+    std::vector<Flat> flats;
+    bool by_edges = false;
+
+    explicit CellEdges(const Polygon &polygon)
+    {
+        detail::cell_edges(polygon, segments, flats);
+        by_edges = detail::edges_decide_touch(polygon, segments, flats);
+        std::sort(flats.begin(), flats.end(), [](const Flat &a, const Flat &b) { return a.y < b.y; });
+    }
 };
 
 template <class Wide>
-void fill_touched_by_edges(const Polygon &polygon, const std::vector<SegmentT<Wide>> &segments,
-                           std::vector<Flat> &flats, const Window &window, uint8_t *out, int64_t row_stride,
-                           FillRule rule, int threads, bool zeroed)
+void fill_touched_by_edges(const Polygon &polygon, const CellEdges<Wide> &cell_edges, const Window &window,
+                           uint8_t *out, int64_t row_stride, FillRule rule, int threads, bool zeroed)
 {
     const std::vector<Edge> &edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
-    std::sort(flats.begin(), flats.end(), [](const Flat &a, const Flat &b) { return a.y < b.y; });
-    uint8_t *origin = out - window.row0 * row_stride - window.col0;
+    const MaskRuns runs{out - window.row0 * row_stride - window.col0, row_stride, window.col0 + window.width};
     // A row costs its centre fill plus about as much again for the marking.
     const double work_per_row = 2.0 * detail::scanline_work_per_row(rows, window);
     detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
-        auto sweep = [&](auto writer) {
-            TouchedSink<decltype(writer), Wide> sink(writer, segments, flats, origin, row_stride, window);
-            sink.start(row_begin);
-            detail::scan_rows(edges, rows, window, rule, row_begin, row_end, sink);
-        };
+        Pieces<Wide> pieces;
         if (zeroed) {
-            sweep(detail::MaskSpanWriter{out, row_stride, window});
+            sweep_touched(edges, rows, cell_edges.segments, cell_edges.flats, window, rule, row_begin, row_end,
+                          detail::MaskSpanWriter{out, row_stride, window}, runs, pieces);
         } else {
-            sweep(detail::MaskRowWriter{out, row_stride, window});
+            sweep_touched(edges, rows, cell_edges.segments, cell_edges.flats, window, rule, row_begin, row_end,
+                          detail::MaskRowWriter{out, row_stride, window}, runs, pieces);
         }
     }, work_per_row);
 }
@@ -409,17 +488,127 @@ template <class Wide>
 void fill_touched_as(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
                      int threads, bool zeroed)
 {
-    std::vector<SegmentT<Wide>> segments;
-    std::vector<Flat> flats;
-    detail::cell_edges(polygon, segments, flats);
-    if (!detail::edges_decide_touch(polygon, segments, flats)) {
+    const CellEdges<Wide> cell_edges(polygon);
+    if (!cell_edges.by_edges) {
         detail::fill_touched_by_area(polygon, window, out, row_stride, rule, threads);
         return;
     }
-    fill_touched_by_edges(polygon, segments, flats, window, out, row_stride, rule, threads, zeroed);
+    fill_touched_by_edges(polygon, cell_edges, window, out, row_stride, rule, threads, zeroed);
 }
 
+// One polygon of a label image, prepared once for every band: its cell
+// edges (in double or Extended, as fill_touched chooses) and the rows and
+// columns of the window its cells can meet.
+struct TouchedPolygon {
+    std::unique_ptr<CellEdges<double>> narrow;
+    std::unique_ptr<CellEdges<Extended>> wide;
+    int64_t row_first = 0, row_end = 0;  // rows whose strips can meet it, with a row to spare each way
+    int64_t col_first = 0, col_end = 0;  // the same for columns
+
+    TouchedPolygon(const Polygon &polygon, const Window &window)
+    {
+        detail::check_finite_vertices(polygon, "polymask::rasterize_touched");
+        const std::vector<double> &xy = polygon.xy();
+        if (xy.empty()) return;
+        double x_min = xy[0], x_max = xy[0], y_min = xy[1], y_max = xy[1];
+        for (size_t k = 0; k + 1 < xy.size(); k += 2) {
+            x_min = std::min(x_min, xy[k]), x_max = std::max(x_max, xy[k]);
+            y_min = std::min(y_min, xy[k + 1]), y_max = std::max(y_max, xy[k + 1]);
+        }
+        // Cell r meets the open extent (y_min, y_max) iff r - 1/2 < y_max
+        // and r + 1/2 > y_min; one more row each way guards the rounding.
+        const int64_t last_row = window.row0 + window.height, last_col = window.col0 + window.width;
+        row_first = detail::floor_clamped(y_min - 0.5, window.row0, last_row);
+        row_end = std::min(detail::ceil_clamped(y_max + 0.5, window.row0, last_row) + 1, last_row);
+        col_first = detail::floor_clamped(x_min - 0.5, window.col0, last_col);
+        col_end = std::min(detail::ceil_clamped(x_max + 0.5, window.col0, last_col) + 1, last_col);
+        if (row_first >= row_end || col_first >= col_end) return;
+        if (detail::double_is_enough(polygon)) {
+            narrow = std::make_unique<CellEdges<double>>(polygon);
+        } else {
+            wide = std::make_unique<CellEdges<Extended>>(polygon);
+        }
+    }
+
+    bool by_edges() const { return narrow ? narrow->by_edges : wide->by_edges; }
+};
+
 }  // namespace
+
+template <class Label>
+void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values, const Window &window,
+                       Label *out, int64_t row_stride, FillRule rule, int threads)
+{
+    detail::check_window("polymask::rasterize_touched", window, out, row_stride);
+    if (n_polygons < 0) throw std::invalid_argument("polymask::rasterize_touched: negative polygon count");
+    if (window.height == 0 || window.width == 0 || n_polygons == 0) return;
+    if (polygons == nullptr || values == nullptr) {
+        throw std::invalid_argument("polymask::rasterize_touched: null pointer");
+    }
+    std::vector<TouchedPolygon> prepared;
+    prepared.reserve(static_cast<size_t>(n_polygons));
+    for (int64_t p = 0; p < n_polygons; ++p) prepared.emplace_back(polygons[p], window);
+    Label *const origin = out - window.row0 * row_stride - window.col0;
+
+    // As rasterize: each thread burns every polygon, in order, into its own
+    // band of rows, so "later over earlier" holds at any thread count.
+    detail::for_row_bands(window, threads, [&](int64_t band_begin, int64_t band_end) {
+        std::vector<detail::EdgeRows> rows;
+        Pieces<double> narrow_pieces;
+        Pieces<Extended> wide_pieces;
+        std::vector<uint8_t> cells;  // the area sweep's answer, for polygons that need it
+        for (int64_t p = 0; p < n_polygons; ++p) {
+            const TouchedPolygon &polygon = prepared[static_cast<size_t>(p)];
+            const int64_t row_begin = std::max(band_begin, polygon.row_first);
+            const int64_t row_end = std::min(band_end, polygon.row_end);
+            if (row_begin >= row_end || polygon.col_first >= polygon.col_end) continue;
+            const Label value = values[p];
+            if (!polygon.by_edges()) {
+                // Edges that may overlap (or coordinates past 2^40): the area
+                // sweep over the polygon's reach in this band, then its value.
+                const Window reach{row_begin, polygon.col_first, row_end - row_begin,
+                                   polygon.col_end - polygon.col_first};
+                cells.assign(static_cast<size_t>(reach.height * reach.width), 0);
+                detail::fill_touched_by_area(polygons[p], reach, cells.data(), reach.width, rule, 1);
+                for (int64_t r = 0; r < reach.height; ++r) {
+                    Label *line = origin + (reach.row0 + r) * row_stride + reach.col0;
+                    const uint8_t *in = cells.data() + r * reach.width;
+                    for (int64_t c = 0; c < reach.width; ++c) {
+                        if (in[c]) line[c] = value;
+                    }
+                }
+                continue;
+            }
+            const std::vector<Edge> &edges = polygons[p].edges_by_y();
+            detail::edge_rows_in_window(edges, window, rows);
+            const detail::LabelSpanWriter<Label> writer{out, row_stride, window, value};
+            const LabelRuns<Label> runs{origin, row_stride, value};
+            if (polygon.narrow) {
+                sweep_touched(edges, rows, polygon.narrow->segments, polygon.narrow->flats, window, rule, row_begin,
+                              row_end, writer, runs, narrow_pieces);
+            } else {
+                sweep_touched(edges, rows, polygon.wide->segments, polygon.wide->flats, window, rule, row_begin,
+                              row_end, writer, runs, wide_pieces);
+            }
+        }
+    }, static_cast<double>(window.width) + 2.0 * static_cast<double>(n_polygons));
+}
+
+template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,
+                                         int64_t, FillRule, int);
+template void rasterize_touched<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &, uint16_t *,
+                                          int64_t, FillRule, int);
+template void rasterize_touched<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &, int32_t *,
+                                         int64_t, FillRule, int);
+template void rasterize_touched<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &, uint32_t *,
+                                          int64_t, FillRule, int);
+template void rasterize_touched<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &, int64_t *,
+                                         int64_t, FillRule, int);
+template void rasterize_touched<float>(const Polygon *, int64_t, const float *, const Window &, float *, int64_t,
+                                       FillRule, int);
+template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &, double *,
+                                        int64_t, FillRule, int);
+
 
 bool detail::allow_touched_simd_for_testing(bool allowed) { return touched_simd_allowed.exchange(allowed); }
 

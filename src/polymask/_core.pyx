@@ -19,6 +19,7 @@ from libcpp.vector cimport vector
 from polymask.core cimport (
     BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
     fill_per_pixel, fill_scanline, polygons_from_rings, rasterize as core_rasterize,
+    rasterize_touched as core_rasterize_touched,
     resolve_threads, set_chunk_rows_for_testing, set_interrupt_check,
 )
 from polymask.core cimport (
@@ -302,13 +303,15 @@ ctypedef fused label_t:
 def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
               const int64_t[::1] polygon_ends not None, const label_t[::1] values not None,
               label_t[:, ::1] out not None, int64_t row0=0, int64_t col0=0, int rule=0,
-              int threads=0):
+              int threads=0, bint all_touched=False):
     """Burn polygons into `out`, the window of a label image at (row0, col0).
 
     All polygons share one flat vertex array: ring k is vertices
     [ring_ends[k-1], ring_ends[k]), polygon p is rings
     [polygon_ends[p-1], polygon_ends[p]).  Polygon p writes values[p] on its
     pixels, in order; pixels inside no polygon keep what `out` held.
+    all_touched: a polygon's pixels are the cells that meet its region
+    (csrc/src/touched.cpp), not the centres inside it.
     """
     if values.shape[0] != polygon_ends.shape[0]:
         raise ValueError(f"got {values.shape[0]} values for {polygon_ends.shape[0]} polygons")
@@ -324,8 +327,12 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     _polygons(vertices, ring_ends, polygon_ends, polygons)
     with nogil:
         watch_interrupts()
-        core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
-                       row_stride, fill_rule, threads)
+        if all_touched:
+            core_rasterize_touched(polygons.data(), n_polygons, values_ptr, window, out_ptr,
+                                   row_stride, fill_rule, threads)
+        else:
+            core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
+                           row_stride, fill_rule, threads)
 
 
 def masks(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,

@@ -137,22 +137,6 @@ def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads) -> N
     _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends, False)
 
 
-def rasterize_touched(flat, labels, result, row0, col0, rule, threads) -> None:
-    """all_touched for polymask.rasterize: burn each polygon's touched cells, later over earlier."""
-    height, width = result.shape
-    for p, vertex_slice, ring_ends in _each_polygon(flat):
-        coordinates = flat.vertices[vertex_slice]
-        reach_row0, reach_col0, reach_height, reach_width = _reach(
-            coordinates, (row0 + height, col0 + width), first=(row0, col0))
-        if reach_height == 0 or reach_width == 0:
-            continue
-        touched = np.zeros((reach_height, reach_width), dtype=np.uint8)
-        _sweep.fill_touched(coordinates, touched, reach_row0, reach_col0, rule, threads, ring_ends, True)
-        crop = result[reach_row0 - row0:reach_row0 - row0 + reach_height,
-                      reach_col0 - col0:reach_col0 - col0 + reach_width]
-        crop[touched.view(bool)] = labels[p]
-
-
 def _polygon_in_sample_frame(polygon, transform):
     """(coordinates, ring_ends) of a polygon, mapped into the sample frame by `transform`."""
     if type(polygon) is np.ndarray:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core, _coverage
+from polymask import _core
 from polymask._geometries import column_values
-from polymask._rings import PolygonList, as_polygon_list
+from polymask._rings import as_polygon_list
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
@@ -123,12 +123,8 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
         labels = labels.copy()
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
-    if all_touched:  # per polygon, over its bounding box: polymask/_coverage.py
-        _coverage.rasterize_touched(PolygonList(vertices, flat.ring_ends, flat.polygon_ends), labels, result,
-                                    row0, col0, rule, thread_count)
-        return result
     _core.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
-                    thread_count)
+                    thread_count, all_touched)
     return result
 
 

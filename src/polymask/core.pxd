@@ -127,9 +127,10 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     BuildInfo build_info()
 
 
-# Label images: csrc/include/polymask/rasterize.hpp.  rasterize is a template
-# over the label type, explicitly instantiated for uint8, uint16, int32,
-# uint32, int64, float and double in csrc/src/rasterize.cpp.
+# Label images: csrc/include/polymask/rasterize.hpp.  rasterize and
+# rasterize_touched are templates over the label type, explicitly
+# instantiated for uint8, uint16, int32, uint32, int64, float and double in
+# csrc/src/rasterize.cpp and csrc/src/touched.cpp.
 cdef extern from "polymask/rasterize.hpp" namespace "polymask" nogil:
     void polygons_from_rings(const double *xy, int64_t n_vertices,
                              const int64_t *ring_ends, int64_t n_rings,
@@ -138,6 +139,10 @@ cdef extern from "polymask/rasterize.hpp" namespace "polymask" nogil:
     void rasterize[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
                           const Window &window, Label *out, int64_t row_stride,
                           FillRule rule, int threads) except +raise_py_error
+    # all_touched: each polygon's touched cells (csrc/src/touched.cpp), later over earlier.
+    void rasterize_touched[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
+                                  const Window &window, Label *out, int64_t row_stride,
+                                  FillRule rule, int threads) except +raise_py_error
 
 
 # Many instance masks in one call: csrc/include/polymask/masks.hpp.

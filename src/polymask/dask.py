@@ -44,7 +44,7 @@ except ImportError as error:  # pragma: no cover - exercised by a test that hide
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core, _coverage, _coverage_sweep
+from polymask import _core, _coverage_sweep
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings
@@ -216,11 +216,8 @@ def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: 
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat = burn.polygons
-    if all_touched:  # each polygon's touched cells over its reach, later over earlier (polymask/_coverage.py)
-        _coverage.rasterize_touched(flat, burn.labels, block, row0, col0, rule, threads)
-        return block
     _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, burn.labels, block, row0, col0, rule,
-                    threads)
+                    threads, all_touched)
     return block
 
 
