@@ -258,6 +258,47 @@ def test_coverages_are_crops_of_coverage():
     assert crops[-1][2].size == 0
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.uint8])
+def test_coverages_in_one_core_call_keep_every_crop(threads, dtype):
+    # Every crop is filled by one core call (coverage_crops) into one buffer:
+    # each must still be coverage() over the polygon's bounding box clipped to
+    # the image (one cell of margin), for polygons partly or wholly outside,
+    # far away, without vertices, and many at once.
+    import shapely
+
+    rng = np.random.default_rng(7)
+    polygons = [_star(rng, rng.uniform(-8, 48, 2), rng.uniform(0.5, 9), int(rng.integers(3, 9))) for _ in range(60)]
+    polygons[5] = shapely.Polygon()  # no vertices
+    polygons[9] = [(100, 100), (101, 100), (101, 101)]  # below and right of the image
+    polygons[14] = [(-30, -30), (-20, -30), (-20, -20)]  # above and left of it
+    polygons[21] = [(-3e300, 5), (3e300, 5), (0, 7.5)]  # far, and crossing the whole image
+    shape = (40, 43)
+    crops = polymask.coverages(polygons, shape, dtype=dtype, threads=threads)
+    assert len(crops) == len(polygons)
+    for index, (polygon, (row0, col0, fractions)) in enumerate(zip(polygons, crops)):
+        assert fractions.dtype == dtype
+        coordinates = np.asarray(shapely.get_coordinates(polygon) if index == 5 else polygon, dtype=float)
+        if len(coordinates) == 0:
+            assert (row0, col0, fractions.shape) == (0, 0, (0, 0))
+            continue
+        low, high = coordinates.min(axis=0), coordinates.max(axis=0)
+        first = [max(0, int(np.floor(low[k] - 0.5))) for k in (1, 0)]
+        end = [min(shape[j], int(np.ceil(high[k] + 0.5)) + 1) for j, k in ((0, 1), (1, 0))]
+        if end[0] <= first[0] or end[1] <= first[1]:
+            assert (row0, col0, fractions.shape) == (0, 0, (0, 0)), index
+            continue
+        assert (row0, col0, fractions.shape) == (first[0], first[1], (end[0] - first[0], end[1] - first[1])), index
+        window = (row0, col0, *fractions.shape)
+        np.testing.assert_array_equal(fractions, polymask.coverage(polygon, shape, window=window, dtype=dtype))
+
+
+def test_coverages_refuse_a_transform_that_overflows():
+    with np.errstate(over="ignore"), pytest.raises(ValueError, match=r"polygons\[1\] has a vertex that is not finite"):
+        polymask.coverages([[(0, 0), (2, 0), (0, 2)], [(0, 0), (1e308, 0), (0, 1e308)]], (4, 4),
+                           transform=(1e-150, 0, 0, 0, -1e-150, 0))
+
+
 def test_coverages_zonal_mean():
     image = np.arange(400, dtype=float).reshape(20, 20)
     square = [(2.5, 2.5), (6.5, 2.5), (6.5, 4.5), (2.5, 4.5)]  # cells 3..6 x 3..4 exactly

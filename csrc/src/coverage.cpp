@@ -610,6 +610,40 @@ void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t 
     });
 }
 
+template <class Value>
+void coverage_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes, Value *out,
+                    const int64_t *offsets, FillRule rule, int threads)
+{
+    if (n_polygons < 0) throw std::invalid_argument("polymask::coverage_crops: negative polygon count");
+    if (n_polygons == 0) return;
+    if (polygons == nullptr || boxes == nullptr || offsets == nullptr) {
+        throw std::invalid_argument("polymask::coverage_crops: null pointer");
+    }
+    // Every input checked on the calling thread, before any work starts.
+    const auto has_cells = [boxes](int64_t p) { return boxes[p].height > 0 && boxes[p].width > 0; };
+    for (int64_t p = 0; p < n_polygons; ++p) {
+        if (!has_cells(p)) continue;
+        if (out == nullptr) throw std::invalid_argument("polymask::coverage_crops: null output pointer");
+        detail::check_finite_vertices(polygons[p], "polymask::coverage_crops");
+    }
+    // A crop's work in parallel.hpp's pixel units: its cells, at a few
+    // units each (the sweep integrates the cells its edges pass).
+    const auto work_of = [&](int64_t p) {
+        return has_cells(p) ? 64.0 + 4.0 * static_cast<double>(boxes[p].height) * static_cast<double>(boxes[p].width)
+                            : 64.0;
+    };
+    const detail::ItemPlan plan = detail::plan_items(n_polygons, threads, work_of);
+    detail::parallel_for(plan.chunks, plan.team, [&](int64_t chunk) {
+        const int64_t end = n_polygons * (chunk + 1) / plan.chunks;
+        for (int64_t p = n_polygons * chunk / plan.chunks; p < end; ++p) {
+            if (!has_cells(p)) continue;
+            const MaskBox &box = boxes[p];
+            coverage<Value>(polygons[p], Window{box.row0, box.col0, box.height, box.width}, out + offsets[p],
+                            box.width, rule, 1, true);
+        }
+    });
+}
+
 void detail::fill_touched_by_area(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride,
                                   FillRule rule, int threads)
 {
@@ -627,5 +661,11 @@ void detail::fill_touched_by_area(const Polygon &polygon, const Window &window, 
 template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int, bool);
 template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int, bool);
 template void coverage<uint8_t>(const Polygon &, const Window &, uint8_t *, int64_t, FillRule, int, bool);
+template void coverage_crops<double>(const Polygon *, int64_t, const MaskBox *, double *, const int64_t *, FillRule,
+                                     int);
+template void coverage_crops<float>(const Polygon *, int64_t, const MaskBox *, float *, const int64_t *, FillRule,
+                                    int);
+template void coverage_crops<uint8_t>(const Polygon *, int64_t, const MaskBox *, uint8_t *, const int64_t *, FillRule,
+                                      int);
 
 }  // namespace polymask

@@ -106,7 +106,10 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
     returns one ``(row0, col0, fractions)`` per polygon, where `fractions`
     is ``polymask.coverage(polygon, shape, window=(row0, col0, h, w))`` over
     the polygon's bounding box clipped to the image (an empty (0, 0) array
-    when it misses the image).  The weighted zonal mean of an image is then::
+    when it misses the image).  All crops are filled in one core call,
+    threads across polygons, and are views of one shared buffer (``.copy()``
+    the few you keep if the rest should be freed).  The weighted zonal mean
+    of an image is then::
 
         for row0, col0, w in polymask.coverages(regions, image.shape):
             cells = image[row0:row0 + w.shape[0], col0:col0 + w.shape[1]]
@@ -118,15 +121,17 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
     thread_count = as_threads(threads)
     chosen = _coverage_dtype(dtype, None)
     vertices = _map_vertices(flat.vertices, transform)
-    results = []
-    for _, vertex_slice, ring_ends in _each_polygon(flat):
-        coordinates = vertices[vertex_slice]
-        row0, col0, height, width = _reach(coordinates, rows_cols)
-        fractions = np.zeros((height, width), dtype=chosen)
-        if height and width:
-            _sweep.coverage(coordinates, fractions, row0, col0, rule, thread_count, ring_ends, True)
-        results.append((row0, col0, fractions))
-    return results
+    # Every crop in one buffer, filled by one core call (threads across
+    # polygons): a loop over 10,000 regions in Python cost as much again as
+    # their sweeps.  Each crop is a view of that buffer.
+    boxes = _reaches(vertices, flat, rows_cols)
+    areas = boxes[:, 2] * boxes[:, 3]
+    offsets = np.zeros(len(boxes), dtype=np.int64)
+    np.cumsum(areas[:-1], out=offsets[1:])
+    buffer = np.zeros(int(areas.sum()), dtype=chosen)
+    _sweep.coverage_crops(vertices, flat.ring_ends, flat.polygon_ends, boxes, offsets, buffer, rule, thread_count)
+    return [(row0, col0, buffer[offset:offset + height * width].reshape(height, width))
+            for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist())]
 
 
 def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads) -> None:
@@ -154,32 +159,46 @@ def _map_vertices(coordinates: np.ndarray, transform) -> np.ndarray:
     return to_sample_frame(coordinates, checked)
 
 
-def _each_polygon(flat):
-    """(index, vertex slice, local ring ends or None) for every polygon of a PolygonList."""
-    ring_begin = 0
-    for p, ring_end in enumerate(flat.polygon_ends):
-        vertex_begin = int(flat.ring_ends[ring_begin - 1]) if ring_begin > 0 else 0
-        vertex_end = int(flat.ring_ends[ring_end - 1]) if ring_end > 0 else 0
-        local_ends = np.ascontiguousarray(flat.ring_ends[ring_begin:ring_end] - vertex_begin, dtype=np.int64)
-        yield p, slice(vertex_begin, vertex_end), local_ends
-        ring_begin = int(ring_end)
+def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
+    """(P, 4) int64 rows of (row0, col0, height, width): the cells each polygon's bounding box meets.
 
-
-def _reach(coordinates: np.ndarray, end: tuple[int, int], first: tuple[int, int] = (0, 0)):
-    """(row0, col0, height, width): the cells a polygon's bounding box meets, clipped to [first, end)."""
-    if len(coordinates) == 0:
-        return first[0], first[1], 0, 0
-    low = coordinates.min(axis=0)
-    high = coordinates.max(axis=0)
-    # Cell c meets (low, high) in positive area iff c - ½ < high and c + ½ > low;
-    # one cell of margin each way costs nothing and guards the float ends.
-    col_first = max(first[1], int(np.floor(low[0] - 0.5)))
-    col_end = min(end[1], int(np.ceil(high[0] + 0.5)) + 1)
-    row_first = max(first[0], int(np.floor(low[1] - 0.5)))
-    row_end = min(end[0], int(np.ceil(high[1] + 0.5)) + 1)
-    if col_end <= col_first or row_end <= row_first:
-        return first[0], first[1], 0, 0
-    return row_first, col_first, row_end - row_first, col_end - col_first
+    Clipped to the image of shape `end`; (0, 0, 0, 0) for a polygon without
+    vertices or one that misses the image.
+    """
+    count = len(flat.polygon_ends)
+    boxes = np.zeros((count, 4), dtype=np.int64)
+    if count == 0:
+        return boxes
+    ring_ends = np.concatenate([[0], flat.ring_ends]).astype(np.int64)
+    polygon_ends = np.asarray(flat.polygon_ends, dtype=np.int64)
+    vertex_end = ring_ends[polygon_ends]
+    vertex_begin = np.concatenate([[0], vertex_end[:-1]])
+    present = vertex_end > vertex_begin
+    if not present.any():
+        return boxes
+    # Runs [vertex_begin, next present polygon's begin) are exactly the
+    # present polygons' vertices: polygons without vertices own none between.
+    used = vertices[:vertex_end[present][-1]]
+    finite = np.isfinite(used).all(axis=1)
+    if not finite.all():
+        polygon = int(np.searchsorted(vertex_end, int(np.argmin(finite)), side="right"))
+        raise ValueError(f"polygons[{polygon}] has a vertex that is not finite once mapped by the transform; "
+                         "every coordinate must map to a finite number")
+    starts = vertex_begin[present]
+    low = np.minimum.reduceat(used, starts, axis=0)
+    high = np.maximum.reduceat(used, starts, axis=0)
+    # Cell c meets (low, high) in positive area iff c - ½ < high and c + ½ >
+    # low; one cell of margin each way costs nothing and guards the float
+    # ends.  Clipped in float first, so far coordinates never overflow int64.
+    rows, cols = end
+    col_first = np.clip(np.floor(low[:, 0] - 0.5), 0, cols).astype(np.int64)
+    col_end = np.clip(np.ceil(high[:, 0] + 0.5) + 1, 0, cols).astype(np.int64)
+    row_first = np.clip(np.floor(low[:, 1] - 0.5), 0, rows).astype(np.int64)
+    row_end = np.clip(np.ceil(high[:, 1] + 0.5) + 1, 0, rows).astype(np.int64)
+    meets = (col_end > col_first) & (row_end > row_first)
+    found = np.flatnonzero(present)[meets]
+    boxes[found] = np.column_stack([row_first, col_first, row_end - row_first, col_end - col_first])[meets]
+    return boxes
 
 
 def _coverage_dtype(dtype, out) -> np.dtype:

@@ -24,3 +24,13 @@ def fill_touched(
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
 ) -> None: ...
+def coverage_crops(
+    vertices: npt.NDArray[np.float64],
+    ring_ends: npt.NDArray[np.int64],
+    polygon_ends: npt.NDArray[np.int64],
+    boxes: npt.NDArray[np.int64],
+    offsets: npt.NDArray[np.int64],
+    out: npt.NDArray[Any],
+    rule: int = 0,
+    threads: int = 0,
+) -> None: ...

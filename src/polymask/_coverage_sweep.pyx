@@ -7,10 +7,15 @@ core with the GIL released; polymask/_coverage.py validates first.
 """
 from libc.stdint cimport int64_t, uint8_t
 from libcpp.memory cimport unique_ptr
+from libcpp.vector cimport vector
 
-from polymask.core cimport Polygon, Window, note_main_thread, watch_interrupts
-from polymask.coverage cimport coverage as core_coverage, fill_touched as core_fill_touched
-from polymask.views cimport as_rule, new_polygon, window_at
+from polymask.core cimport MaskBox, Polygon, Window, note_main_thread, polygons_from_rings, watch_interrupts
+from polymask.coverage cimport (
+    coverage as core_coverage,
+    coverage_crops as core_coverage_crops,
+    fill_touched as core_fill_touched,
+)
+from polymask.views cimport as_rule, first_end, first_vertex, new_polygon, window_at
 
 import threading
 
@@ -58,3 +63,36 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
     with nogil:
         watch_interrupts()
         core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
+
+
+def coverage_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
+                   const int64_t[::1] polygon_ends not None, const int64_t[:, ::1] boxes not None,
+                   const int64_t[::1] offsets not None, fraction_t[::1] out not None, int rule=0,
+                   int threads=0):
+    """Fill polygon p's coverage over boxes[p] = (row0, col0, height, width) into
+    out[offsets[p]:offsets[p] + height * width], rows of `width` elements.
+
+    Flat rings as in polymask._core.rasterize; `out` must be all zero (only
+    the cells a region meets are written).  Threads across polygons.
+    """
+    cdef int64_t n_polygons = polygon_ends.shape[0]
+    if boxes.shape[0] != n_polygons or boxes.shape[1] != 4 or offsets.shape[0] != n_polygons:
+        raise ValueError(f"got {boxes.shape[0]} boxes and {offsets.shape[0]} offsets for {n_polygons} polygons")
+    cdef int64_t p, cells
+    for p in range(n_polygons):  # every crop inside `out`: the core trusts these
+        if boxes[p, 2] > 0 and boxes[p, 3] > 0:
+            cells = boxes[p, 2] * boxes[p, 3]
+            if offsets[p] < 0 or offsets[p] > out.shape[0] - cells:
+                raise ValueError(f"crop {p} ({cells} cells at {offsets[p]}) does not fit in {out.shape[0]} elements")
+    cdef vector[Polygon] polygons
+    cdef const double *xy = first_vertex(vertices)
+    cdef const int64_t *ring_ptr = first_end(ring_ends)
+    cdef const int64_t *polygon_ptr = first_end(polygon_ends)
+    with nogil:
+        polygons_from_rings(xy, vertices.shape[0], ring_ptr, ring_ends.shape[0], polygon_ptr, n_polygons, polygons)
+    cdef const MaskBox *box_ptr = <const MaskBox *>&boxes[0, 0] if n_polygons > 0 else NULL
+    cdef const int64_t *offset_ptr = &offsets[0] if n_polygons > 0 else NULL
+    cdef fraction_t *out_ptr = &out[0] if out.shape[0] > 0 else NULL
+    with nogil:
+        watch_interrupts()
+        core_coverage_crops(polygons.data(), n_polygons, box_ptr, out_ptr, offset_ptr, as_rule(rule), threads)

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "polymask/core.hpp"
+#include "polymask/masks.hpp"
 
 namespace polymask {
 
@@ -40,6 +41,16 @@ template <class Value>
 void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t row_stride,
               FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
 
+// Coverage of many polygons, each over its own box (zonal statistics over
+// many regions): polygon p's fractions inside boxes[p] go to out + offsets[p],
+// rows boxes[p].width elements apart, exactly as coverage() with that box as
+// its window.  The crops must hold zeros: only the cells a region meets are
+// written.  Boxes with no cells are skipped.  Threads across polygons, each
+// polygon on one thread; threads = 0 means all available threads.
+template <class Value>
+void coverage_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes, Value *out,
+                    const int64_t *offsets, FillRule rule = FillRule::even_odd, int threads = 0);
+
 // all_touched: out becomes 1 where the cell shares positive area with the
 // filled region (the coverage above is > 0) and 0 elsewhere.  Every byte of
 // the window is written, unless `zeroed` says the window is already all zero
@@ -57,5 +68,11 @@ bool allow_touched_simd_for_testing(bool allowed);
 extern template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int, bool);
 extern template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int, bool);
 extern template void coverage<uint8_t>(const Polygon &, const Window &, uint8_t *, int64_t, FillRule, int, bool);
+extern template void coverage_crops<double>(const Polygon *, int64_t, const MaskBox *, double *, const int64_t *,
+                                            FillRule, int);
+extern template void coverage_crops<float>(const Polygon *, int64_t, const MaskBox *, float *, const int64_t *,
+                                           FillRule, int);
+extern template void coverage_crops<uint8_t>(const Polygon *, int64_t, const MaskBox *, uint8_t *, const int64_t *,
+                                             FillRule, int);
 
 }  // namespace polymask
