@@ -14,7 +14,9 @@ Three groups, medians compared as ratios within one run:
   (``coverage`` and ``cell_id`` of one feature) and from polymask; extra_info
   records the largest difference (exactextract stores fractions as float32).
 * ``zonal-mean-100``: the coverage-weighted mean of a 4096x4096 image over 100
-  star regions: ``polymask.coverages`` + NumPy against exactextract's ``mean``.
+  star regions: ``polymask.coverages`` + NumPy against exactextract's ``mean``;
+  ``zonal-mean-10000-small``: the same over 10,000 small zones (3-20 px),
+  where the cost per zone, not per cell, decides.
 
     pytest benchmarks/test_coverage.py --benchmark-only --benchmark-columns=median,iqr,rounds
 """
@@ -113,12 +115,30 @@ def _regions(count, size, seed=7):
             for _ in range(count)]
 
 
+def _small_regions(count, size, seed=11):
+    """Many small zones (parcels, buildings): 16 vertices, 3-20 px across at full size.
+
+    Angles are jittered around 16 even steps, so no gap reaches half a turn
+    and every zone is a simple polygon (valid for exactextract's GEOS too).
+    """
+    rng = np.random.default_rng(seed)
+    scale = size / SIZE
+    zones = []
+    for _ in range(count):
+        centre, radius = rng.uniform(0.02 * size, 0.98 * size, 2), rng.uniform(3, 20) * scale + 1
+        angles = (np.arange(16) + rng.uniform(0, 0.8, 16)) * (2 * np.pi / 16)
+        radii = rng.uniform(0.5 * radius, radius, 16)
+        zones.append(np.c_[centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)])
+    return zones
+
+
+@pytest.mark.parametrize("zones", ["100", "10000-small"])
 @pytest.mark.parametrize("who", ["polymask", "exactextract"])
-def test_zonal_mean_against_exactextract(benchmark, request, who):
+def test_zonal_mean_against_exactextract(benchmark, request, who, zones):
     pytest.importorskip("exactextract")
     size = 256 if _fast(request) else SIZE
     shape = (size, size)
-    regions = _regions(100, size)
+    regions = _regions(100, size) if zones == "100" else _small_regions(10_000, size)
     image = np.random.default_rng(1).uniform(0, 100, shape)
 
     def polymask_means():
@@ -142,7 +162,7 @@ def test_zonal_mean_against_exactextract(benchmark, request, who):
                              "geometry": {"type": "Polygon", "coordinates": [np.vstack([world, world[:1]]).tolist()]}})
         run = lambda: np.array([f["properties"]["mean"] for f in exact_extract(source, features, ["mean"])])  # noqa: E731
     result = benchmark(run)
-    benchmark.group = f"zonal-mean-100-{size}"
+    benchmark.group = f"zonal-mean-{zones}-{size}"
     difference = float(np.abs(result - polymask_means()).max())
     benchmark.extra_info.update(backend=who, largest_mean_difference=difference)
     assert difference < 1e-4
