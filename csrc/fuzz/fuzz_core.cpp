@@ -33,7 +33,9 @@
 // for finite input, write every element of the window with a value in
 // [0, 1] (never NaN) and no padding, give the same values with one or two
 // threads and for the window cut in halves (rows and columns), and
-// all_touched (fill_touched) must be exactly coverage > 0.
+// all_touched (fill_touched) must be exactly coverage > 0; so must the
+// label burn of all_touched (rasterize_touched), and coverage_crops must
+// equal coverage over the same window.
 //
 // Any failed check calls abort(), which libFuzzer reports as a crash and
 // saves the input.  Windows are at most 40x40 and polygons at most 64
@@ -256,6 +258,31 @@ void check_coverage(const Polygon &polygon, const Window &window, FillRule rule,
         for (int64_t c = 0; c < window.width; ++c) {
             if (touched.pixels[r * touched.stride + c] != (full[r * stride + c] > 0.0 ? 1 : 0)) {
                 fail("fill_touched differs from coverage > 0", window, rule, threads);
+            }
+        }
+    }
+    // The label image's all_touched burn (value 7 over a background of 3)
+    // claims exactly those cells, and coverage_crops with the window as the
+    // one box gives the same fractions (into a buffer of exactly its size).
+    std::vector<uint16_t> labels(static_cast<size_t>(window.height * stride), 3);
+    const uint16_t seven = 7;
+    polymask::rasterize_touched(&polygon, 1, &seven, window, labels.data(), stride, rule, threads);
+    std::vector<double> crop(static_cast<size_t>(window.height * window.width), 0.0);
+    const polymask::MaskBox box{window.row0, window.col0, window.height, window.width};
+    const int64_t offset = 0;
+    polymask::coverage_crops(&polygon, 1, &box, crop.data(), &offset, rule, threads);
+    for (int64_t r = 0; r < window.height; ++r) {
+        for (int64_t c = 0; c < stride; ++c) {
+            const uint16_t label = labels[static_cast<size_t>(r * stride + c)];
+            if (c >= window.width) {
+                if (label != 3) fail("rasterize_touched overwrote the padding between rows", window, rule, threads);
+                continue;
+            }
+            if (label != (touched.pixels[r * touched.stride + c] ? 7 : 3)) {
+                fail("rasterize_touched differs from fill_touched", window, rule, threads);
+            }
+            if (crop[static_cast<size_t>(r * window.width + c)] != full[r * stride + c]) {
+                fail("coverage_crops differs from coverage", window, rule, threads);
             }
         }
     }

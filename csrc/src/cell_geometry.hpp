@@ -244,6 +244,10 @@ inline void open_cells(long double lo, long double hi, int64_t col0, int64_t col
     last = above <= static_cast<long double>(col0) ? col0 - 1 : (above >= static_cast<long double>(col_end) ? col_end - 1 : static_cast<int64_t>(above) - 1);
 }
 
+// Beyond this magnitude the contract's x_cross (in double) may overflow or
+// err by a sizeable fraction of a pixel (see edges_decide_touch).
+constexpr double kContractIsAccurate = 0x1p40;
+
 // Whether a cell's share of the region is positive exactly when an edge
 // passes through the open cell or the contract's mask takes its centre (see
 // touched.cpp): true unless edges may overlap along a stretch, or some
@@ -254,7 +258,6 @@ template <class Wide>
 bool edges_decide_touch(const Polygon &polygon, const std::vector<SegmentT<Wide>> &segments,
                         const std::vector<Flat> &flats)
 {
-    constexpr double kContractIsAccurate = 0x1p40;
     for (double v : polygon.xy()) {
         if (!(std::fabs(v) <= kContractIsAccurate)) return false;
     }

@@ -522,7 +522,16 @@ struct TouchedPolygon {
         row_end = std::min(detail::ceil_clamped(y_max + 0.5, window.row0, last_row) + 1, last_row);
         col_first = detail::floor_clamped(x_min - 0.5, window.col0, last_col);
         col_end = std::min(detail::ceil_clamped(x_max + 0.5, window.col0, last_col) + 1, last_col);
-        if (row_first >= row_end || col_first >= col_end) return;
+        if (row_first >= row_end) return;
+        const double largest = std::max({std::fabs(x_min), std::fabs(x_max), std::fabs(y_min), std::fabs(y_max)});
+        if (largest > detail::kContractIsAccurate) {
+            // The area sweep decides; with coordinates this far its abscissae
+            // err by whole pixels, and fill_touched takes its answer over the
+            // whole window, so the burn does too (found by csrc/fuzz: a
+            // vertex at -4e28 marked cells right of the polygon's extent).
+            col_first = window.col0, col_end = last_col;
+        }
+        if (col_first >= col_end) return;
         if (detail::double_is_enough(polygon)) {
             narrow = std::make_unique<CellEdges<double>>(polygon);
         } else {

@@ -317,6 +317,21 @@ TEST(RasterizeTouched, FarCoordinatesAndEveryLabelType)
     EXPECT_TRUE(same_cells(double{}));
 }
 
+// With a vertex beyond 2^40 the area sweep's abscissae err by whole pixels
+// and fill_touched marks cells right of the polygon's extent; the burn must
+// mark the same ones (csrc/fuzz found the burn clipping them to the extent).
+TEST(RasterizeTouched, FarVerticesBurnWhatFillTouchedMarks)
+{
+    const std::vector<double> xy = {1.0920505701506045e-05, 1.0920505701506045e-05, -4.4100546644716544e+28,
+                                    9.2233720368547758e+18, 4, 5, -1, -1};
+    const std::vector<Polygon> polygons = {Polygon(xy.data(), 4)};
+    const std::vector<uint8_t> values = {1};
+    for (const Window window : {Window{-1, -1, 9, 9}, Window{-1, 6, 9, 9}, Window{-1, 40, 9, 9}}) {
+        const auto expected = touched_masks_in_order<uint8_t>(polygons, values, window, 0, FillRule::even_odd);
+        EXPECT_EQ(burned_touched<uint8_t>(polygons, values, window, 0, FillRule::even_odd, 1), expected);
+    }
+}
+
 TEST(RasterizeTouched, RefusesBadInput)
 {
     const std::vector<double> bad = {0, 0, std::nan(""), 1, 1, 1};
