@@ -77,60 +77,46 @@ def expected_labels(frame):
     return polymask.rasterize(world, shape, table["label"].to_numpy(), transform=TRANSFORM)
 
 
-@pytest.mark.parametrize("threads", [1, 0], ids=["1-thread", "all-threads"])
-def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_labels, threads):
-    # 1 thread too: rasterio burns on one core.
-    table, _, shape = frame
-    result = benchmark.pedantic(polymask.rasterize, (table, shape),
-                                {"values": "label", "transform": TRANSFORM, "threads": threads},
-                                rounds=9, warmup_rounds=1)
-    record(benchmark, backend=f"polymask-threads-{threads}", result=result, expected=expected_labels,
-           group="geo-label-image", n_polygons=len(table))
-    assert benchmark.extra_info["matches_contract"]
-
-
-def test_label_image_rasterio_from_geodataframe(benchmark, frame, expected_labels):
-    table, _, shape = frame
-
-    def burn():
-        return features.rasterize(zip(table.geometry, table["label"]), out_shape=shape, transform=TRANSFORM,
-                                  dtype=np.uint16)
-
-    result = benchmark.pedantic(burn, rounds=3, warmup_rounds=0)
-    record(benchmark, backend="rasterio", result=result, expected=expected_labels, group="geo-label-image",
-           n_polygons=len(table))
-    assert benchmark.extra_info["matches_contract"]  # random float polygons: GDAL agrees pixel for pixel
-
-
 @pytest.fixture(scope="module")
 def expected_touched_labels(frame):
     table, world, shape = frame
     return polymask.rasterize(world, shape, table["label"].to_numpy(), transform=TRANSFORM, all_touched=True)
 
 
-def test_label_image_polymask_all_touched(benchmark, frame, expected_touched_labels):
-    # rasterio's most used option, on one thread: compare with polymask-threads-1 (the centre rule).
+@pytest.mark.parametrize("threads, all_touched", [(1, False), (0, False), (1, True)],
+                         ids=["1-thread", "all-threads", "all-touched-1-thread"])
+def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_labels, expected_touched_labels, threads,
+                                                all_touched):
+    # 1 thread too: rasterio burns on one core.  all_touched (rasterio's most
+    # used option) against the centre rule on 1 thread.
     table, _, shape = frame
     result = benchmark.pedantic(polymask.rasterize, (table, shape),
-                                {"values": "label", "transform": TRANSFORM, "threads": 1, "all_touched": True},
+                                {"values": "label", "transform": TRANSFORM, "threads": threads,
+                                 "all_touched": all_touched},
                                 rounds=9, warmup_rounds=1)
-    record(benchmark, backend="polymask-all-touched-threads-1", result=result, expected=expected_touched_labels,
+    backend = "polymask-all-touched-threads-1" if all_touched else f"polymask-threads-{threads}"
+    record(benchmark, backend=backend, result=result,
+           expected=expected_touched_labels if all_touched else expected_labels,
            group="geo-label-image", n_polygons=len(table))
     assert benchmark.extra_info["matches_contract"]
 
 
-def test_label_image_rasterio_all_touched(benchmark, frame, expected_touched_labels):
+@pytest.mark.parametrize("all_touched", [False, True], ids=["centre", "all-touched"])
+def test_label_image_rasterio_from_geodataframe(benchmark, frame, expected_labels, expected_touched_labels,
+                                               all_touched):
     table, _, shape = frame
 
     def burn():
         return features.rasterize(zip(table.geometry, table["label"]), out_shape=shape, transform=TRANSFORM,
-                                  dtype=np.uint16, all_touched=True)
+                                  dtype=np.uint16, all_touched=all_touched)
 
     result = benchmark.pedantic(burn, rounds=3, warmup_rounds=0)
-    record(benchmark, backend="rasterio-all-touched", result=result, expected=expected_touched_labels,
-           group="geo-label-image", n_polygons=len(table))
-    # GDAL's all-touched differs only where an edge passes exactly through a
-    # cell corner (docs/geospatial.md); random float stars never do.
+    record(benchmark, backend="rasterio-all-touched" if all_touched else "rasterio", result=result,
+           expected=expected_touched_labels if all_touched else expected_labels, group="geo-label-image",
+           n_polygons=len(table))
+    # Random float polygons: GDAL agrees pixel for pixel; its all-touched
+    # differs only where an edge passes exactly through a cell corner
+    # (docs/geospatial.md), which random float stars never do.
     assert benchmark.extra_info["matches_contract"]
 
 
