@@ -27,6 +27,11 @@
 // exact for everything; so do polygons with coordinates beyond 2^40, where
 // the contract's mask (x_cross in double) stops being the exact centre test.
 //
+// The same sink burns label images (rasterize_touched, below): each polygon's
+// centre spans and marked cells get its value, polygon after polygon within
+// each band of rows, so rasterize(..., all_touched=True) is one core call
+// and equals the polygons' own all_touched masks applied in order.
+//
 // The marking is exact on the same terms as coverage: the abscissae at the
 // strip boundaries come from SegmentT::x_at (cell_geometry.hpp), correctly
 // rounded where the contract is exact, so an edge through a cell corner
