@@ -632,15 +632,11 @@ void coverage_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *
         return has_cells(p) ? 64.0 + 4.0 * static_cast<double>(boxes[p].height) * static_cast<double>(boxes[p].width)
                             : 64.0;
     };
-    const detail::ItemPlan plan = detail::plan_items(n_polygons, threads, work_of);
-    detail::parallel_for(plan.chunks, plan.team, [&](int64_t chunk) {
-        const int64_t end = n_polygons * (chunk + 1) / plan.chunks;
-        for (int64_t p = n_polygons * chunk / plan.chunks; p < end; ++p) {
-            if (!has_cells(p)) continue;
-            const MaskBox &box = boxes[p];
-            coverage<Value>(polygons[p], Window{box.row0, box.col0, box.height, box.width}, out + offsets[p],
-                            box.width, rule, 1, true);
-        }
+    detail::for_items(n_polygons, threads, work_of, [&](int64_t p) {
+        if (!has_cells(p)) return;
+        const MaskBox &box = boxes[p];
+        coverage<Value>(polygons[p], Window{box.row0, box.col0, box.height, box.width}, out + offsets[p], box.width,
+                        rule, 1, true);
     });
 }
 

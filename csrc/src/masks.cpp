@@ -54,18 +54,6 @@ double instance_work(const Polygon &polygon, const Window &window, double pixels
     return 8.0 * crossings + pixels + 64.0;  // 64: an instance's own bookkeeping
 }
 
-// Run body(p) for every instance p, on as many threads as the instances'
-// work is worth (work_of(p): instance p's, in pixel units), grouped in
-// chunks of whole instances (detail::plan_items).
-template <class WorkOf, class Body>
-void for_instances(int64_t n_polygons, int threads, WorkOf &&work_of, Body &&body)
-{
-    const detail::ItemPlan plan = detail::plan_items(n_polygons, threads, work_of);
-    detail::parallel_for(plan.chunks, plan.team, [&](int64_t chunk) {
-        const int64_t end = n_polygons * (chunk + 1) / plan.chunks;
-        for (int64_t p = n_polygons * chunk / plan.chunks; p < end; ++p) body(p);
-    });
-}
 
 // Records the box of the spans it is given.
 struct BoxSink {
@@ -117,7 +105,7 @@ void fill_masks(const Polygon *polygons, int64_t n_polygons, const Window &windo
     }
     const double dense = zeroed ? -1.0 : static_cast<double>(window.height) * static_cast<double>(window.width);
     const auto work_of = [&](int64_t p) { return instance_work(polygons[p], window, dense); };
-    for_instances(n_polygons, threads, work_of, [&](int64_t p) {
+    detail::for_items(n_polygons, threads, work_of, [&](int64_t p) {
         const std::vector<Edge> &edges = polygons[p].edges_by_y();
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         uint8_t *mask = out + p * mask_stride;
@@ -142,7 +130,7 @@ void mask_boxes(const Polygon *polygons, int64_t n_polygons, const Window &windo
         throw std::invalid_argument("polymask::mask_boxes: window height and width must be >= 0");
     }
     const auto work_of = [&](int64_t p) { return instance_work(polygons[p], window, 0.0); };  // writes no pixels
-    for_instances(n_polygons, threads, work_of, [&](int64_t p) {
+    detail::for_items(n_polygons, threads, work_of, [&](int64_t p) {
         const std::vector<Edge> &edges = polygons[p].edges_by_y();
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         const detail::EdgeRows extent = detail::rows_with_crossings(rows);
@@ -166,7 +154,7 @@ void fill_mask_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox 
         const double area = static_cast<double>(box.height) * static_cast<double>(box.width);
         return instance_work(polygons[p], Window{box.row0, box.col0, box.height, box.width}, area);
     };
-    for_instances(n_polygons, threads, work_of, [&](int64_t p) {
+    detail::for_items(n_polygons, threads, work_of, [&](int64_t p) {
         const MaskBox &box = boxes[p];
         if (box.height <= 0 || box.width <= 0) return;
         if (out == nullptr) throw std::invalid_argument("polymask::fill_mask_crops: null output pointer");

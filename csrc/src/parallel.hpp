@@ -11,7 +11,7 @@
 // The mechanism is the pool of thread_pool.cpp (why not OpenMP: see
 // thread_pool.hpp).  threads_for_work says how many threads a fill's work is
 // worth, and chunks_for_work how finely to cut it; plan_items does both for
-// batches of items (objects, instances).
+// batches of items (objects, instances), and for_items runs such a batch.
 #pragma once
 
 #include <algorithm>
@@ -102,6 +102,18 @@ ItemPlan plan_items(int64_t n_items, int threads, WorkOf &&work_of)
     const double total = work * (static_cast<double>(n_items) / static_cast<double>(seen));
     const int team = threads_for_work(threads, total);
     return {team, chunks_for_work(team, total, n_items)};
+}
+
+// Run body(i) for every item i, on as many threads as the items' work is
+// worth (work_of(i), as for plan_items), grouped in chunks of whole items.
+template <class WorkOf, class Body>
+void for_items(int64_t n_items, int threads, WorkOf &&work_of, Body &&body)
+{
+    const ItemPlan plan = plan_items(n_items, threads, work_of);
+    parallel_for(plan.chunks, plan.team, [&](int64_t chunk) {
+        const int64_t end = n_items * (chunk + 1) / plan.chunks;
+        for (int64_t i = n_items * chunk / plan.chunks; i < end; ++i) body(i);
+    });
 }
 
 }  // namespace detail

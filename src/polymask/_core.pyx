@@ -18,7 +18,7 @@ from libcpp.vector cimport vector
 
 from polymask.core cimport (
     BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
-    fill_per_pixel, fill_scanline, polygons_from_rings, rasterize as core_rasterize,
+    fill_per_pixel, fill_scanline, rasterize as core_rasterize,
     rasterize_touched as core_rasterize_touched,
     resolve_threads, set_chunk_rows_for_testing, set_interrupt_check,
 )
@@ -27,7 +27,9 @@ from polymask.core cimport (
     mask_boxes as core_mask_boxes,
 )
 from polymask.coverage cimport fill_touched
-from polymask.views cimport as_rule, first_end, first_vertex, new_polygon, window_at, writes_every_byte
+from polymask.views cimport (
+    as_rule, flat_polygons, new_polygon, window_at, writes_every_byte,
+)
 
 import threading
 
@@ -324,7 +326,7 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     cdef int64_t row_stride = out.strides[0] // sizeof(label_t)
 
     cdef vector[Polygon] polygons
-    _polygons(vertices, ring_ends, polygon_ends, polygons)
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons)
     with nogil:
         watch_interrupts()
         if all_touched:
@@ -347,7 +349,7 @@ def masks(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends n
     cdef int64_t n_polygons = polygon_ends.shape[0]
     if out.shape[0] != n_polygons:
         raise ValueError(f"out holds {out.shape[0]} masks for {n_polygons} polygons")
-    _polygons(vertices, ring_ends, polygon_ends, polygons)
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons)
     cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(0, 0, out.shape[1], out.shape[2])
     cdef uint8_t *out_ptr = &out[0, 0, 0] if (n_polygons > 0 and window.height > 0 and window.width > 0) else NULL
@@ -370,7 +372,7 @@ def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_e
     """
     cdef vector[Polygon] polygons
     cdef int64_t n_polygons = polygon_ends.shape[0]
-    _polygons(vertices, ring_ends, polygon_ends, polygons)
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons)
     cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(0, 0, rows, cols)
     boxes_array = np.zeros((n_polygons, 4), dtype=np.int64)
@@ -390,14 +392,3 @@ def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_e
     with nogil:
         fill_mask_crops(polygons.data(), n_polygons, box_ptr, buffer_ptr, offsets_ptr, fill_rule, threads)
     return boxes_array, buffer_array, offsets_array
-
-
-cdef void _polygons(const double[:, ::1] vertices, const int64_t[::1] ring_ends,
-                    const int64_t[::1] polygon_ends, vector[Polygon] &polygons) except *:
-    """The core's polygons from flat rings (polymask._rings.PolygonList)."""
-    cdef const double *xy = first_vertex(vertices)
-    cdef const int64_t *ring_ptr = first_end(ring_ends)
-    cdef const int64_t *polygon_ptr = first_end(polygon_ends)
-    with nogil:
-        polygons_from_rings(xy, vertices.shape[0], ring_ptr, ring_ends.shape[0], polygon_ptr,
-                            polygon_ends.shape[0], polygons)

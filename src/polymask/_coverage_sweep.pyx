@@ -9,13 +9,13 @@ from libc.stdint cimport int64_t, uint8_t
 from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
-from polymask.core cimport MaskBox, Polygon, Window, note_main_thread, polygons_from_rings, watch_interrupts
+from polymask.core cimport MaskBox, Polygon, Window, note_main_thread, watch_interrupts
 from polymask.coverage cimport (
     coverage as core_coverage,
     coverage_crops as core_coverage_crops,
     fill_touched as core_fill_touched,
 )
-from polymask.views cimport as_rule, first_end, first_vertex, new_polygon, window_at
+from polymask.views cimport as_rule, flat_polygons, new_polygon, window_at
 
 import threading
 
@@ -85,11 +85,7 @@ def coverage_crops(const double[:, ::1] vertices not None, const int64_t[::1] ri
             if offsets[p] < 0 or offsets[p] > out.shape[0] - cells:
                 raise ValueError(f"crop {p} ({cells} cells at {offsets[p]}) does not fit in {out.shape[0]} elements")
     cdef vector[Polygon] polygons
-    cdef const double *xy = first_vertex(vertices)
-    cdef const int64_t *ring_ptr = first_end(ring_ends)
-    cdef const int64_t *polygon_ptr = first_end(polygon_ends)
-    with nogil:
-        polygons_from_rings(xy, vertices.shape[0], ring_ptr, ring_ends.shape[0], polygon_ptr, n_polygons, polygons)
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons)
     cdef const MaskBox *box_ptr = <const MaskBox *>&boxes[0, 0] if n_polygons > 0 else NULL
     cdef const int64_t *offset_ptr = &offsets[0] if n_polygons > 0 else NULL
     cdef fraction_t *out_ptr = &out[0] if out.shape[0] > 0 else NULL

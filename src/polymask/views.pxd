@@ -3,8 +3,9 @@
 # windows, fill rules and polygons the C++ core takes (core.pxd declares
 # them).  Inline helpers only; the arguments were validated in Python.
 from libc.stdint cimport int64_t
+from libcpp.vector cimport vector
 
-from polymask.core cimport FillRule, Polygon, Window, crossed_rows
+from polymask.core cimport FillRule, Polygon, Window, crossed_rows, polygons_from_rings
 
 
 cdef inline const double *first_vertex(const double[:, ::1] vertices) except? NULL:
@@ -48,6 +49,17 @@ cdef inline Polygon *new_polygon(const double[:, ::1] vertices, const int64_t[::
     with nogil:  # copying a large polygon needs no GIL
         polygon = new Polygon(xy, n_vertices, ends, n_rings)
     return polygon
+
+
+cdef inline void flat_polygons(const double[:, ::1] vertices, const int64_t[::1] ring_ends,
+                               const int64_t[::1] polygon_ends, vector[Polygon] &polygons) except *:
+    """The core's polygons from flat rings (polymask._rings.PolygonList) into `polygons`."""
+    cdef const double *xy = first_vertex(vertices)
+    cdef const int64_t *ring_ptr = first_end(ring_ends)
+    cdef const int64_t *polygon_ptr = first_end(polygon_ends)
+    with nogil:
+        polygons_from_rings(xy, vertices.shape[0], ring_ptr, ring_ends.shape[0], polygon_ptr,
+                            polygon_ends.shape[0], polygons)
 
 
 # Up to this many bytes, glibc serves an array from its heap (its largest
