@@ -276,6 +276,9 @@ def test_coverages_in_one_core_call_keep_every_crop(threads, dtype):
     shape = (40, 43)
     crops = polymask.coverages(polygons, shape, dtype=dtype, threads=threads)
     assert len(crops) == len(polygons)
+    # As documented: the crops are views of one shared buffer.
+    bases = [fractions.base for _, _, fractions in crops if fractions.size]
+    assert bases[0] is not None and all(base is bases[0] for base in bases)
     for index, (polygon, (row0, col0, fractions)) in enumerate(zip(polygons, crops)):
         assert fractions.dtype == dtype
         coordinates = np.asarray(shapely.get_coordinates(polygon) if index == 5 else polygon, dtype=float)
