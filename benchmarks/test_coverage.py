@@ -6,12 +6,18 @@ Three groups, medians compared as ratios within one run:
   (float64, float32, uint8) and ``mask(all_touched=True)`` on a 4096x4096 image,
   one thread each, beside the memory floor of each output dtype (``np.ones``:
   writing every cell once; a float64 raster is 8x the bytes of the mask, so
-  its floor alone is several times the mask's time), for two 1,000-vertex
+  its floor alone is several times the mask's time), for three 1,000-vertex
   polygons: the project's standard
   random polygon (vertices uniform in the square, so it crosses itself about
-  10^5 times) and a star (sorted angles, random radii: simple, spiky).
-* ``exactextract-4096-star``: the same star's fractions from exactextract
-  (``coverage`` and ``cell_id`` of one feature) and from polymask; extra_info
+  10^5 times), a star (sorted angles, random radii: simple, spiky) and a
+  smooth outline (a circle bent by low harmonics, like a lake or a
+  generalised coast).  Coverage and all_touched pay per cell an edge passes,
+  the mask per crossing and per byte: the random polygon leaves 2.4 million
+  cells partly covered (a fraction strictly between 0 and 1), the star
+  364,000 and the outline 13,000, so the three bracket what a user's
+  polygon costs.
+* ``exactextract-4096-<polygon>``: the star's and the outline's fractions from
+  exactextract (``coverage`` and ``cell_id`` of one feature) and from polymask; extra_info
   records the largest difference (exactextract stores fractions as float32).
 * ``zonal-mean-100``: the coverage-weighted mean of a 4096x4096 image over 100
   star regions: ``polymask.coverages`` + NumPy against exactextract's ``mean``;
@@ -38,9 +44,20 @@ def star(n_vertices, centre, radius, rng):
     return np.c_[centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)]
 
 
+def outline(n_vertices, centre, radius, rng, harmonics=8):
+    """A smooth closed outline: a circle whose radius is bent by harmonics 2 to harmonics + 1."""
+    angles = np.linspace(0, 2 * np.pi, n_vertices, endpoint=False)
+    radii = np.ones(n_vertices)
+    for k in range(2, harmonics + 2):
+        radii += rng.uniform(-0.25, 0.25) / k * np.cos(k * angles + rng.uniform(0, 2 * np.pi))
+    radii *= radius / radii.max()
+    return np.c_[centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)]
+
+
 POLYGONS = {
     "random-1000": polymask.problems.random_polygon(1000, SIZE),
     "star-1000": star(1000, (SIZE / 2, SIZE / 2), 0.45 * SIZE, np.random.default_rng(2014)),
+    "outline-1000": outline(1000, (SIZE / 2, SIZE / 2), 0.45 * SIZE, np.random.default_rng(2014)),
 }
 
 
@@ -90,12 +107,13 @@ def _exactextract_fractions(vertices, shape, image):
     return run
 
 
+@pytest.mark.parametrize("polygon", ["star-1000", "outline-1000"])
 @pytest.mark.parametrize("who", ["polymask", "exactextract"])
-def test_fractions_against_exactextract(benchmark, request, who):
+def test_fractions_against_exactextract(benchmark, request, who, polygon):
     pytest.importorskip("exactextract")  # the peers extra, installed by `test`
     size = 256 if _fast(request) else SIZE
     shape = (size, size)
-    vertices = POLYGONS["star-1000"] * (size / SIZE)
+    vertices = POLYGONS[polygon] * (size / SIZE)
     image = np.zeros(shape)
     if who == "polymask":
         run = lambda: polymask.coverage(vertices, shape, threads=1)  # noqa: E731
@@ -103,7 +121,7 @@ def test_fractions_against_exactextract(benchmark, request, who):
         run = _exactextract_fractions(vertices, shape, image)
     result = benchmark(run)
     reference = polymask.coverage(vertices, shape)
-    benchmark.group = f"exactextract-{size}-star"
+    benchmark.group = f"exactextract-{size}-{polygon}"
     difference = float(np.abs(result - reference).max())
     benchmark.extra_info.update(backend=who, largest_fraction_difference=difference)
     assert difference < 1e-6  # exactextract rounds fractions to float32
