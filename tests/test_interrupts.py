@@ -127,3 +127,27 @@ def test_sigint_during_coverage_and_coco_encode_raises_keyboard_interrupt(call, 
     report = json.loads(completed.stdout.strip().splitlines()[-1])
     assert not report["returned"], f"{call}: the call returned a result: {report}"
     assert report["latency"] < 0.5, f"{call}: KeyboardInterrupt came late: {report}"
+
+
+# ---- label images: rasterize, centre rule and all_touched -----------------------
+# Their bands were planned from the image's width and the polygon count
+# alone, so on one thread 20 polygons crossing every row thousands of times
+# made one band of seconds, and Ctrl-C waited for all of it (1.8 s).
+
+LABEL_IMAGES = HARNESS + textwrap.dedent('''
+    all_touched, threads = sys.argv[1] == "all_touched", int(sys.argv[2])
+    side = 6000  # every polygon crosses every row 3,000 (all_touched) or 6,000 times
+    polygons = [comb(side, 1500 if all_touched else 3000)] * (12 if all_touched else 20)
+    interrupt_during(lambda: polymask.rasterize(polygons, (side, side), all_touched=all_touched, threads=threads))
+''')
+
+
+@pytest.mark.parametrize("rule", ["centre", "all_touched"])
+@pytest.mark.parametrize("threads", [0, 1])
+def test_sigint_during_a_long_rasterize_raises_keyboard_interrupt(rule, threads):
+    completed = run_isolated([sys.executable, "-c", LABEL_IMAGES, rule, str(threads)], 120)
+    assert completed is not None, f"rasterize {rule}: no result within 120 s"
+    assert completed.returncode == 0, f"rasterize {rule}: the scenario failed:\n{completed.stderr[-3000:]}"
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert not report["returned"], f"rasterize {rule}: the call returned a result: {report}"
+    assert report["latency"] < 0.5, f"rasterize {rule}: KeyboardInterrupt came late: {report}"

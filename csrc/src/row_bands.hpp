@@ -20,12 +20,31 @@ namespace detail {
 // Rows per band when a test forces the chunking (0: chosen by the work).
 int64_t forced_rows_per_chunk();
 
-// A scanline row's cost: writing its width, plus a few units per crossing.
+// A scanline row's cost: writing its width, plus a few units per crossing
+// (`crossings`: (edge, row) pairs over the whole window).
+inline double scanline_work_per_row(double crossings, const Window &window)
+{
+    return static_cast<double>(window.width) + 8.0 * crossings / static_cast<double>(std::max<int64_t>(1, window.height));
+}
+
 inline double scanline_work_per_row(const std::vector<EdgeRows> &rows, const Window &window)
 {
     double crossings = 0;
     for (const EdgeRows &edge : rows) crossings += static_cast<double>(edge.end - edge.first);
-    return static_cast<double>(window.width) + 8.0 * crossings / static_cast<double>(std::max<int64_t>(1, window.height));
+    return scanline_work_per_row(crossings, window);
+}
+
+// The (edge, row) pairs of a polygon's edges within the window's rows,
+// without keeping the rows: what a label image's work estimate sums.
+inline double crossings_in_window(const std::vector<Edge> &edges, const Window &window)
+{
+    const int64_t row_end = window.row0 + window.height;
+    double crossings = 0;
+    for (const Edge &e : edges) {
+        crossings += static_cast<double>(ceil_clamped(e.y_high, window.row0, row_end) -
+                                         ceil_clamped(e.y_low, window.row0, row_end));
+    }
+    return crossings;
 }
 
 // Run body(row_begin, row_end) on bands of `window`'s rows, on at most

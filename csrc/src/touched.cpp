@@ -509,6 +509,7 @@ struct TouchedPolygon {
     std::unique_ptr<CellEdges<Extended>> wide;
     int64_t row_first = 0, row_end = 0;  // rows whose strips can meet it, with a row to spare each way
     int64_t col_first = 0, col_end = 0;  // the same for columns
+    double crossings = 0;                 // (edge, row) pairs in the window: its share of the work
 
     TouchedPolygon(const Polygon &polygon, const Window &window)
     {
@@ -537,6 +538,7 @@ struct TouchedPolygon {
             col_first = window.col0, col_end = last_col;
         }
         if (col_first >= col_end) return;
+        crossings = detail::crossings_in_window(polygon.edges_by_y(), window);
         if (detail::double_is_enough(polygon)) {
             narrow = std::make_unique<CellEdges<double>>(polygon);
         } else {
@@ -561,8 +563,16 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
     }
     std::vector<TouchedPolygon> prepared;
     prepared.reserve(static_cast<size_t>(n_polygons));
-    for (int64_t p = 0; p < n_polygons; ++p) prepared.emplace_back(polygons[p], window);
+    double crossings = 0;
+    for (int64_t p = 0; p < n_polygons; ++p) {
+        prepared.emplace_back(polygons[p], window);
+        crossings += prepared.back().crossings;
+    }
     Label *const origin = out - window.row0 * row_stride - window.col0;
+    // A row: its pixels, a look at each polygon, and its crossings twice
+    // over (the centre rule's, and about as much again for the marking).
+    const double work_per_row =
+        2.0 * detail::scanline_work_per_row(crossings, window) + 2.0 * static_cast<double>(n_polygons);
 
     // As rasterize: each thread burns every polygon, in order, into its own
     // band of rows, so "later over earlier" holds at any thread count.
@@ -605,7 +615,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                               row_end, writer, runs, wide_pieces);
             }
         }
-    }, static_cast<double>(window.width) + 2.0 * static_cast<double>(n_polygons));
+    }, work_per_row);
 }
 
 template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,
