@@ -34,18 +34,6 @@ inline double scanline_work_per_row(const std::vector<EdgeRows> &rows, const Win
     return scanline_work_per_row(crossings, window);
 }
 
-// The (edge, row) pairs of a polygon's edges within the window's rows,
-// without keeping the rows: what a label image's work estimate sums.
-inline double crossings_in_window(const std::vector<Edge> &edges, const Window &window)
-{
-    const int64_t row_end = window.row0 + window.height;
-    double crossings = 0;
-    for (const Edge &e : edges) {
-        crossings += static_cast<double>(ceil_clamped(e.y_high, window.row0, row_end) -
-                                         ceil_clamped(e.y_low, window.row0, row_end));
-    }
-    return crossings;
-}
 
 // Run body(row_begin, row_end) on bands of `window`'s rows, on at most
 // `threads` threads (0: the default).  work_per_row is the cost of one row

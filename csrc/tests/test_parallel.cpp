@@ -24,6 +24,8 @@
 #include "parallel.hpp"
 #include "row_bands.hpp"
 #include "test_support.hpp"
+#include "polymask/coverage.hpp"
+#include "polymask/rasterize.hpp"
 
 namespace {
 
@@ -356,4 +358,70 @@ TEST(RowBands, MasksAreTheSameForAnyChunkingAndThreads)
         }
         polymask::set_chunk_rows_for_testing(previous);
     }
+}
+
+// ---- work estimates: who starts a helper -------------------------------------
+// Each fresh pool has no helper; a call that starts one thought its work
+// worth two threads.
+
+namespace {
+
+// A comb over `width` columns and `rows` rows whose `teeth` cross every row.
+polymask::Polygon comb(int teeth, double width, double rows)
+{
+    std::vector<double> xy;
+    for (int k = 0; k <= 2 * teeth; ++k) {
+        xy.push_back(width * k / (2.0 * teeth));
+        xy.push_back(k % 2 == 0 ? 0.5 : rows - 0.5);
+    }
+    xy.insert(xy.end(), {width, rows + 1.0, 0.0, rows + 1.0});
+    return polymask::Polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+}
+
+}  // namespace
+
+TEST(WorkEstimates, SmallCoverageStartsNoHelper)
+{
+    // 12 vertices on 130x130: 50-90 us on one thread, and two threads took
+    // 1.4-1.5x that (waking the helper), so the sweep must not start one.
+    std::mt19937_64 rng(5);
+    const std::vector<double> xy = polymask_test::random_vertices(rng, 12, 0.0, 130.0);
+    const polymask::Polygon polygon(xy.data(), 12);
+    std::vector<double> out(130 * 130);
+    polymask::detail::forget_pool_after_fork();
+    polymask::coverage<double>(polygon, polymask::Window{0, 0, 130, 130}, out.data(), 130,
+                               polymask::FillRule::even_odd, 4, false);
+    EXPECT_EQ(polymask::detail::pool_workers(), 0);
+    // Hundreds of crossings a row are worth a helper, however narrow the
+    // raster (200 rows: four chunks of the sweep).
+    const polymask::Polygon teeth = comb(400, 64, 200);
+    polymask::coverage<double>(teeth, polymask::Window{0, 0, 200, 64}, out.data(), 64,
+                               polymask::FillRule::even_odd, 2, false);
+    EXPECT_GE(polymask::detail::pool_workers(), 1);
+}
+
+TEST(WorkEstimates, LabelImagesCountTheirCrossings)
+{
+    // 64 columns, 2,000 rows, 800 crossings a row: 1.6 million (edge, row)
+    // pairs.  Counting only the pixels and the polygons, this was one band
+    // on one thread (and Ctrl-C waited for the whole of it).
+    const polymask::Polygon teeth = comb(400, 64, 2000);
+    const polymask::Window window{0, 0, 2000, 64};
+    std::vector<uint8_t> out(2000 * 64);
+    const uint8_t value = 1;
+    polymask::detail::forget_pool_after_fork();
+    polymask::rasterize<uint8_t>(&teeth, 1, &value, window, out.data(), 64, polymask::FillRule::even_odd, 2);
+    EXPECT_GE(polymask::detail::pool_workers(), 1);
+    polymask::detail::forget_pool_after_fork();
+    polymask::rasterize_touched<uint8_t>(&teeth, 1, &value, window, out.data(), 64, polymask::FillRule::even_odd,
+                                         2);
+    EXPECT_GE(polymask::detail::pool_workers(), 1);
+    // And a small label image starts none.
+    const polymask::Polygon small = comb(2, 20, 20);
+    polymask::detail::forget_pool_after_fork();
+    polymask::rasterize<uint8_t>(&small, 1, &value, polymask::Window{0, 0, 64, 64}, out.data(), 64,
+                                 polymask::FillRule::even_odd, 2);
+    polymask::rasterize_touched<uint8_t>(&small, 1, &value, polymask::Window{0, 0, 64, 64}, out.data(), 64,
+                                         polymask::FillRule::even_odd, 2);
+    EXPECT_EQ(polymask::detail::pool_workers(), 0);
 }

@@ -78,6 +78,20 @@ inline std::vector<EdgeRows> edge_rows_in_window(const std::vector<Edge> &edges,
     return rows;
 }
 
+// The (edge, row) pairs of the edges within the window's rows, without
+// keeping the rows: what the work estimates of label images and coverage
+// sum (parallel.hpp).
+inline double crossings_in_window(const std::vector<Edge> &edges, const Window &window)
+{
+    const int64_t row_end = window.row0 + window.height;
+    double crossings = 0;
+    for (const Edge &e : edges) {
+        crossings += static_cast<double>(ceil_clamped(e.y_high, window.row0, row_end) -
+                                         ceil_clamped(e.y_low, window.row0, row_end));
+    }
+    return crossings;
+}
+
 // Rows [first, end) of the window where the edges can produce spans: the
 // union of their row spans (first == end when none crosses a window row).
 inline EdgeRows rows_with_crossings(const std::vector<EdgeRows> &rows)
