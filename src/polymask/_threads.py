@@ -46,7 +46,7 @@ def threads(n: int | None) -> Iterator[int]:
 
     >>> import polymask
     >>> with polymask.threads(1):
-    ...     polymask.mask([(0, 0), (3, 0), (0, 3)], (4, 4)).sum()
+    ...     int(polymask.mask([(0, 0), (3, 0), (0, 3)], (4, 4)).sum())
     6
     """
     from polymask import _core
