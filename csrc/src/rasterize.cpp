@@ -114,7 +114,7 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
         crossings += extents[p].crossings;
     }
     // A row: its pixels, a look at each polygon, and the polygons' crossings.
-    // Without the crossings, 20 polygons crossing every row 12,000 times
+    // Without the crossings, 20 polygons crossing every row 6,000 times
     // each were planned as one band on one thread, and Ctrl-C waited 1.8 s
     // for it (tests/test_interrupts.py).
     const double work_per_row = detail::scanline_work_per_row(crossings, window) + static_cast<double>(n_polygons);

@@ -34,7 +34,6 @@ inline double scanline_work_per_row(const std::vector<EdgeRows> &rows, const Win
     return scanline_work_per_row(crossings, window);
 }
 
-
 // Run body(row_begin, row_end) on bands of `window`'s rows, on at most
 // `threads` threads (0: the default).  work_per_row is the cost of one row
 // in pixel units (see parallel.hpp); negative means the window's width.
