@@ -192,13 +192,29 @@ struct Job {
     int helpers_in = 0;      // helpers that joined and have not left
 };
 
+// The stop flag of the job whose chunk this thread is running, if any: a
+// chunk may start a job of its own (an instance of a batch swept in bands,
+// one polygon's coverage), and that inner job stops when the enclosing one
+// does.  Without it a helper deep in one huge instance of a batch ran on
+// after Ctrl-C, and the caller, which waits for its helpers, with it.
+thread_local const std::atomic<bool> *enclosing_stop = nullptr;
+
 // Claim and run chunks of `job` until none is left or it must stop.  Only
 // the caller passes a poller: signals reach the thread that waits in Python.
-void work_on(Job &job, Poller *poller)
+// Returns whether it stopped because the enclosing job did.
+bool work_on(Job &job, Poller *poller)
 {
+    const std::atomic<bool> *const enclosing = enclosing_stop;
+    enclosing_stop = &job.stop;
+    bool enclosing_stopped = false;
     while (!job.stop.load(std::memory_order_relaxed)) {
         if (poller != nullptr && poller->should_stop()) {
             job.interrupted = true;
+            job.stop.store(true);
+            break;
+        }
+        if (enclosing != nullptr && enclosing->load(std::memory_order_relaxed)) {
+            enclosing_stopped = true;
             job.stop.store(true);
             break;
         }
@@ -212,6 +228,8 @@ void work_on(Job &job, Poller *poller)
             job.stop.store(true);
         }
     }
+    enclosing_stop = enclosing;
+    return enclosing_stopped;
 }
 
 class Pool;
@@ -367,16 +385,19 @@ void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context)
     job.context = context;
     Poller poller;
     const int helpers = static_cast<int>(std::min<int64_t>(team, n_chunks)) - 1;
+    bool enclosing_stopped;
     if (helpers > 0) {
         Pool &shared = pool();
         shared.offer(job, helpers);
-        work_on(job, &poller);  // the caller works too, on the same counter
+        enclosing_stopped = work_on(job, &poller);  // the caller works too, on the same counter
         shared.retire(job, poller);
     } else {
-        work_on(job, &poller);  // a lone caller needs no pool
+        enclosing_stopped = work_on(job, &poller);  // a lone caller needs no pool
     }
     if (job.failure) std::rethrow_exception(job.failure);
-    if (job.interrupted) throw Interrupted();
+    // Unfinished either way: the chunk that started this job must not go on
+    // as if it were done (the enclosing job discards it).
+    if (job.interrupted || enclosing_stopped) throw Interrupted();
 }
 
 }  // namespace detail

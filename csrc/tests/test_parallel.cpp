@@ -425,3 +425,29 @@ TEST(WorkEstimates, LabelImagesCountTheirCrossings)
                                          polymask::FillRule::even_odd, 2);
     EXPECT_EQ(polymask::detail::pool_workers(), 0);
 }
+
+TEST(ParallelFor, AJobStartedInsideAChunkStopsWithTheEnclosingJob)
+{
+    // Chunk 0 fails once chunk 1 is inside a long job of its own: that inner
+    // job must stop at its next chunk (a helper deep in one huge instance of
+    // a batch ran on after Ctrl-C), and the failure still reaches the caller.
+    std::atomic<bool> inner_started{false};
+    std::atomic<int> inner_chunks{0};
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_THROW(parallel_for(2, 2, [&](int64_t chunk) {
+        if (chunk == 0) {
+            const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+            while (!inner_started.load() && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+            throw std::runtime_error("chunk 0 failed");
+        }
+        parallel_for(1000, 1, [&](int64_t) {
+            inner_started = true;
+            inner_chunks.fetch_add(1);
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        });
+    }), std::runtime_error);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_TRUE(inner_started.load());
+    EXPECT_LT(inner_chunks.load(), 500) << "the inner job ran on after the enclosing one stopped";
+    EXPECT_LT(seconds, 0.9);
+}
