@@ -153,29 +153,37 @@ def test_sigint_during_a_long_rasterize_raises_keyboard_interrupt(rule, threads)
     assert report["latency"] < 0.5, f"rasterize {rule}: KeyboardInterrupt came late: {report}"
 
 
-# ---- masks: one huge instance in a batch ----------------------------------------
-# A batch's chunks are whole instances, so an instance of seconds held Ctrl-C
-# back until it was done (1.3-1.9 s here), on a helper as much as on the
-# caller.  Big instances are now swept in bands with the check between them,
-# and a helper's bands stop when the batch does.
+# ---- masks and coco.encode: one huge object in a batch ----------------------------
+# A batch's chunks are whole objects, so an object of seconds held Ctrl-C
+# back until it was done (1.3-1.9 s here, 10 s for a bigger COCO object), on
+# a helper as much as on the caller.  Big objects are now swept in bands
+# with the check between them, and a helper's bands stop when the batch does.
 
 BATCHES = HARNESS + textwrap.dedent('''
-    crop, threads = sys.argv[1] == "crop", int(sys.argv[2])
-    width, rows, teeth = 2000, 30000, 24000  # 48,000 crossings a row: seconds a mask
-    xs = np.linspace(0, width, 2 * teeth + 1)
-    ys = np.tile([0.5, rows - 0.5], teeth + 1)[: 2 * teeth + 1]
-    tall_comb = np.column_stack([np.concatenate([xs, [width, 0]]), np.concatenate([ys, [rows + 1, rows + 1]])])
-    batch = [tall_comb] * threads  # with two threads, the helper takes one instance
-    interrupt_during(lambda: polymask.masks(batch, (rows, width), threads=threads, crop=crop))
+    call, threads = sys.argv[1], int(sys.argv[2])
+
+    def tall_comb(width, rows, teeth):  # teeth much narrower than a pixel: crossings, few spans
+        xs = np.linspace(0, width, 2 * teeth + 1)
+        ys = np.tile([0.5, rows - 0.5], teeth + 1)[: 2 * teeth + 1]
+        return np.column_stack([np.concatenate([xs, [width, 0]]), np.concatenate([ys, [rows + 1, rows + 1]])])
+
+    # Seconds an object; with two threads the helper takes one of the two.
+    if call == "coco.encode":
+        segmentation = [tall_comb(200, 30000, 20000).ravel().tolist()]
+        run = lambda: polymask.coco.encode([segmentation] * threads, 30000, 200, threads=threads)
+    else:
+        batch = [tall_comb(2000, 30000, 24000)] * threads
+        run = lambda: polymask.masks(batch, (30000, 2000), threads=threads, crop=call == "masks-crop")
+    interrupt_during(run)
 ''')
 
 
-@pytest.mark.parametrize("crop", ["dense", "crop"])
+@pytest.mark.parametrize("call", ["masks", "masks-crop", "coco.encode"])
 @pytest.mark.parametrize("threads", [1, 2])
-def test_sigint_during_a_batch_with_a_huge_instance_raises_keyboard_interrupt(crop, threads):
-    completed = run_isolated([sys.executable, "-c", BATCHES, crop, str(threads)], 120)
-    assert completed is not None, f"masks {crop}: no result within 120 s"
-    assert completed.returncode == 0, f"masks {crop}: the scenario failed:\n{completed.stderr[-3000:]}"
+def test_sigint_during_a_batch_with_a_huge_object_raises_keyboard_interrupt(call, threads):
+    completed = run_isolated([sys.executable, "-c", BATCHES, call, str(threads)], 120)
+    assert completed is not None, f"{call}: no result within 120 s"
+    assert completed.returncode == 0, f"{call}: the scenario failed:\n{completed.stderr[-3000:]}"
     report = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert not report["returned"], f"masks {crop}, threads={threads}: the call returned a result: {report}"
-    assert report["latency"] < 0.5, f"masks {crop}, threads={threads}: KeyboardInterrupt came late: {report}"
+    assert not report["returned"], f"{call}, threads={threads}: the call returned a result: {report}"
+    assert report["latency"] < 0.5, f"{call}, threads={threads}: KeyboardInterrupt came late: {report}"

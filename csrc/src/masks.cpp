@@ -55,30 +55,6 @@ double instance_work(const Polygon &polygon, const Window &window, double pixels
     return 8.0 * crossings + pixels + 64.0;  // 64: an instance's own bookkeeping
 }
 
-// An instance's rows [row_begin, row_end) of `window` through `sink`.  A
-// batch's chunks are whole instances, and the interrupt check runs between
-// chunks, so one huge instance held Ctrl-C back for as long as it took; an
-// instance worth more than a lone thread's chunk of work is therefore swept
-// in bands of rows on this thread, with the check between them (a team of
-// one claims its bands in order, so a sink that keeps state across rows,
-// such as BoxSink, sees them as one sweep).  Any other instance is one
-// plain sweep.
-template <class Sink>
-void sweep_instance(const std::vector<Edge> &edges, const std::vector<detail::EdgeRows> &rows, const Window &window,
-                    FillRule rule, int64_t row_begin, int64_t row_end, Sink &sink)
-{
-    if (row_begin >= row_end) return;
-    const Window band{row_begin, window.col0, row_end - row_begin, window.width};
-    const double work_per_row = detail::scanline_work_per_row(rows, band);
-    if (work_per_row * static_cast<double>(band.height) <= detail::kWorkPerLoneChunk) {
-        detail::scan_rows(edges, rows, window, rule, row_begin, row_end, sink);
-        return;
-    }
-    detail::for_row_bands(band, 1, [&](int64_t begin, int64_t end) {
-        detail::scan_rows(edges, rows, window, rule, begin, end, sink);
-    }, work_per_row);
-}
-
 // Records the box of the spans it is given.
 struct BoxSink {
     int64_t row_first = 0, row_last = -1, col_first = 0, col_end = 0;
@@ -136,10 +112,10 @@ void fill_masks(const Polygon *polygons, int64_t n_polygons, const Window &windo
         if (zeroed) {
             const detail::EdgeRows extent = detail::rows_with_crossings(rows);
             detail::MaskSpanWriter writer{mask, row_stride, window};
-            sweep_instance(edges, rows, window, rule, extent.first, extent.end, writer);
+            detail::sweep_in_bands(edges, rows, window, rule, extent.first, extent.end, writer);
         } else {
             detail::MaskRowWriter writer{mask, row_stride, window};
-            sweep_instance(edges, rows, window, rule, window.row0, window.row0 + window.height, writer);
+            detail::sweep_in_bands(edges, rows, window, rule, window.row0, window.row0 + window.height, writer);
         }
     });
 }
@@ -159,7 +135,7 @@ void mask_boxes(const Polygon *polygons, int64_t n_polygons, const Window &windo
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         const detail::EdgeRows extent = detail::rows_with_crossings(rows);
         BoxSink sink;
-        if (window.width > 0) sweep_instance(edges, rows, window, rule, extent.first, extent.end, sink);
+        if (window.width > 0) detail::sweep_in_bands(edges, rows, window, rule, extent.first, extent.end, sink);
         boxes[p] = sink.any ? MaskBox{sink.row_first, sink.col_first, sink.row_last + 1 - sink.row_first,
                                       sink.col_end - sink.col_first}
                             : MaskBox{0, 0, 0, 0};
@@ -186,7 +162,7 @@ void fill_mask_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox 
         const std::vector<Edge> &edges = polygons[p].edges_by_y();
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         detail::MaskSpanWriter writer{out + offsets[p], box.width, window};
-        sweep_instance(edges, rows, window, rule, window.row0, window.row0 + window.height, writer);
+        detail::sweep_in_bands(edges, rows, window, rule, window.row0, window.row0 + window.height, writer);
     });
 }
 

@@ -24,6 +24,7 @@
 
 #include "checks.hpp"
 #include "parallel.hpp"
+#include "row_bands.hpp"
 #include "polymask/scanline.hpp"
 
 namespace polymask {
@@ -60,7 +61,7 @@ void collect_part_spans(const std::vector<Edge> &edges, const Window &image, Fil
     if (row_first >= row_end) return;
     detail::edge_rows_in_window(edges, image, edge_rows);
     SpanCollector sink{spans};
-    detail::scan_rows(edges, edge_rows, image, rule, row_first, row_end, sink);
+    detail::sweep_in_bands(edges, edge_rows, image, rule, row_first, row_end, sink);
 }
 
 // The edge table of one part, as Polygon builds it (polygon.cpp): each

@@ -1,10 +1,12 @@
 // row_bands.hpp -- cut a window's rows into chunks for parallel_for.
 //
-// Internal to the core's sources (fill.cpp, rasterize.cpp): every threaded
-// fill runs its body on bands of whole rows, so each thread writes only the
-// rows of the band it claimed and no two threads ever touch the same byte.
-// Bands are chunks of parallel_for (parallel.hpp): claimed dynamically, the
-// calling thread included, with interrupt checks in between.
+// Internal to the core's sources (fill.cpp, rasterize.cpp, touched.cpp,
+// masks.cpp, rle.cpp): every threaded fill runs its body on bands of whole
+// rows, so each thread writes only the rows of the band it claimed and no
+// two threads ever touch the same byte.  Bands are chunks of parallel_for
+// (parallel.hpp): claimed dynamically, the calling thread included, with
+// interrupt checks in between; sweep_in_bands uses the same bands on one
+// thread, for the interrupt checks alone.
 #pragma once
 
 #include <algorithm>
@@ -58,6 +60,29 @@ void for_row_bands(const Window &window, int threads, Body body, double work_per
         const int64_t end = window.row0 + window.height * (band + 1) / bands;
         if (begin < end) body(begin, end);
     });
+}
+
+// One object's rows [row_begin, row_end) of `window` through `sink`, on
+// this thread.  Batches (masks, COCO objects) hand whole objects to
+// parallel_for's chunks, and the interrupt check runs between chunks, so
+// one huge object held Ctrl-C back for as long as it took (seconds).  An
+// object worth more than a lone thread's chunk of work is therefore swept
+// in bands of rows with the check between them; a team of one claims its
+// bands in order, so a sink that keeps state across rows (BoxSink, a span
+// collector) sees them as one sweep.  Any other object is one plain sweep.
+template <class Sink>
+void sweep_in_bands(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows, const Window &window,
+                    FillRule rule, int64_t row_begin, int64_t row_end, Sink &sink)
+{
+    if (row_begin >= row_end) return;
+    const Window band{row_begin, window.col0, row_end - row_begin, window.width};
+    const double work_per_row = scanline_work_per_row(rows, band);
+    if (work_per_row * static_cast<double>(band.height) <= kWorkPerLoneChunk) {
+        scan_rows(edges, rows, window, rule, row_begin, row_end, sink);
+        return;
+    }
+    for_row_bands(band, 1, [&](int64_t begin, int64_t end) { scan_rows(edges, rows, window, rule, begin, end, sink); },
+                  work_per_row);
 }
 
 }  // namespace detail
