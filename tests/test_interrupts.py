@@ -111,6 +111,16 @@ OTHER_MODULES = HARNESS + textwrap.dedent('''
         # (with 1,600 the two-thread call ended at 0.3 s, racing the interrupt)
         vertices, side = comb(8000, 4000), 8000
         run = lambda: polymask.coverage(vertices, (side, side), dtype=np.uint8, threads=threads)
+    elif call == "coco.iou":  # 4,000 x 4,000 overlapping objects: seconds, in a loop that holds the GIL
+        rng = np.random.default_rng(1)
+        objects = []
+        for _ in range(4000):
+            angles = np.sort(rng.uniform(0, 2 * np.pi, 24))
+            centre, radii = rng.uniform([0, 0], [640, 480]), rng.uniform(20, 240) * rng.uniform(0.3, 0.5, 24)
+            ring = np.c_[centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)]
+            objects.append([ring.ravel().tolist()])
+        rles = polymask.coco.encode(objects, 480, 640)
+        run = lambda: polymask.coco.iou(rles, rles)
     else:  # 150 objects of tens of milliseconds each
         segmentation, side = [comb(8000, 100).ravel().tolist()], 8000
         run = lambda: polymask.coco.encode([segmentation] * 150, side, side, threads=threads)
@@ -118,7 +128,7 @@ OTHER_MODULES = HARNESS + textwrap.dedent('''
 ''')
 
 
-@pytest.mark.parametrize("call", ["coverage", "coco.encode"])
+@pytest.mark.parametrize("call", ["coverage", "coco.encode", "coco.iou"])
 @pytest.mark.parametrize("threads", [0, 1])
 def test_sigint_during_coverage_and_coco_encode_raises_keyboard_interrupt(call, threads):
     completed = run_isolated([sys.executable, "-c", OTHER_MODULES, call, str(threads)], 120)
