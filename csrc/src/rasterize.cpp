@@ -122,8 +122,10 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
     // Each thread burns every polygon, in order, into its own band of rows:
     // "later over earlier" holds exactly at any thread count.
     detail::for_row_bands(window, threads, [&](int64_t band_begin, int64_t band_end) {
-        // Reused across polygons: edge rows of the polygon being burned.
+        // Reused across polygons: edge rows of the polygon being burned, and
+        // the sweep's arrays (allocated once per band, not per polygon).
         std::vector<detail::EdgeRows> rows;
+        detail::SweepBuffers buffers;
         for (int64_t p = 0; p < n_polygons; ++p) {
             const Extent &extent = extents[p];
             const int64_t row_begin = std::max(band_begin, extent.row_first);
@@ -132,7 +134,7 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
             const std::vector<Edge> &edges = polygons[p].edges_by_y();
             detail::edge_rows_in_window(edges, window, rows);
             detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
-            detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
+            detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);
         }
     }, work_per_row);
 }

@@ -445,11 +445,12 @@ private:
 template <class Wide, class Writer, class Runs>
 void sweep_touched(const std::vector<Edge> &edges, const std::vector<detail::EdgeRows> &rows,
                    const std::vector<SegmentT<Wide>> &segments, const std::vector<Flat> &flats, const Window &window,
-                   FillRule rule, int64_t row_begin, int64_t row_end, Writer writer, Runs runs, Pieces<Wide> &pieces)
+                   FillRule rule, int64_t row_begin, int64_t row_end, Writer writer, Runs runs, Pieces<Wide> &pieces,
+                   detail::SweepBuffers &buffers)
 {
     TouchedSink<Writer, Wide, Runs> sink(writer, runs, segments, flats, window, pieces);
     sink.start(row_begin);
-    detail::scan_rows(edges, rows, window, rule, row_begin, row_end, sink);
+    detail::scan_rows(edges, rows, window, rule, row_begin, row_end, sink, buffers);
 }
 
 // A polygon's edges for the marking: segments and flats (sorted by y), and
@@ -479,12 +480,13 @@ void fill_touched_by_edges(const Polygon &polygon, const CellEdges<Wide> &cell_e
     const double work_per_row = 2.0 * detail::scanline_work_per_row(rows, window);
     detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
         Pieces<Wide> pieces;
+        detail::SweepBuffers buffers;
         if (zeroed) {
             sweep_touched(edges, rows, cell_edges.segments, cell_edges.flats, window, rule, row_begin, row_end,
-                          detail::MaskSpanWriter{out, row_stride, window}, runs, pieces);
+                          detail::MaskSpanWriter{out, row_stride, window}, runs, pieces, buffers);
         } else {
             sweep_touched(edges, rows, cell_edges.segments, cell_edges.flats, window, rule, row_begin, row_end,
-                          detail::MaskRowWriter{out, row_stride, window}, runs, pieces);
+                          detail::MaskRowWriter{out, row_stride, window}, runs, pieces, buffers);
         }
     }, work_per_row);
 }
@@ -580,6 +582,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
         std::vector<detail::EdgeRows> rows;
         Pieces<double> narrow_pieces;
         Pieces<Extended> wide_pieces;
+        detail::SweepBuffers buffers;  // the sweep's arrays, for every polygon of the band
         std::vector<uint8_t> cells;  // the area sweep's answer, for polygons that need it
         for (int64_t p = 0; p < n_polygons; ++p) {
             const TouchedPolygon &polygon = prepared[static_cast<size_t>(p)];
@@ -609,10 +612,10 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
             const LabelRuns<Label> runs{origin, row_stride, value};
             if (polygon.narrow) {
                 sweep_touched(edges, rows, polygon.narrow->segments, polygon.narrow->flats, window, rule, row_begin,
-                              row_end, writer, runs, narrow_pieces);
+                              row_end, writer, runs, narrow_pieces, buffers);
             } else {
                 sweep_touched(edges, rows, polygon.wide->segments, polygon.wide->flats, window, rule, row_begin,
-                              row_end, writer, runs, wide_pieces);
+                              row_end, writer, runs, wide_pieces, buffers);
             }
         }
     }, work_per_row);

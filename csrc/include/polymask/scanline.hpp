@@ -219,19 +219,28 @@ inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveE
     std::swap(active, scratch);
 }
 
+// A sweep's working arrays.  A caller that sweeps many polygons in a row
+// (a label image's, a batch's) passes one to every sweep, so the arrays
+// keep their room instead of being allocated for each polygon.
+struct SweepBuffers {
+    ActiveEdges active, scratch;
+    std::vector<size_t> order;
+};
+
 // Sweep rows [row_begin, row_end) of `window` (absolute row numbers).
 template <class SpanSink>
 void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows,
                const Window &window, FillRule rule, int64_t row_begin, int64_t row_end,
-               SpanSink &sink)
+               SpanSink &sink, SweepBuffers &buffers)
 {
     const int64_t col_begin = window.col0;
     const int64_t col_end = window.col0 + window.width;
     const double lo = static_cast<double>(col_begin), hi = static_cast<double>(col_end);
     const size_t n_edges = edges.size();
 
-    ActiveEdges active, scratch;
-    std::vector<size_t> order;
+    ActiveEdges &active = buffers.active, &scratch = buffers.scratch;
+    std::vector<size_t> &order = buffers.order;
+    active.resize(0);
     const CrossingPass pass = crossing_pass();
     size_t next_edge = 0;  // edges before this one have entered the sweep
     int64_t next_expiry = std::numeric_limits<int64_t>::max();  // first row some active edge ends
@@ -296,6 +305,16 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
         }
         sink.end_row();
     }
+}
+
+// The same with buffers of its own: one polygon, or a band of one.
+template <class SpanSink>
+void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows,
+               const Window &window, FillRule rule, int64_t row_begin, int64_t row_end,
+               SpanSink &sink)
+{
+    SweepBuffers buffers;
+    scan_rows(edges, rows, window, rule, row_begin, row_end, sink, buffers);
 }
 
 }  // namespace detail
