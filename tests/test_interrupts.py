@@ -111,6 +111,9 @@ OTHER_MODULES = HARNESS + textwrap.dedent('''
         # (with 1,600 the two-thread call ended at 0.3 s, racing the interrupt)
         vertices, side = comb(8000, 4000), 8000
         run = lambda: polymask.coverage(vertices, (side, side), dtype=np.uint8, threads=threads)
+    elif call == "coverages":  # two such polygons: with two threads a helper takes one
+        vertices, side = comb(8000, 4000), 8000
+        run = lambda: polymask.coverages([vertices, vertices], (side, side), dtype=np.uint8, threads=threads)
     elif call == "coco.iou":  # 4,000 x 4,000 overlapping objects: seconds, in a loop that holds the GIL
         rng = np.random.default_rng(1)
         objects = []
@@ -128,7 +131,7 @@ OTHER_MODULES = HARNESS + textwrap.dedent('''
 ''')
 
 
-@pytest.mark.parametrize("call", ["coverage", "coco.encode", "coco.iou"])
+@pytest.mark.parametrize("call", ["coverage", "coverages", "coco.encode", "coco.iou"])
 @pytest.mark.parametrize("threads", [0, 1])
 def test_sigint_during_coverage_and_coco_encode_raises_keyboard_interrupt(call, threads):
     completed = run_isolated([sys.executable, "-c", OTHER_MODULES, call, str(threads)], 120)
