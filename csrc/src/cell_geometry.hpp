@@ -248,18 +248,31 @@ inline void open_cells(long double lo, long double hi, int64_t col0, int64_t col
 // err by a sizeable fraction of a pixel (see edges_decide_touch).
 constexpr double kContractIsAccurate = 0x1p40;
 
+// Below this magnitude (and not zero) a coordinate can make the product in
+// x_cross, dx * (py - yi), underflow to a subnormal and lose its precision.
+// With every nonzero coordinate at least 2^-480 in magnitude, a nonzero dx
+// is at least 2^-532 (a unit in the last place of 2^-480) and a nonzero
+// py - yi at least 2^-480 (py is an integer), so the product is at least
+// 2^-1012, a normal number, and x_cross keeps its usual few-ulp error.
+// Found by csrc/fuzz: a triangle with a vertex at y = 2^-1074 put x_cross
+// at 2.0 instead of 2.5, so the centre rule took a cell with no area.
+constexpr double kContractUnderflows = 0x1p-480;
+
 // Whether a cell's share of the region is positive exactly when an edge
 // passes through the open cell or the contract's mask takes its centre (see
 // touched.cpp): true unless edges may overlap along a stretch, or some
-// coordinate is beyond 2^40, where the contract's x_cross (in double) may
-// overflow or err by a sizeable fraction of a pixel.  coverage.cpp and
-// touched.cpp must agree on it: it decides which cells are exactly 0.
+// coordinate is beyond 2^40 or a nonzero one below 2^-480, where the
+// contract's x_cross (in double) may overflow, underflow, or err by a
+// sizeable fraction of a pixel.  coverage.cpp and touched.cpp must agree on
+// it: it decides which cells are exactly 0.
 template <class Wide>
 bool edges_decide_touch(const Polygon &polygon, const std::vector<SegmentT<Wide>> &segments,
                         const std::vector<Flat> &flats)
 {
     for (double v : polygon.xy()) {
-        if (!(std::fabs(v) <= kContractIsAccurate)) return false;
+        const double size = std::fabs(v);
+        if (!(size <= kContractIsAccurate)) return false;
+        if (size > 0.0 && size < kContractUnderflows) return false;
     }
     return !may_overlap(segments, flats);
 }

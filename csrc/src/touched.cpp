@@ -24,8 +24,9 @@
 // then the same on both sides, and the cells they pass may meet no area.
 // Such polygons are found by a conservative pre-pass (may_overlap, in
 // cell_geometry.hpp) and go to the area sweep of coverage.cpp, which is
-// exact for everything; so do polygons with coordinates beyond 2^40, where
-// the contract's mask (x_cross in double) stops being the exact centre test.
+// exact for everything; so do polygons with coordinates beyond 2^40 or
+// nonzero ones below 2^-480, where the contract's mask (x_cross in double)
+// stops being the exact centre test (edges_decide_touch).
 //
 // The same sink burns label images (rasterize_touched, below): each polygon's
 // centre spans and marked cells get its value, polygon after polygon within
@@ -591,8 +592,9 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
             if (row_begin >= row_end || polygon.col_first >= polygon.col_end) continue;
             const Label value = values[p];
             if (!polygon.by_edges()) {
-                // Edges that may overlap (or coordinates past 2^40): the area
-                // sweep over the polygon's reach in this band, then its value.
+                // Edges that may overlap (or coordinates past 2^40 or below
+                // 2^-480): the area sweep over the polygon's reach in this
+                // band, then its value.
                 const Window reach{row_begin, polygon.col_first, row_end - row_begin,
                                    polygon.col_end - polygon.col_first};
                 cells.assign(static_cast<size_t>(reach.height * reach.width), 0);

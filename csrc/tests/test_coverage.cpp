@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "polymask/coverage.hpp"
+#include "polymask/rasterize.hpp"
 #include "test_support.hpp"
 
 using namespace polymask_test;
@@ -230,6 +231,31 @@ TEST(Coverage, AbsurdFiniteCoordinatesStayInRange)
     for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
         const auto out = coverage_of(Polygon(xy.data(), 4), Window{0, 0, 6, 6}, rule);
         for (double v : out) EXPECT_TRUE(v >= 0.0 && v <= 1.0);
+    }
+}
+
+// A vertex at y = 2^-1074 (the smallest subnormal) made the contract's
+// x_cross underflow: 2.0 instead of 2.5 for the sliver's edge at row 0, so
+// fill_touched took cell (0, 2), which the sliver does not reach (found by
+// csrc/fuzz).  Such polygons go to the area sweep, and both agree again;
+// so does the label burn.
+TEST(Coverage, SubnormalCoordinatesKeepTouchedEqualToCoveragePositive)
+{
+    const std::vector<double> xy{8604613632.0, 0.0, 2.5, 0.0, 10.0, 4.9406564584124654e-324};
+    const Polygon polygon(xy.data(), 3);
+    const Window window{0, 0, 25, 34};
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        const auto fractions = coverage_of(polygon, window, rule);
+        std::vector<uint8_t> touched(25 * 34, 0xAA);
+        polymask::fill_touched(polygon, window, touched.data(), 34, rule);
+        std::vector<uint8_t> burned(25 * 34, 0);
+        const uint8_t value = 1;
+        polymask::rasterize_touched(&polygon, 1, &value, window, burned.data(), 34, rule);
+        for (size_t k = 0; k < touched.size(); ++k) {
+            EXPECT_EQ(touched[k], fractions[k] > 0.0 ? 1 : 0) << "cell " << k;
+            EXPECT_EQ(burned[k], touched[k]) << "cell " << k;
+        }
+        EXPECT_EQ(touched[2], 0);  // the cell the underflow wrongly took
     }
 }
 
