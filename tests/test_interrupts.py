@@ -28,11 +28,14 @@ HARNESS = textwrap.dedent('''
     import numpy as np
     import polymask, polymask.coco
 
+    def tall_comb(width, rows, teeth):
+        """A comb whose teeth cross every row: every row has 2 * teeth crossings."""
+        xs = np.linspace(0, width, 2 * teeth + 1)
+        ys = np.tile([0.5, rows - 0.5], teeth + 1)[: 2 * teeth + 1]
+        return np.column_stack([np.concatenate([xs, [width, 0]]), np.concatenate([ys, [rows + 1, rows + 1]])])
+
     def comb(side, spikes):
-        """A comb whose teeth cross every row: every row has 2 * spikes crossings."""
-        xs = np.linspace(0, side, 2 * spikes + 1)
-        ys = np.tile([0.5, side - 0.5], spikes + 1)[: 2 * spikes + 1]
-        return np.column_stack([np.concatenate([xs, [side, 0]]), np.concatenate([ys, [side + 1, side + 1]])])
+        return tall_comb(side, side, spikes)
 
     def interrupt_during(run):
         sent = {}
@@ -62,6 +65,17 @@ SCENARIO = HARNESS + textwrap.dedent('''
     polymask.mask(polygon, (8, 8), backend=backend, **options)  # warm up (Numba compiles, OpenCL builds)
     interrupt_during(lambda: polymask.mask(polygon, (side, side), backend=backend, **options))
 ''')
+
+
+def assert_interrupted_promptly(scenario: str, what: str, *arguments) -> None:
+    """Run `scenario` with `arguments` in a fresh interpreter: the call must end in KeyboardInterrupt within 0.5 s."""
+    completed = run_isolated([sys.executable, "-c", scenario, *map(str, arguments)], 120)
+    assert completed is not None, f"{what}: no result within 120 s"
+    assert completed.returncode == 0, f"{what}: the scenario failed:\n{completed.stderr[-3000:]}"
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert not report["returned"], f"{what}: the call returned a result: {report}"
+    assert report["latency"] < 0.5, f"{what}: KeyboardInterrupt came late: {report}"
+
 
 #: backend -> (side, comb teeth, threads (-1: stage takes none)): fills that take seconds.
 LONG_FILLS = {
@@ -134,12 +148,7 @@ OTHER_MODULES = HARNESS + textwrap.dedent('''
 @pytest.mark.parametrize("call", ["coverage", "coverages", "coco.encode", "coco.iou"])
 @pytest.mark.parametrize("threads", [0, 1])
 def test_sigint_during_coverage_and_coco_encode_raises_keyboard_interrupt(call, threads):
-    completed = run_isolated([sys.executable, "-c", OTHER_MODULES, call, str(threads)], 120)
-    assert completed is not None, f"{call}: no result within 120 s"
-    assert completed.returncode == 0, f"{call}: the scenario failed:\n{completed.stderr[-3000:]}"
-    report = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert not report["returned"], f"{call}: the call returned a result: {report}"
-    assert report["latency"] < 0.5, f"{call}: KeyboardInterrupt came late: {report}"
+    assert_interrupted_promptly(OTHER_MODULES, f"{call}, threads={threads}", call, threads)
 
 
 # ---- label images: rasterize, centre rule and all_touched -----------------------
@@ -158,12 +167,7 @@ LABEL_IMAGES = HARNESS + textwrap.dedent('''
 @pytest.mark.parametrize("rule", ["centre", "all_touched"])
 @pytest.mark.parametrize("threads", [0, 1])
 def test_sigint_during_a_long_rasterize_raises_keyboard_interrupt(rule, threads):
-    completed = run_isolated([sys.executable, "-c", LABEL_IMAGES, rule, str(threads)], 120)
-    assert completed is not None, f"rasterize {rule}: no result within 120 s"
-    assert completed.returncode == 0, f"rasterize {rule}: the scenario failed:\n{completed.stderr[-3000:]}"
-    report = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert not report["returned"], f"rasterize {rule}: the call returned a result: {report}"
-    assert report["latency"] < 0.5, f"rasterize {rule}: KeyboardInterrupt came late: {report}"
+    assert_interrupted_promptly(LABEL_IMAGES, f"rasterize {rule}, threads={threads}", rule, threads)
 
 
 # ---- masks and coco.encode: one huge object in a batch ----------------------------
@@ -174,13 +178,8 @@ def test_sigint_during_a_long_rasterize_raises_keyboard_interrupt(rule, threads)
 
 BATCHES = HARNESS + textwrap.dedent('''
     call, threads = sys.argv[1], int(sys.argv[2])
-
-    def tall_comb(width, rows, teeth):  # teeth much narrower than a pixel: crossings, few spans
-        xs = np.linspace(0, width, 2 * teeth + 1)
-        ys = np.tile([0.5, rows - 0.5], teeth + 1)[: 2 * teeth + 1]
-        return np.column_stack([np.concatenate([xs, [width, 0]]), np.concatenate([ys, [rows + 1, rows + 1]])])
-
-    # Seconds an object; with two threads the helper takes one of the two.
+    # Seconds an object (teeth much narrower than a pixel: many crossings,
+    # few spans); with two threads the helper takes one of the two.
     if call == "coco.encode":
         segmentation = [tall_comb(200, 30000, 20000).ravel().tolist()]
         run = lambda: polymask.coco.encode([segmentation] * threads, 30000, 200, threads=threads)
@@ -194,9 +193,4 @@ BATCHES = HARNESS + textwrap.dedent('''
 @pytest.mark.parametrize("call", ["masks", "masks-crop", "coco.encode"])
 @pytest.mark.parametrize("threads", [1, 2])
 def test_sigint_during_a_batch_with_a_huge_object_raises_keyboard_interrupt(call, threads):
-    completed = run_isolated([sys.executable, "-c", BATCHES, call, str(threads)], 120)
-    assert completed is not None, f"{call}: no result within 120 s"
-    assert completed.returncode == 0, f"{call}: the scenario failed:\n{completed.stderr[-3000:]}"
-    report = json.loads(completed.stdout.strip().splitlines()[-1])
-    assert not report["returned"], f"{call}, threads={threads}: the call returned a result: {report}"
-    assert report["latency"] < 0.5, f"{call}, threads={threads}: KeyboardInterrupt came late: {report}"
+    assert_interrupted_promptly(BATCHES, f"{call}, threads={threads}", call, threads)
