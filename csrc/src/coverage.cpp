@@ -521,6 +521,19 @@ private:
 // spent a tenth of the time there), yet a 4096-row window still makes 64.
 constexpr int64_t kRowsPerChunk = 64;
 
+// The sweep's work over `window` in parallel.hpp's pixel units, for the
+// thread count (one raster) and the plan of a batch (coverage_crops): a few
+// units a cell, and about a thousand an (edge, row) pair, its piece and the
+// areas of the cells it passes.  Measured on 12 random vertices, one thread
+// against two: 260x260 88 against 126 us (so one), 400x400 151 against
+// 137 us; the random 1,000-vertex polygon costs about 2,500 units a pair,
+// so the estimate errs towards one thread.
+double coverage_work(const Polygon &polygon, const Window &window)
+{
+    const double cells = static_cast<double>(window.height) * static_cast<double>(window.width);
+    return 4.0 * cells + 1000.0 * detail::crossings_in_window(polygon.edges_by_y(), window);
+}
+
 template <class Wide, class Store>
 void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, int threads, Store store_row)
 {
@@ -535,15 +548,9 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
     detail::cell_edges(polygon, segments, flats);
     const bool exact_zeros = detail::edges_decide_touch(polygon, segments, flats);
 
-    // Threads only when the work pays for waking them (parallel.hpp's pixel
-    // units): a few a cell, and about a thousand an (edge, row) pair, its
-    // piece and the areas of the cells it passes.  Measured on 12 random
-    // vertices, one thread against two: 260x260 88 against 126 us (so one),
-    // 400x400 151 against 137 us; the random 1,000-vertex polygon costs
-    // about 2,500 units a pair, so the estimate errs towards one thread.
-    const double cells = static_cast<double>(window.height) * static_cast<double>(window.width);
-    const double work = 4.0 * cells + 1000.0 * detail::crossings_in_window(polygon.edges_by_y(), window);
-    const int team = detail::threads_for_work(threads, work);
+    // Threads only when the work pays for waking them; a call that allows
+    // one thread (each crop of coverage_crops) needs no estimate.
+    const int team = threads == 1 ? 1 : detail::threads_for_work(threads, coverage_work(polygon, window));
     const int64_t n_chunks = (window.height + kRowsPerChunk - 1) / kRowsPerChunk;
     detail::parallel_for(n_chunks, team, [&](int64_t chunk) {
         const int64_t row_begin = window.row0 + chunk * kRowsPerChunk;
@@ -635,10 +642,10 @@ void coverage_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *
         if (out == nullptr) throw std::invalid_argument("polymask::coverage_crops: null output pointer");
         detail::check_finite_vertices(polygons[p], "polymask::coverage_crops");
     }
-    // A crop's work in parallel.hpp's pixel units: its cells, at a few
-    // units each (the sweep integrates the cells its edges pass).
+    // A crop's work: its sweep's (coverage_work), plus its own bookkeeping.
     const auto work_of = [&](int64_t p) {
-        return has_cells(p) ? 64.0 + 4.0 * static_cast<double>(boxes[p].height) * static_cast<double>(boxes[p].width)
+        const MaskBox &box = boxes[p];
+        return has_cells(p) ? 64.0 + coverage_work(polygons[p], Window{box.row0, box.col0, box.height, box.width})
                             : 64.0;
     };
     detail::for_items(n_polygons, threads, work_of, [&](int64_t p) {

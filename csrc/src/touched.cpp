@@ -638,7 +638,6 @@ template void rasterize_touched<float>(const Polygon *, int64_t, const float *, 
 template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &, double *,
                                         int64_t, FillRule, int);
 
-
 bool detail::allow_touched_simd_for_testing(bool allowed) { return touched_simd_allowed.exchange(allowed); }
 
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
