@@ -5,8 +5,9 @@ A batch of small instances is less work than waking a helper costs, so it
 must run on the calling thread however many instances it has; a batch
 worth two threads starts exactly one helper.  The same holds for one
 coverage raster (a small one took 1.4x as long on two threads as on one)
-and for a label image, whose work is its polygons' crossings as much as its
-pixels (a narrow raster crossed by a comb used to get one thread).  Threads
+and for a label image or a batch of coverage crops, whose work is their
+polygons' crossings as much as their pixels (a narrow raster crossed by a
+comb used to get one thread).  Threads
 are counted in /proc/self/task, in a fresh interpreter (the pools are per
 process).
 """
@@ -38,6 +39,12 @@ if call == "coverage":
         polymask.coverage(small, (130, 130), threads=8)
     after_small = tasks()
     polymask.coverage(comb(400, 64, 200), (200, 64), threads=2)
+elif call == "coverages":  # threads across crops, planned by each crop's sweep work
+    small = [np.array([(1, 1), (6, 1), (3, 6)], dtype=float) + k % 40 for k in range(200)]
+    for _ in range(20):
+        polymask.coverages(small, (64, 64), threads=8)
+    after_small = tasks()
+    polymask.coverages([comb(400, 64, 200)] * 2, (200, 64), threads=2)  # small crops, thousands of crossings
 elif call == "rasterize":
     small = [np.array([(1, 1), (6, 1), (3, 6)], dtype=float) + k for k in range(20)]
     for _ in range(20):
@@ -64,7 +71,7 @@ print(before, after_small, tasks())
 """
 
 
-@pytest.mark.parametrize("call", ["masks", "coco.encode", "coverage", "rasterize"])
+@pytest.mark.parametrize("call", ["masks", "coco.encode", "coverage", "coverages", "rasterize"])
 def test_small_batches_start_no_thread_and_big_ones_start_what_they_are_worth(call):
     env = {k: v for k, v in os.environ.items() if k not in ("POLYMASK_NUM_THREADS", "OMP_NUM_THREADS")}
     completed = subprocess.run([sys.executable, "-c", SCENARIO.format(call=call)],
