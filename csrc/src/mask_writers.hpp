@@ -89,6 +89,62 @@ struct MaskSpanWriter {
     void end_row() {}
 };
 
+// The value's bytes repeated over a word of `Word`'s size: what a store of
+// that word writes over sizeof(Word) / sizeof(Label) whole labels.
+template <class Word, class Label>
+inline Word repeated(Label value)
+{
+    static_assert(sizeof(Word) % sizeof(Label) == 0, "a word holds whole labels");
+    unsigned char bytes[sizeof(Word)];
+    for (size_t k = 0; k < sizeof(Word); k += sizeof(Label)) std::memcpy(bytes + k, &value, sizeof(Label));
+    Word word;
+    std::memcpy(&word, bytes, sizeof(Word));
+    return word;
+}
+
+// line[begin, end) = value.  The runs a label image gets are short (an
+// all_touched run is the few cells an edge passes in one row; a small
+// polygon's spans are a few dozen labels), and std::fill's loop spends more
+// on its head and tail than on the run: runs up to 32 bytes are two or four
+// overlapping stores that cover them, each on whole labels.  A 10,000-polygon
+// uint16 label image with all_touched (csrc/bench/STEPS.md): 63.3 -> 56.6 ms
+// for the runs alone.
+template <class Label>
+inline void fill_labels(Label *line, int64_t begin, int64_t end, Label value)
+{
+    const int64_t n = end - begin;
+    if (n <= 0) return;
+    Label *const p = line + begin;
+    if (n <= 4) {  // four element stores, some on the same label
+        p[0] = value, p[std::min<int64_t>(1, n - 1)] = value;
+        p[std::max<int64_t>(n - 2, 0)] = value, p[n - 1] = value;
+        return;
+    }
+    const size_t bytes = static_cast<size_t>(n) * sizeof(Label);
+    unsigned char *const first = reinterpret_cast<unsigned char *>(p);
+    unsigned char *const last = first + bytes;
+    if constexpr (sizeof(Label) <= 4) {
+        if (bytes <= 8) {  // only uint8 labels get here, with 5 to 8 of them
+            const uint32_t word = repeated<uint32_t>(value);
+            std::memcpy(first, &word, 4), std::memcpy(last - 4, &word, 4);
+            return;
+        }
+    }
+    if constexpr (sizeof(Label) <= 8) {
+        const uint64_t word = repeated<uint64_t>(value);
+        if (bytes <= 16) {
+            std::memcpy(first, &word, 8), std::memcpy(last - 8, &word, 8);
+            return;
+        }
+        if (bytes <= 32) {
+            std::memcpy(first, &word, 8), std::memcpy(first + 8, &word, 8);
+            std::memcpy(last - 16, &word, 8), std::memcpy(last - 8, &word, 8);
+            return;
+        }
+    }
+    std::fill(p, p + n, value);
+}
+
 // Stores one value inside each span of one polygon; pixels outside spans
 // are never touched, which is what makes later polygons land over earlier
 // ones and the background survive.
@@ -104,7 +160,7 @@ struct LabelSpanWriter {
     // Spans come in absolute columns; the row starts at column col0.
     void span(int64_t begin, int64_t end)
     {
-        std::fill(row + (begin - window.col0), row + (end - window.col0), value);
+        fill_labels(row, begin - window.col0, end - window.col0, value);
     }
     void end_row() {}
 };

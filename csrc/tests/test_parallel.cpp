@@ -426,6 +426,35 @@ TEST(WorkEstimates, LabelImagesCountTheirCrossings)
     EXPECT_EQ(polymask::detail::pool_workers(), 0);
 }
 
+TEST(WorkEstimates, LabelImagesPrepareTheirPolygonsOnTheThreadsTheyAreWorth)
+{
+    // all_touched prepares every polygon (its cell edges, the overlap
+    // check) before the sweep: 2,000 octagons are about 16 million units of
+    // that, worth a helper even when the window they burn is 16x16 and its
+    // sweep is not; the result is the same on one thread.
+    std::mt19937_64 rng(23);
+    std::vector<std::vector<double>> vertices;
+    std::vector<polymask::Polygon> polygons;
+    for (int p = 0; p < 2000; ++p) vertices.push_back(polymask_test::random_vertices(rng, 8, -2.0, 18.0));
+    for (const auto &xy : vertices) polygons.emplace_back(xy.data(), 8);
+    std::vector<uint16_t> values(polygons.size());
+    for (size_t p = 0; p < values.size(); ++p) values[p] = static_cast<uint16_t>(p + 1);
+    const polymask::Window window{0, 0, 16, 16};
+    std::vector<uint16_t> one(16 * 16), two(16 * 16);
+    polymask::rasterize_touched<uint16_t>(polygons.data(), 2000, values.data(), window, one.data(), 16,
+                                          polymask::FillRule::even_odd, 1);
+    polymask::detail::forget_pool_after_fork();
+    polymask::rasterize_touched<uint16_t>(polygons.data(), 2000, values.data(), window, two.data(), 16,
+                                          polymask::FillRule::even_odd, 2);
+    EXPECT_GE(polymask::detail::pool_workers(), 1);
+    EXPECT_EQ(one, two);
+    // Ten of them are worth no helper.
+    polymask::detail::forget_pool_after_fork();
+    polymask::rasterize_touched<uint16_t>(polygons.data(), 10, values.data(), window, two.data(), 16,
+                                          polymask::FillRule::even_odd, 2);
+    EXPECT_EQ(polymask::detail::pool_workers(), 0);
+}
+
 TEST(ParallelFor, AJobStartedInsideAChunkStopsWithTheEnclosingJob)
 {
     // Chunk 0 fails once chunk 1 is inside a long job of its own: that inner

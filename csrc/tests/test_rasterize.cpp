@@ -5,6 +5,7 @@
 
 #include "polymask/coverage.hpp"
 #include "polymask/rasterize.hpp"
+#include "mask_writers.hpp"
 #include "test_support.hpp"
 
 using namespace polymask_test;
@@ -346,4 +347,34 @@ TEST(RasterizeTouched, RefusesBadInput)
                  std::invalid_argument);
     EXPECT_THROW(polymask::rasterize_touched(polygons.data(), 1, &value, Window{0, 0, 4, 4}, out.data(), 2),
                  std::invalid_argument);
+}
+
+// fill_labels (mask_writers.hpp) writes a run with two or four overlapping
+// stores where it is short: every length and offset, for every label type,
+// must set exactly the run, with nothing written on either side.
+TEST(LabelWriters, FillLabelsWritesTheRunAndNothingElse)
+{
+    auto check = [](auto label_zero) {
+        using Label = decltype(label_zero);
+        const Label sentinel = static_cast<Label>(77), value = static_cast<Label>(201);
+        int wrong = 0;
+        for (int64_t begin = 0; begin < 9; ++begin) {
+            for (int64_t length = 0; length <= 80; ++length) {
+                std::vector<Label> line(static_cast<size_t>(begin + length + 9), sentinel);
+                polymask::detail::fill_labels(line.data(), begin, begin + length, value);
+                for (int64_t k = 0; k < static_cast<int64_t>(line.size()); ++k) {
+                    const bool inside = k >= begin && k < begin + length;
+                    wrong += line[static_cast<size_t>(k)] != (inside ? value : sentinel);
+                }
+            }
+        }
+        return wrong;
+    };
+    EXPECT_EQ(check(uint8_t{}), 0);
+    EXPECT_EQ(check(uint16_t{}), 0);
+    EXPECT_EQ(check(int32_t{}), 0);
+    EXPECT_EQ(check(uint32_t{}), 0);
+    EXPECT_EQ(check(int64_t{}), 0);
+    EXPECT_EQ(check(float{}), 0);
+    EXPECT_EQ(check(double{}), 0);
 }
