@@ -89,27 +89,6 @@ struct Flat {
     double y, x_min, x_max;
 };
 
-// A read-only view of n items in an array: one polygon's segments or flats,
-// whether they live in their own vector or in an array shared by many
-// polygons (a label image's, touched.cpp).
-template <class T>
-class Items {
-public:
-    Items() = default;
-    Items(const T *data, size_t n) : data_(data), n_(n) {}
-    Items(const std::vector<T> &v) : data_(v.data()), n_(v.size()) {}  // NOLINT: a vector is a view's source
-
-    const T *begin() const { return data_; }
-    const T *end() const { return data_ + n_; }
-    size_t size() const { return n_; }
-    bool empty() const { return n_ == 0; }
-    const T &operator[](size_t k) const { return data_[k]; }
-
-private:
-    const T *data_ = nullptr;
-    size_t n_ = 0;
-};
-
 // The floor of x, clamped to [lo, hi] (safe for any double, NaN gives lo).
 inline int64_t floor_clamped(double x, int64_t lo, int64_t hi)
 {
@@ -132,13 +111,13 @@ inline bool double_is_enough(const Polygon &polygon)
     return largest <= kDoubleIsEnough;
 }
 
-// The polygon's edges for a cell sweep, appended to `segments` and
-// `flats`: non-horizontal ones as segments (lower end first, in
-// edges_by_y() order, so sorted by y0) and horizontal ones as flats, with
-// one origin for every segment (see SegmentT): an integer in the middle of
-// the polygon's columns, so numerators stay small and exact on grids.
+// The polygon's edges for a cell sweep: non-horizontal ones as segments
+// (lower end first, in edges_by_y() order, so sorted by y0) and horizontal
+// ones as flats, with one origin for every segment (see SegmentT): an
+// integer in the middle of the polygon's columns, so numerators stay small
+// and exact on grids.
 template <class Wide>
-void append_cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segments, std::vector<Flat> &flats)
+void cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segments, std::vector<Flat> &flats)
 {
     const std::vector<double> &xy = polygon.xy();
     double x_min = 0.0, x_max = 0.0;
@@ -150,6 +129,8 @@ void append_cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segm
         }
     }
     const double origin = std::floor(0.5 * x_min + 0.5 * x_max);
+    segments.clear();
+    segments.reserve(polygon.edges_by_y().size());
     for (const Edge &e : polygon.edges_by_y()) {
         if (e.yi < e.yj) {
             segments.push_back(make_segment<Wide>(e.xi, e.yi, e.xj, e.yj, e.winding, origin));
@@ -157,6 +138,7 @@ void append_cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segm
             segments.push_back(make_segment<Wide>(e.xj, e.yj, e.xi, e.yi, e.winding, origin));
         }
     }
+    flats.clear();
     int64_t ring_start = 0;
     for (int64_t ring_end : polygon.ring_ends()) {
         for (int64_t i = ring_start, j = ring_end - 1; i < ring_end; j = i++) {
@@ -168,23 +150,8 @@ void append_cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segm
     }
 }
 
-// The polygon's edges for a cell sweep, in `segments` and `flats` alone.
-template <class Wide>
-void cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segments, std::vector<Flat> &flats)
-{
-    segments.clear();
-    flats.clear();
-    segments.reserve(polygon.edges_by_y().size());
-    append_cell_edges(polygon, segments, flats);
-}
-
-// Whether two edges of the polygon may lie on one line along a stretch of
-// positive length.  Conservative: false only when no two edges can overlap
-// (true costs speed, never correctness).  Non-horizontal edges are compared
-// by slope dx/dy and abscissa on a common ordinate, with a relative
-// tolerance far above their rounding; horizontal ones by their ordinate,
-// exactly.  O(n log n): sorting, then runs of near-equal keys.
-struct OverlapScratch {  // may_overlap's arrays, reused from polygon to polygon
+// may_overlap's arrays, reused from polygon to polygon (a label image's).
+struct OverlapScratch {
     struct Line {
         double slope, offset, y0, y1;
     };
@@ -192,8 +159,15 @@ struct OverlapScratch {  // may_overlap's arrays, reused from polygon to polygon
     std::vector<Flat> sorted;
 };
 
+// Whether two edges of the polygon may lie on one line along a stretch of
+// positive length.  Conservative: false only when no two edges can overlap
+// (true costs speed, never correctness).  Non-horizontal edges are compared
+// by slope dx/dy and abscissa on a common ordinate, with a relative
+// tolerance far above their rounding; horizontal ones by their ordinate,
+// exactly.  O(n log n): sorting, then runs of near-equal keys.
 template <class Wide>
-inline bool may_overlap(Items<SegmentT<Wide>> segments, Items<Flat> flats, OverlapScratch &scratch)
+inline bool may_overlap(const std::vector<SegmentT<Wide>> &segments, const std::vector<Flat> &flats,
+                        OverlapScratch &scratch)
 {
     using Line = OverlapScratch::Line;
     std::vector<Line> &lines = scratch.lines;
@@ -301,8 +275,8 @@ constexpr double kContractUnderflows = 0x1p-480;
 // sizeable fraction of a pixel.  coverage.cpp and touched.cpp must agree on
 // it: it decides which cells are exactly 0.
 template <class Wide>
-bool edges_decide_touch(const Polygon &polygon, Items<SegmentT<Wide>> segments, Items<Flat> flats,
-                        OverlapScratch &scratch)
+bool edges_decide_touch(const Polygon &polygon, const std::vector<SegmentT<Wide>> &segments,
+                        const std::vector<Flat> &flats, OverlapScratch &scratch)
 {
     for (double v : polygon.xy()) {
         const double size = std::fabs(v);
@@ -317,7 +291,7 @@ bool edges_decide_touch(const Polygon &polygon, const std::vector<SegmentT<Wide>
                         const std::vector<Flat> &flats)
 {
     OverlapScratch scratch;
-    return edges_decide_touch(polygon, Items<SegmentT<Wide>>(segments), Items<Flat>(flats), scratch);
+    return edges_decide_touch(polygon, segments, flats, scratch);
 }
 
 // all_touched by the area sweep of coverage.cpp: exact for every polygon,

@@ -71,7 +71,6 @@ std::atomic<bool> touched_simd_allowed{true};  // tests switch the SIMD marking 
 
 using detail::Extended;
 using detail::Flat;
-using detail::Items;
 using detail::SegmentT;
 
 // Set line[first, last] to 1.  Runs are short (an edge passes a few cells
@@ -378,8 +377,8 @@ struct LabelRuns {
 template <class Writer, class Wide, class Runs>
 class TouchedSink {
 public:
-    TouchedSink(Writer writer, Runs runs, Items<SegmentT<Wide>> segments, Items<Flat> flats, const Window &window,
-                Pieces<Wide> &pieces)
+    TouchedSink(Writer writer, Runs runs, const std::vector<SegmentT<Wide>> &segments,
+                const std::vector<Flat> &flats, const Window &window, Pieces<Wide> &pieces)
         : writer_(writer), runs_(runs), segments_(segments), flats_(flats), col0_(window.col0),
           col_end_(window.col0 + window.width), pieces_(pieces)
     {
@@ -427,8 +426,8 @@ public:
 private:
     Writer writer_;
     Runs runs_;
-    Items<SegmentT<Wide>> segments_;  // sorted by y0
-    Items<Flat> flats_;               // sorted by y
+    const std::vector<SegmentT<Wide>> &segments_;  // sorted by y0
+    const std::vector<Flat> &flats_;               // sorted by y
     int64_t col0_, col_end_;
     int64_t row_ = 0;
     size_t next_ = 0, next_flat_ = 0;
@@ -439,8 +438,8 @@ private:
 // centre rule's sweep with a TouchedSink.
 template <class Wide, class Writer, class Runs>
 void sweep_touched(const std::vector<Edge> &edges, const std::vector<detail::EdgeRows> &rows,
-                   Items<SegmentT<Wide>> segments, Items<Flat> flats, const Window &window, FillRule rule,
-                   int64_t row_begin, int64_t row_end, Writer writer, Runs runs, Pieces<Wide> &pieces,
+                   const std::vector<SegmentT<Wide>> &segments, const std::vector<Flat> &flats, const Window &window,
+                   FillRule rule, int64_t row_begin, int64_t row_end, Writer writer, Runs runs, Pieces<Wide> &pieces,
                    detail::SweepBuffers &buffers)
 {
     TouchedSink<Writer, Wide, Runs> sink(writer, runs, segments, flats, window, pieces);
@@ -467,7 +466,7 @@ struct CellEdges {
     void prepare(const Polygon &polygon, detail::OverlapScratch &scratch)
     {
         detail::cell_edges(polygon, segments, flats);
-        by_edges = detail::edges_decide_touch(polygon, Items<SegmentT<Wide>>(segments), Items<Flat>(flats), scratch);
+        by_edges = detail::edges_decide_touch(polygon, segments, flats, scratch);
         std::sort(flats.begin(), flats.end(), [](const Flat &a, const Flat &b) { return a.y < b.y; });
     }
 };
@@ -485,11 +484,11 @@ void fill_touched_by_edges(const Polygon &polygon, const CellEdges<Wide> &cell_e
         Pieces<Wide> pieces;
         detail::SweepBuffers buffers;
         if (zeroed) {
-            sweep_touched(edges, rows, Items<SegmentT<Wide>>(cell_edges.segments), Items<Flat>(cell_edges.flats),
-                          window, rule, row_begin, row_end, detail::MaskSpanWriter{out, row_stride, window}, runs, pieces, buffers);
+            sweep_touched(edges, rows, cell_edges.segments, cell_edges.flats, window, rule, row_begin, row_end,
+                          detail::MaskSpanWriter{out, row_stride, window}, runs, pieces, buffers);
         } else {
-            sweep_touched(edges, rows, Items<SegmentT<Wide>>(cell_edges.segments), Items<Flat>(cell_edges.flats),
-                          window, rule, row_begin, row_end, detail::MaskRowWriter{out, row_stride, window}, runs, pieces, buffers);
+            sweep_touched(edges, rows, cell_edges.segments, cell_edges.flats, window, rule, row_begin, row_end,
+                          detail::MaskRowWriter{out, row_stride, window}, runs, pieces, buffers);
         }
     }, work_per_row);
 }
@@ -630,13 +629,11 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
             const detail::LabelSpanWriter<Label> writer{out, row_stride, window, value};
             const LabelRuns<Label> runs{origin, row_stride, value};
             if (polygon.wide) {
-                sweep_touched(edges, rows, Items<SegmentT<Extended>>(polygon.wide->segments),
-                              Items<Flat>(polygon.wide->flats), window, rule, row_begin, row_end, writer, runs,
-                              wide_pieces, buffers);
+                sweep_touched(edges, rows, polygon.wide->segments, polygon.wide->flats, window, rule, row_begin,
+                              row_end, writer, runs, wide_pieces, buffers);
             } else {
-                sweep_touched(edges, rows, Items<SegmentT<double>>(polygon.narrow.segments),
-                              Items<Flat>(polygon.narrow.flats), window, rule, row_begin, row_end, writer, runs,
-                              narrow_pieces, buffers);
+                sweep_touched(edges, rows, polygon.narrow.segments, polygon.narrow.flats, window, rule, row_begin,
+                              row_end, writer, runs, narrow_pieces, buffers);
             }
         }
     }, work_per_row);
