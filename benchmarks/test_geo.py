@@ -54,10 +54,8 @@ def full(request):
     return bool(os.environ.get("POLYMASK_BENCH_GEO_FULL")) or not request.config.getoption("benchmark_disable", False)
 
 
-@pytest.fixture(scope="module")
-def frame(full):
+def label_frame(count=10_000, shape=(4096, 4096)):
     """(GeoDataFrame, padded (P, 16, 2) world coordinates, shape): 16-vertex stars within 20 px."""
-    count, shape = (10_000, (4096, 4096)) if full else (1_000, (512, 512))
     rng = np.random.default_rng(SEED)
     centres = rng.uniform(0, 1, size=(count, 1, 2)) * [shape[1], shape[0]]
     angles = np.sort(rng.uniform(0, 2 * np.pi, size=(count, 16)), axis=1)
@@ -69,6 +67,11 @@ def frame(full):
     geometries = shapely.polygons(world)
     labels = rng.permutation(count).astype(np.uint16) + 1
     return geopandas.GeoDataFrame({"label": labels}, geometry=geometries), world, shape
+
+
+@pytest.fixture(scope="module")
+def frame(full):
+    return label_frame() if full else label_frame(1_000, (512, 512))
 
 
 @pytest.fixture(scope="module")

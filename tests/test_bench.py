@@ -4,6 +4,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +169,19 @@ def test_the_bench_package_keeps_only_the_cli_entry_in_its_init():
         lines = Path(module.__file__).read_text().count("\n")
         assert lines <= 400, f"{module.__name__} has {lines} lines"
     assert Path(bench.__file__).read_text().count("\n") <= 150, "bench/__init__.py is the CLI entry only"
+
+
+def test_alternating_ratio_script_prints_every_case():
+    # benchmarks/alternating.py measures issue 14's all_touched / centre
+    # ratio with the two calls alternated; a smoke run keeps it working.
+    root = Path(__file__).resolve().parents[1]
+    capture = subprocess.run([sys.executable, "-m", "benchmarks.alternating", "--quick"],
+                             capture_output=True, text=True, check=True, cwd=root)
+    rows = [line for line in capture.stdout.splitlines() if line.startswith("| ") and "ms)" not in line]
+    assert [row.split("|")[1].strip() for row in rows] == ["label-image", "outline-1000", "random-1000", "star-1000"]
+    for row in rows:
+        ratio = float(row.split("|")[4])
+        assert ratio > 0.5, row  # all_touched does at least the centre rule's work
+    refused = subprocess.run([sys.executable, "-m", "benchmarks.alternating", "--pairs", "0"],
+                             capture_output=True, text=True, cwd=root)
+    assert refused.returncode == 2 and "--pairs must be at least 1, got 0" in refused.stderr
