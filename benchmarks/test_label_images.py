@@ -6,7 +6,12 @@ later over earlier.  Every contender gets its input prepared outside the
 timing (a (P, N, 2) array, GeoJSON dicts, rounded int32 arrays) and
 allocates its own output, as a user would.  Compare medians as ratios:
 
-    pytest benchmarks/test_rasterize.py --benchmark-only --benchmark-columns=median,iqr,rounds
+    pytest benchmarks/test_label_images.py --benchmark-only --benchmark-columns=median,iqr,rounds
+
+A second group, ``rasterize-1000000-polygons``, burns a million such
+polygons (all_touched False and True) on one thread and on all: threads
+must never hurt, and with a million polygons they once did (every band
+looked at every polygon).  Under --benchmark-disable (CI) it burns 20,000.
 
 rasterio samples pixel centres (c + 0.5, r + 0.5); a half-pixel transform
 aligns them with the contract's sample points (c, r).  OpenCV rounds
@@ -82,3 +87,23 @@ def test_opencv_fillpoly_loop(benchmark, expected):
         return out
 
     record_labels(benchmark, "opencv", benchmark(burn), expected)
+
+
+@pytest.fixture(scope="module")
+def million(request):
+    count = 20_000 if request.config.getoption("benchmark_disable", False) else 1_000_000
+    return small_polygons(count, seed=SEED + 1), np.arange(1, count + 1, dtype=np.uint32)
+
+
+@pytest.mark.parametrize("all_touched", [False, True], ids=["centre", "all-touched"])
+@pytest.mark.parametrize("threads", [0, 1], ids=["all-threads", "1-thread"])
+def test_polymask_rasterize_a_million_polygons(benchmark, million, threads, all_touched):
+    polygons, values = million
+    result = benchmark.pedantic(polymask.rasterize, (polygons, SHAPE, values),
+                                {"threads": threads, "all_touched": all_touched}, rounds=3, warmup_rounds=0)
+    expected = result if threads == 1 else polymask.rasterize(polygons, SHAPE, values, threads=1,
+                                                               all_touched=all_touched)
+    record(benchmark, backend=f"polymask-threads-{threads}{'-all-touched' if all_touched else ''}",
+           result=result, expected=expected, group=f"rasterize-{len(values)}-polygons-{SHAPE[0]}",
+           shape=SHAPE, n_polygons=len(values))
+    assert benchmark.extra_info["matches_contract"]

@@ -15,6 +15,7 @@
 #include "polymask/scanline.hpp"
 #include "checks.hpp"
 #include "mask_writers.hpp"
+#include "parallel.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
@@ -69,9 +70,18 @@ Extent extent_in_window(const Polygon &polygon, const Window &window)
 
 }  // namespace
 
+// Finding a polygon's extent costs about this much an edge (two passes
+// over its edges), in parallel.hpp's pixel units.
+constexpr double kExtentPerEdge = 400.0;
+
+// Building a polygon (copying its vertices, sorting its edges) costs about
+// this much a vertex, in parallel.hpp's pixel units (a million 8-vertex
+// polygons took about 1 s on one thread).
+constexpr double kBuildPerVertex = 2500.0;
+
 void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ring_ends,
                          int64_t n_rings, const int64_t *polygon_ends, int64_t n_polygons,
-                         std::vector<Polygon> &polygons)
+                         std::vector<Polygon> &polygons, int threads)
 {
     detail::check_ends("polymask::polygons_from_rings", "ring_ends", ring_ends, n_rings, n_vertices,
                        "vertex count");
@@ -82,20 +92,28 @@ void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ri
     }
 
     polygons.clear();
-    polygons.reserve(static_cast<size_t>(n_polygons));
-    std::vector<int64_t> local_ends;
-    int64_t ring_begin = 0;
-    for (int64_t p = 0; p < n_polygons; ++p) {
-        const int64_t ring_end = polygon_ends[p];
-        const int64_t vertex_begin = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
-        const int64_t vertex_end = ring_end > 0 ? ring_ends[ring_end - 1] : 0;
-        // The polygon sees its own vertices from 0, so its ring ends shift.
-        local_ends.clear();
-        for (int64_t k = ring_begin; k < ring_end; ++k) local_ends.push_back(ring_ends[k] - vertex_begin);
-        polygons.emplace_back(xy + 2 * vertex_begin, vertex_end - vertex_begin, local_ends.data(),
-                              ring_end - ring_begin);
-        ring_begin = ring_end;
-    }
+    polygons.resize(static_cast<size_t>(n_polygons));
+    const auto first_ring = [polygon_ends](int64_t p) { return p > 0 ? polygon_ends[p - 1] : int64_t{0}; };
+    const auto first_vertex = [ring_ends](int64_t ring) { return ring > 0 ? ring_ends[ring - 1] : int64_t{0}; };
+    const auto work_of = [&](int64_t p) {
+        return kBuildPerVertex * static_cast<double>(first_vertex(polygon_ends[p]) - first_vertex(first_ring(p)));
+    };
+    detail::for_items(n_polygons, threads, work_of, [&](int64_t p) {
+        const int64_t ring_begin = first_ring(p), ring_end = polygon_ends[p];
+        const int64_t vertex_begin = first_vertex(ring_begin), vertex_end = first_vertex(ring_end);
+        // The polygon sees its own vertices from 0, so its ring ends shift
+        // (one ring, nearly always: no allocation for it).
+        const int64_t count = ring_end - ring_begin;
+        int64_t one_ring = vertex_end - vertex_begin;
+        std::vector<int64_t> several;
+        const int64_t *local_ends = &one_ring;
+        if (count > 1) {
+            several.resize(static_cast<size_t>(count));
+            for (int64_t k = 0; k < count; ++k) several[k] = ring_ends[ring_begin + k] - vertex_begin;
+            local_ends = several.data();
+        }
+        polygons[static_cast<size_t>(p)] = Polygon(xy + 2 * vertex_begin, vertex_end - vertex_begin, local_ends, count);
+    });
 }
 
 template <class Label>
@@ -107,35 +125,46 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
     if (window.height == 0 || window.width == 0 || n_polygons == 0) return;
     if (polygons == nullptr || values == nullptr) throw std::invalid_argument("polymask::rasterize: null pointer");
 
+    // Each polygon's extent, in chunks with the interrupt check between
+    // them (a million polygons take a fifth of a second), on the threads
+    // their edges are worth.
     std::vector<Extent> extents(static_cast<size_t>(n_polygons));
+    detail::for_items(
+        n_polygons, threads,
+        [polygons](int64_t p) { return kExtentPerEdge * static_cast<double>(polygons[p].edges_by_y().size()); },
+        [&](int64_t p) { extents[static_cast<size_t>(p)] = extent_in_window(polygons[p], window); });
     double crossings = 0;
-    for (int64_t p = 0; p < n_polygons; ++p) {
-        extents[p] = extent_in_window(polygons[p], window);
-        crossings += extents[p].crossings;
-    }
-    // A row: its pixels, a look at each polygon, and the polygons' crossings.
-    // Without the crossings, 20 polygons crossing every row 6,000 times
-    // each were planned as one band on one thread, and Ctrl-C waited 1.8 s
-    // for it (tests/test_interrupts.py).
-    const double work_per_row = detail::scanline_work_per_row(crossings, window) + static_cast<double>(n_polygons);
+    for (const Extent &extent : extents) crossings += extent.crossings;
+    const detail::PolygonsByRows by_rows(
+        window, n_polygons, [&](int64_t p) { return extents[static_cast<size_t>(p)].row_first; },
+        [&](int64_t p) {
+            const Extent &extent = extents[static_cast<size_t>(p)];
+            return extent.misses_columns ? extent.row_first : extent.row_end;
+        });
+    // A row: its pixels, its share of the looks at polygons, and the
+    // polygons' crossings.  Without the crossings, 20 polygons crossing
+    // every row 6,000 times each were planned as one band on one thread,
+    // and Ctrl-C waited 1.8 s for it (tests/test_interrupts.py).
+    const double work_per_row = detail::scanline_work_per_row(crossings, window) +
+                                static_cast<double>(by_rows.visits()) / static_cast<double>(window.height);
 
-    // Each thread burns every polygon, in order, into its own band of rows:
-    // "later over earlier" holds exactly at any thread count.
+    // Each thread burns the polygons that reach its band of rows, in
+    // order: "later over earlier" holds exactly at any thread count.
     detail::for_row_bands(window, threads, [&](int64_t band_begin, int64_t band_end) {
         // Reused across polygons: edge rows of the polygon being burned, and
         // the sweep's arrays (allocated once per band, not per polygon).
         std::vector<detail::EdgeRows> rows;
         detail::SweepBuffers buffers;
-        for (int64_t p = 0; p < n_polygons; ++p) {
-            const Extent &extent = extents[p];
-            const int64_t row_begin = std::max(band_begin, extent.row_first);
-            const int64_t row_end = std::min(band_end, extent.row_end);
-            if (row_begin >= row_end || extent.misses_columns) continue;
+        by_rows.for_each(band_begin, band_end, [&](int64_t p, int64_t begin, int64_t end) {
+            const Extent &extent = extents[static_cast<size_t>(p)];
+            const int64_t row_begin = std::max(begin, extent.row_first);
+            const int64_t row_end = std::min(end, extent.row_end);
+            if (row_begin >= row_end) return;
             const std::vector<Edge> &edges = polygons[p].edges_by_y();
             detail::edge_rows_in_window(edges, window, rows);
             detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
             detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);
-        }
+        });
     }, work_per_row);
 }
 

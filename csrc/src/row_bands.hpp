@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "parallel.hpp"
 #include "polymask/core.hpp"
@@ -61,6 +62,56 @@ void for_row_bands(const Window &window, int threads, Body body, double work_per
         if (begin < end) body(begin, end);
     });
 }
+
+// A label image's polygons by block of rows: each band of a burn visits
+// only the polygons whose rows reach it, still in index order within each
+// row ("later over earlier").  Every band used to look at every polygon:
+// with a million polygons, two threads cut 2,000 bands and spent more on
+// those looks than on burning (5.9 s against 2.7 s on one thread).
+class PolygonsByRows {
+public:
+    static constexpr int64_t kBlockRows = 64;
+
+    // Polygon p reaches rows [row_first(p), row_end(p)) of `window`.
+    template <class RowFirst, class RowEnd>
+    PolygonsByRows(const Window &window, int64_t n_polygons, RowFirst row_first, RowEnd row_end)
+        : row0_(window.row0), blocks_((std::max<int64_t>(window.height, 0) + kBlockRows - 1) / kBlockRows)
+    {
+        // A counting sort by block, polygons in index order within each.
+        starts_.assign(static_cast<size_t>(blocks_ + 1), 0);
+        const auto each_block = [&](int64_t p, auto &&visit) {
+            const int64_t first = row_first(p), end = row_end(p);
+            if (first >= end) return;
+            for (int64_t b = (first - row0_) / kBlockRows; b <= (end - 1 - row0_) / kBlockRows; ++b) visit(b);
+        };
+        for (int64_t p = 0; p < n_polygons; ++p) each_block(p, [&](int64_t b) { ++starts_[b + 1]; });
+        for (int64_t b = 0; b < blocks_; ++b) starts_[b + 1] += starts_[b];
+        polygons_.resize(static_cast<size_t>(starts_[blocks_]));
+        std::vector<int64_t> next(starts_.begin(), starts_.end() - 1);
+        for (int64_t p = 0; p < n_polygons; ++p) each_block(p, [&](int64_t b) { polygons_[next[b]++] = p; });
+    }
+
+    // (block, polygon) pairs: what the bands look at, all together.
+    int64_t visits() const { return static_cast<int64_t>(polygons_.size()); }
+
+    // body(p) for each polygon listed in the blocks of rows [row_begin,
+    // row_end), with those rows: body(p, block_begin, block_end) per block.
+    template <class Body>
+    void for_each(int64_t row_begin, int64_t row_end, Body &&body) const
+    {
+        if (row_begin >= row_end) return;
+        for (int64_t b = (row_begin - row0_) / kBlockRows; b <= (row_end - 1 - row0_) / kBlockRows; ++b) {
+            const int64_t begin = std::max(row_begin, row0_ + b * kBlockRows);
+            const int64_t end = std::min(row_end, row0_ + (b + 1) * kBlockRows);
+            for (int64_t k = starts_[b]; k < starts_[b + 1]; ++k) body(polygons_[k], begin, end);
+        }
+    }
+
+private:
+    int64_t row0_, blocks_;
+    std::vector<int64_t> starts_;    // block b lists polygons_[starts_[b], starts_[b + 1])
+    std::vector<int64_t> polygons_;  // indices, ascending within each block
+};
 
 // One object's rows [row_begin, row_end) of `window` through `sink`, on
 // this thread.  Batches (masks, COCO objects) hand whole objects to

@@ -587,30 +587,37 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
     });
     double crossings = 0;
     for (const TouchedPolygon &polygon : prepared) crossings += polygon.crossings;
+    const detail::PolygonsByRows by_rows(
+        window, n_polygons, [&](int64_t p) { return prepared[static_cast<size_t>(p)].row_first; },
+        [&](int64_t p) {
+            const TouchedPolygon &polygon = prepared[static_cast<size_t>(p)];
+            return polygon.meets_window() ? polygon.row_end : polygon.row_first;
+        });
     Label *const origin = out - window.row0 * row_stride - window.col0;
-    // A row: its pixels, a look at each polygon, and its crossings twice
-    // over (the centre rule's, and about as much again for the marking).
-    const double work_per_row =
-        2.0 * detail::scanline_work_per_row(crossings, window) + 2.0 * static_cast<double>(n_polygons);
+    // A row: its pixels, its share of the looks at polygons, and its
+    // crossings twice over (the centre rule's, and about as much again for
+    // the marking).
+    const double work_per_row = 2.0 * detail::scanline_work_per_row(crossings, window) +
+                                2.0 * static_cast<double>(by_rows.visits()) / static_cast<double>(window.height);
 
-    // As rasterize: each thread burns every polygon, in order, into its own
-    // band of rows, so "later over earlier" holds at any thread count.
+    // As rasterize: each thread burns the polygons that reach its band of
+    // rows, in order, so "later over earlier" holds at any thread count.
     detail::for_row_bands(window, threads, [&](int64_t band_begin, int64_t band_end) {
         std::vector<detail::EdgeRows> rows;
         Pieces<double> narrow_pieces;
         Pieces<Extended> wide_pieces;
         detail::SweepBuffers buffers;  // the sweep's arrays, for every polygon of the band
         std::vector<uint8_t> cells;  // the area sweep's answer, for polygons that need it
-        for (int64_t p = 0; p < n_polygons; ++p) {
+        by_rows.for_each(band_begin, band_end, [&](int64_t p, int64_t begin, int64_t end) {
             const TouchedPolygon &polygon = prepared[static_cast<size_t>(p)];
-            const int64_t row_begin = std::max(band_begin, polygon.row_first);
-            const int64_t row_end = std::min(band_end, polygon.row_end);
-            if (row_begin >= row_end || !polygon.meets_window()) continue;
+            const int64_t row_begin = std::max(begin, polygon.row_first);
+            const int64_t row_end = std::min(end, polygon.row_end);
+            if (row_begin >= row_end || !polygon.meets_window()) return;
             const Label value = values[p];
             if (!polygon.by_edges()) {
                 // Edges that may overlap (or coordinates past 2^40 or below
-                // 2^-480): the area sweep over the polygon's reach in this
-                // band, then its value.
+                // 2^-480): the area sweep over the polygon's reach in these
+                // rows, then its value.
                 const Window reach{row_begin, polygon.col_first, row_end - row_begin,
                                    polygon.col_end - polygon.col_first};
                 cells.assign(static_cast<size_t>(reach.height * reach.width), 0);
@@ -622,7 +629,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                         if (in[c]) line[c] = value;
                     }
                 }
-                continue;
+                return;
             }
             const std::vector<Edge> &edges = polygons[p].edges_by_y();
             detail::edge_rows_in_window(edges, window, rows);
@@ -635,7 +642,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                 sweep_touched(edges, rows, polygon.narrow.segments, polygon.narrow.flats, window, rule, row_begin,
                               row_end, writer, runs, narrow_pieces, buffers);
             }
-        }
+        });
     }, work_per_row);
 }
 

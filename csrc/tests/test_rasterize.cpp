@@ -378,3 +378,51 @@ TEST(LabelWriters, FillLabelsWritesTheRunAndNothingElse)
     EXPECT_EQ(check(float{}), 0);
     EXPECT_EQ(check(double{}), 0);
 }
+
+// Bands visit only the polygons listed in the 64-row blocks they reach
+// (PolygonsByRows, row_bands.hpp): polygons short and tall, crossing block
+// boundaries, in a window that starts off a block boundary, under any
+// banding and thread count, still burn as their masks in order.
+TEST(RasterizeBlocks, PolygonsAcrossRowBlocksBurnInOrderUnderAnyBanding)
+{
+    std::mt19937_64 rng(29);
+    std::uniform_real_distribution<double> centre(-20.0, 260.0), unit(0.0, 1.0);
+    std::vector<Polygon> polygons;
+    for (int p = 0; p < 400; ++p) {
+        // Mostly small; every tenth spans up to 200 rows (several blocks).
+        const double radius = p % 10 == 0 ? 100.0 * unit(rng) : 2.0 + 12.0 * unit(rng);
+        const double cx = 0.4 * centre(rng), cy = centre(rng);
+        std::vector<double> xy;
+        const int n = 3 + p % 7;
+        for (int k = 0; k < n; ++k) {
+            xy.push_back(cx + radius * (2.0 * unit(rng) - 1.0));
+            xy.push_back(cy + radius * (2.0 * unit(rng) - 1.0));
+        }
+        polygons.emplace_back(xy.data(), n);
+    }
+    std::vector<int32_t> values(polygons.size());
+    for (size_t p = 0; p < values.size(); ++p) values[p] = static_cast<int32_t>(p) + 1;
+    const Window window{7, -3, 230, 90};
+    std::vector<int32_t> centre_expected(static_cast<size_t>(window.height * window.width), -1);
+    for (size_t p = 0; p < polygons.size(); ++p) {
+        std::vector<uint8_t> mask(centre_expected.size());
+        polymask::fill_scanline(polygons[p], window, mask.data(), window.width, FillRule::even_odd, 1);
+        for (size_t k = 0; k < mask.size(); ++k) {
+            if (mask[k]) centre_expected[k] = values[p];
+        }
+    }
+    const auto touched_expected = touched_masks_in_order<int32_t>(polygons, values, window, -1, FillRule::even_odd);
+    for (int64_t rows : {0, 1, 5, 63, 64, 65, 100}) {
+        polymask::set_chunk_rows_for_testing(rows);
+        for (int threads : {1, 2, 3}) {
+            std::vector<int32_t> labels(centre_expected.size(), -1);
+            polymask::rasterize(polygons.data(), static_cast<int64_t>(polygons.size()), values.data(), window,
+                                labels.data(), window.width, FillRule::even_odd, threads);
+            EXPECT_EQ(labels, centre_expected) << "rows per band " << rows << ", threads " << threads;
+            EXPECT_EQ(burned_touched<int32_t>(polygons, values, window, -1, FillRule::even_odd, threads),
+                      touched_expected)
+                << "rows per band " << rows << ", threads " << threads;
+        }
+    }
+    polymask::set_chunk_rows_for_testing(0);
+}

@@ -326,9 +326,9 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     cdef int64_t row_stride = out.strides[0] // sizeof(label_t)
 
     cdef vector[Polygon] polygons
-    flat_polygons(vertices, ring_ends, polygon_ends, polygons)
+    watch_interrupts()  # building the polygons checks for Ctrl-C too
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     with nogil:
-        watch_interrupts()
         if all_touched:
             core_rasterize_touched(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                                    row_stride, fill_rule, threads)
@@ -349,7 +349,8 @@ def masks(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends n
     cdef int64_t n_polygons = polygon_ends.shape[0]
     if out.shape[0] != n_polygons:
         raise ValueError(f"out holds {out.shape[0]} masks for {n_polygons} polygons")
-    flat_polygons(vertices, ring_ends, polygon_ends, polygons)
+    watch_interrupts()
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(0, 0, out.shape[1], out.shape[2])
     cdef uint8_t *out_ptr = &out[0, 0, 0] if (n_polygons > 0 and window.height > 0 and window.width > 0) else NULL
@@ -372,7 +373,8 @@ def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_e
     """
     cdef vector[Polygon] polygons
     cdef int64_t n_polygons = polygon_ends.shape[0]
-    flat_polygons(vertices, ring_ends, polygon_ends, polygons)
+    watch_interrupts()
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(0, 0, rows, cols)
     boxes_array = np.zeros((n_polygons, 4), dtype=np.int64)

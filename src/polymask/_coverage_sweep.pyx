@@ -85,10 +85,10 @@ def coverage_crops(const double[:, ::1] vertices not None, const int64_t[::1] ri
             if offsets[p] < 0 or offsets[p] > out.shape[0] - cells:
                 raise ValueError(f"crop {p} ({cells} cells at {offsets[p]}) does not fit in {out.shape[0]} elements")
     cdef vector[Polygon] polygons
-    flat_polygons(vertices, ring_ends, polygon_ends, polygons)
+    watch_interrupts()  # building the polygons checks for Ctrl-C too
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     cdef const MaskBox *box_ptr = <const MaskBox *>&boxes[0, 0] if n_polygons > 0 else NULL
     cdef const int64_t *offset_ptr = &offsets[0] if n_polygons > 0 else NULL
     cdef fraction_t *out_ptr = &out[0] if out.shape[0] > 0 else NULL
     with nogil:
-        watch_interrupts()
         core_coverage_crops(polygons.data(), n_polygons, box_ptr, out_ptr, offset_ptr, as_rule(rule), threads)

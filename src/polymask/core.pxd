@@ -135,7 +135,7 @@ cdef extern from "polymask/rasterize.hpp" namespace "polymask" nogil:
     void polygons_from_rings(const double *xy, int64_t n_vertices,
                              const int64_t *ring_ends, int64_t n_rings,
                              const int64_t *polygon_ends, int64_t n_polygons,
-                             vector[Polygon] &polygons) except +
+                             vector[Polygon] &polygons, int threads) except +raise_py_error
     void rasterize[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
                           const Window &window, Label *out, int64_t row_stride,
                           FillRule rule, int threads) except +raise_py_error

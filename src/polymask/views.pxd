@@ -52,14 +52,19 @@ cdef inline Polygon *new_polygon(const double[:, ::1] vertices, const int64_t[::
 
 
 cdef inline void flat_polygons(const double[:, ::1] vertices, const int64_t[::1] ring_ends,
-                               const int64_t[::1] polygon_ends, vector[Polygon] &polygons) except *:
-    """The core's polygons from flat rings (polymask._rings.PolygonList) into `polygons`."""
+                               const int64_t[::1] polygon_ends, vector[Polygon] &polygons,
+                               int threads) except *:
+    """The core's polygons from flat rings (polymask._rings.PolygonList) into `polygons`.
+
+    Built on up to `threads` threads, with the interrupt check between
+    chunks: the caller installs it first (watch_interrupts).
+    """
     cdef const double *xy = first_vertex(vertices)
     cdef const int64_t *ring_ptr = first_end(ring_ends)
     cdef const int64_t *polygon_ptr = first_end(polygon_ends)
     with nogil:
         polygons_from_rings(xy, vertices.shape[0], ring_ptr, ring_ends.shape[0], polygon_ptr,
-                            polygon_ends.shape[0], polygons)
+                            polygon_ends.shape[0], polygons, threads)
 
 
 # Up to this many bytes, glibc serves an array from its heap (its largest

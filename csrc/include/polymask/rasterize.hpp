@@ -24,9 +24,13 @@ namespace polymask {
 // taken as 0), and ring k owns vertices [ring_ends[k-1], ring_ends[k]), as
 // in Polygon's ring constructor.  Replaces the contents of `polygons`.
 // Throws std::invalid_argument when the ends are not cumulative counts.
+// The polygons are built in chunks on up to `threads` threads (0: the
+// default), as many as their vertices are worth, with the interrupt check
+// between chunks (Interrupted), so a million of them neither hold Ctrl-C
+// back nor wait on one core.
 void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ring_ends,
                          int64_t n_rings, const int64_t *polygon_ends, int64_t n_polygons,
-                         std::vector<Polygon> &polygons);
+                         std::vector<Polygon> &polygons, int threads = 1);
 
 // Burn `window` of a label image: for p = 0, 1, ..., n_polygons - 1, every
 // pixel of the window inside polygons[p] (under `rule`) becomes values[p].
