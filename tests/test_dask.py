@@ -98,6 +98,52 @@ def test_all_touched_blocks_equal_the_in_memory_all_touched(fill_rule):
                                   polymask.rasterize(polygons, shape, fill_rule=fill_rule, all_touched=True))
 
 
+@pytest.mark.parametrize("all_touched", [False, True])
+@pytest.mark.parametrize("chunks", [7, 16, 50])
+def test_label_blocks_burn_only_nearby_polygons_and_equal_the_in_memory_labels(chunks, all_touched):
+    # Each block burns only the polygons whose boxes come within two pixels
+    # of it (polymask.dask._Burn): small ones across block edges, one with a
+    # hole, a big self-crossing one, an empty one, one far outside, and one
+    # with a coordinate past 2^40 (which every block keeps).
+    import polymask.dask
+
+    rng = np.random.default_rng(5)
+    polygons = [rng.uniform(-10, 130, (1, 2)) + rng.uniform(-8, 8, (int(rng.integers(3, 9)), 2))
+                for _ in range(200)]
+    polygons[7] = [np.array([[10, 10], [60, 10], [60, 60], [10, 60.0]]),
+                   np.array([[20, 20], [40, 20], [40, 40], [20, 40.0]])]
+    polygons[11] = rng.uniform(0, 120, (40, 2))
+    polygons[13] = {"type": "Polygon", "coordinates": []}
+    polygons[17] = np.array([[500.0, 500.0], [510.0, 500.0], [505.0, 510.0]])
+    polygons[19] = np.array([[0.0, 0.0], [2.0**45, 5.0], [3.0, 100.0]])
+    expected = polymask.rasterize(polygons, (120, 130), all_touched=all_touched)
+    labels = polymask.dask.rasterize(polygons, (120, 130), chunks=chunks, all_touched=all_touched)
+    np.testing.assert_array_equal(labels.compute(scheduler="sync"), expected)
+
+
+def test_a_label_block_takes_the_polygons_near_it_in_order():
+    from polymask._rings import as_polygon_list
+    from polymask.dask import _Burn
+
+    polygons = [np.array([[1.0, 1.0], [5.0, 1.0], [3.0, 5.0]]),                       # top left
+                [np.array([[40.0, 40], [60, 40], [60, 60], [40, 60]]),
+                 np.array([[45.0, 45], [55, 45], [55, 55], [45, 55]])],                  # centre, a hole
+                np.array([[90.0, 2.0], [99.0, 2.0], [95.0, 9.0]]),                      # top right
+                {"type": "Polygon", "coordinates": []},                                  # empty
+                np.array([[0.0, 0.0], [2.0**45, 5.0], [3.0, 100.0]])]                   # far: everywhere
+    flat = as_polygon_list(polygons)
+    burn = _Burn(flat, np.arange(1, 6, dtype=np.uint8))
+    chosen, labels = burn.reaching(0, 0, 20, 20)
+    assert labels.tolist() == [1, 5]
+    assert chosen.vertices.tolist() == flat.vertices[:3].tolist() + flat.vertices[-3:].tolist()
+    assert chosen.ring_ends.tolist() == [3, 6] and chosen.polygon_ends.tolist() == [1, 2]
+    chosen, labels = burn.reaching(35, 35, 30, 30)
+    assert labels.tolist() == [2, 5] and chosen.ring_ends.tolist() == [4, 8, 11]
+    assert chosen.polygon_ends.tolist() == [2, 3]
+    assert burn.reaching(0, 86, 4, 4)[1].tolist() == [3, 5]  # within two pixels of the box
+    assert burn.reaching(0, 102, 4, 4)[1].tolist() == [5]
+
+
 def test_bad_arguments_are_checked_before_any_block_runs():
     with pytest.raises(ValueError, match=r"vertices\[2\] = \(nan, 0.0\) is not finite"):
         polymask.dask.mask([(0, 0), (1, 1), (np.nan, 0)], SHAPE)
