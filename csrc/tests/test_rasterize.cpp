@@ -182,6 +182,37 @@ TEST(Rasterize, PolygonsFromRingsSplitsTheFlatList)
                                                "0000000000"}));
 }
 
+// polygons_from_rings builds its polygons in chunks on the threads their
+// vertices are worth: 20,000 polygons of one to three rings (and some of
+// none) on two threads are the polygons one thread builds.
+TEST(Rasterize, PolygonsFromRingsOnTwoThreadsBuildTheSamePolygons)
+{
+    std::mt19937_64 rng(31);
+    std::uniform_real_distribution<double> coordinate(0.0, 100.0);
+    std::vector<double> xy;
+    std::vector<int64_t> ring_ends, polygon_ends;
+    for (int p = 0; p < 20000; ++p) {
+        for (int ring = 0; ring < p % 4; ++ring) {
+            for (int k = 0; k < 3 + (p + ring) % 5; ++k) xy.push_back(coordinate(rng)), xy.push_back(coordinate(rng));
+            ring_ends.push_back(static_cast<int64_t>(xy.size() / 2));
+        }
+        polygon_ends.push_back(static_cast<int64_t>(ring_ends.size()));
+    }
+    const int64_t n_vertices = static_cast<int64_t>(xy.size() / 2);
+    std::vector<Polygon> one, two;
+    polymask::polygons_from_rings(xy.data(), n_vertices, ring_ends.data(), static_cast<int64_t>(ring_ends.size()),
+                                  polygon_ends.data(), 20000, one, 1);
+    polymask::polygons_from_rings(xy.data(), n_vertices, ring_ends.data(), static_cast<int64_t>(ring_ends.size()),
+                                  polygon_ends.data(), 20000, two, 2);
+    ASSERT_EQ(one.size(), 20000u);
+    ASSERT_EQ(two.size(), 20000u);
+    for (size_t p = 0; p < one.size(); ++p) {
+        ASSERT_EQ(one[p].xy(), two[p].xy()) << "polygon " << p;
+        ASSERT_EQ(one[p].ring_ends(), two[p].ring_ends()) << "polygon " << p;
+        ASSERT_EQ(one[p].ring_count(), static_cast<int64_t>(p % 4)) << "polygon " << p;
+    }
+}
+
 TEST(Rasterize, PolygonsFromRingsRejectsInconsistentEnds)
 {
     const std::vector<double> xy(2 * 6, 0.0);
