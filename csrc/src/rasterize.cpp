@@ -155,10 +155,10 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
         // the sweep's arrays (allocated once per band, not per polygon).
         std::vector<detail::EdgeRows> rows;
         detail::SweepBuffers buffers;
-        by_rows.for_each(band_begin, band_end, [&](int64_t p, int64_t begin, int64_t end) {
+        by_rows.for_each(band_begin, band_end, [&](int64_t p) {
             const Extent &extent = extents[static_cast<size_t>(p)];
-            const int64_t row_begin = std::max(begin, extent.row_first);
-            const int64_t row_end = std::min(end, extent.row_end);
+            const int64_t row_begin = std::max(band_begin, extent.row_first);
+            const int64_t row_end = std::min(band_end, extent.row_end);
             if (row_begin >= row_end) return;
             const std::vector<Edge> &edges = polygons[p].edges_by_y();
             detail::edge_rows_in_window(edges, window, rows);

@@ -94,16 +94,42 @@ public:
     // (block, polygon) pairs: what the bands look at, all together.
     int64_t visits() const { return static_cast<int64_t>(polygons_.size()); }
 
-    // body(p) for each polygon listed in the blocks of rows [row_begin,
-    // row_end), with those rows: body(p, block_begin, block_end) per block.
+    // body(p) once for each polygon listed in the blocks of rows
+    // [row_begin, row_end), in ascending order: the blocks' lists merged,
+    // so a polygon over several blocks is swept once over the band's rows.
+    // (Swept block by block instead, 200 polygons of 1,000 vertices took
+    // 1.5x their time: every block restarted each polygon's sweep.)
     template <class Body>
     void for_each(int64_t row_begin, int64_t row_end, Body &&body) const
     {
         if (row_begin >= row_end) return;
-        for (int64_t b = (row_begin - row0_) / kBlockRows; b <= (row_end - 1 - row0_) / kBlockRows; ++b) {
-            const int64_t begin = std::max(row_begin, row0_ + b * kBlockRows);
-            const int64_t end = std::min(row_end, row0_ + (b + 1) * kBlockRows);
-            for (int64_t k = starts_[b]; k < starts_[b + 1]; ++k) body(polygons_[k], begin, end);
+        const int64_t first = (row_begin - row0_) / kBlockRows, last = (row_end - 1 - row0_) / kBlockRows;
+        if (first == last) {
+            for (int64_t k = starts_[first]; k < starts_[first + 1]; ++k) body(polygons_[k]);
+            return;
+        }
+        // A min-heap of the blocks' next entries.
+        struct Head {
+            int64_t polygon, at, end;  // polygons_[at] == polygon; the block's list ends at `end`
+        };
+        std::vector<Head> heads;
+        for (int64_t b = first; b <= last; ++b) {
+            if (starts_[b] < starts_[b + 1]) heads.push_back({polygons_[starts_[b]], starts_[b], starts_[b + 1]});
+        }
+        const auto later = [](const Head &a, const Head &b) { return a.polygon > b.polygon; };
+        std::make_heap(heads.begin(), heads.end(), later);
+        int64_t previous = -1;
+        while (!heads.empty()) {
+            std::pop_heap(heads.begin(), heads.end(), later);
+            Head &head = heads.back();
+            if (head.polygon != previous) body(head.polygon);
+            previous = head.polygon;
+            if (++head.at < head.end) {
+                head.polygon = polygons_[head.at];
+                std::push_heap(heads.begin(), heads.end(), later);
+            } else {
+                heads.pop_back();
+            }
         }
     }
 

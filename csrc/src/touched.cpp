@@ -608,16 +608,16 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
         Pieces<Extended> wide_pieces;
         detail::SweepBuffers buffers;  // the sweep's arrays, for every polygon of the band
         std::vector<uint8_t> cells;  // the area sweep's answer, for polygons that need it
-        by_rows.for_each(band_begin, band_end, [&](int64_t p, int64_t begin, int64_t end) {
+        by_rows.for_each(band_begin, band_end, [&](int64_t p) {
             const TouchedPolygon &polygon = prepared[static_cast<size_t>(p)];
-            const int64_t row_begin = std::max(begin, polygon.row_first);
-            const int64_t row_end = std::min(end, polygon.row_end);
+            const int64_t row_begin = std::max(band_begin, polygon.row_first);
+            const int64_t row_end = std::min(band_end, polygon.row_end);
             if (row_begin >= row_end || !polygon.meets_window()) return;
             const Label value = values[p];
             if (!polygon.by_edges()) {
                 // Edges that may overlap (or coordinates past 2^40 or below
-                // 2^-480): the area sweep over the polygon's reach in these
-                // rows, then its value.
+                // 2^-480): the area sweep over the polygon's reach in this
+                // band, then its value.
                 const Window reach{row_begin, polygon.col_first, row_end - row_begin,
                                    polygon.col_end - polygon.col_first};
                 cells.assign(static_cast<size_t>(reach.height * reach.width), 0);
