@@ -612,7 +612,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
             const TouchedPolygon &polygon = prepared[static_cast<size_t>(p)];
             const int64_t row_begin = std::max(band_begin, polygon.row_first);
             const int64_t row_end = std::min(band_end, polygon.row_end);
-            if (row_begin >= row_end || !polygon.meets_window()) return;
+            if (row_begin >= row_end) return;  // polygons missing the window are in no block
             const Label value = values[p];
             if (!polygon.by_edges()) {
                 // Edges that may overlap (or coordinates past 2^40 or below

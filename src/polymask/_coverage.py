@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _coverage_sweep as _sweep
-from polymask._rings import as_polygon_list, as_rings
+from polymask._rings import as_polygon_list, as_rings, vertex_ranges
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
@@ -169,10 +169,7 @@ def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
     boxes = np.zeros((count, 4), dtype=np.int64)
     if count == 0:
         return boxes
-    ring_ends = np.concatenate([[0], flat.ring_ends]).astype(np.int64)
-    polygon_ends = np.asarray(flat.polygon_ends, dtype=np.int64)
-    vertex_end = ring_ends[polygon_ends]
-    vertex_begin = np.concatenate([[0], vertex_end[:-1]])
+    vertex_begin, vertex_end = vertex_ranges(flat)
     present = vertex_end > vertex_begin
     if not present.any():
         return boxes

@@ -212,6 +212,13 @@ class PolygonList:
         return len(self.polygon_ends)
 
 
+def vertex_ranges(flat: PolygonList) -> tuple[np.ndarray, np.ndarray]:
+    """(begin, end) int64 arrays: polygon p owns vertices[begin[p]:end[p]] (empty for a polygon without rings)."""
+    ring_ends = np.concatenate([[0], flat.ring_ends]).astype(np.int64)
+    end = ring_ends[np.asarray(flat.polygon_ends, dtype=np.int64)]
+    return np.concatenate([[0], end[:-1]]).astype(np.int64), end
+
+
 def as_polygon_list(polygons, name: str = "polygons") -> PolygonList:
     """Flatten a sequence of polygons (each anything as_rings takes).
 

@@ -47,7 +47,7 @@ from numpy.typing import ArrayLike
 from polymask import _core, _coverage_sweep
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
-from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings
+from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings, vertex_ranges
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
 from polymask._validation import as_fill_rule, as_shape, as_threads
@@ -141,9 +141,8 @@ class _Burn:
 
     A block burns only the polygons whose box comes within two pixels of it
     (in order, so later still lands over earlier): every block used to
-    build every polygon in the core, so a million polygons cost each of the
-    25 blocks of a 20,000x20,000 image about a second before it burned
-    anything.  Two pixels dwarf the rounding of the core's crossings and
+    build every polygon in the core (200,000 polygons in 16 blocks: 2.9 s,
+    against 0.5 s for the image in memory).  Two pixels dwarf the rounding of the core's crossings and
     cover all_touched's half pixel; a polygon with a coordinate beyond 2^40
     goes to every block, as its crossings may land anywhere (the core then
     decides, as for the in-memory image).
@@ -171,11 +170,6 @@ class _Burn:
 _FAR = 2.0 ** 40
 
 
-def _first_rings(flat: PolygonList) -> np.ndarray:
-    """The index of each polygon's first ring."""
-    return np.concatenate([[0], flat.polygon_ends[:-1]]).astype(np.int64)
-
-
 def _polygon_boxes(flat: PolygonList) -> np.ndarray:
     """(P, 4) rows (y_min, y_max, x_min, x_max) of each polygon's vertices.
 
@@ -183,12 +177,9 @@ def _polygon_boxes(flat: PolygonList) -> np.ndarray:
     coordinate beyond 2^40 an infinite one (always chosen).
     """
     boxes = np.tile([np.inf, -np.inf, np.inf, -np.inf], (len(flat), 1))
-    if len(flat) == 0 or len(flat.ring_ends) == 0:
+    if len(flat) == 0:
         return boxes
-    first_ring = _first_rings(flat)
-    ring_ends = flat.ring_ends.astype(np.int64)
-    vertex_begin = np.where(first_ring > 0, ring_ends[np.maximum(first_ring - 1, 0)], 0)
-    vertex_end = np.where(flat.polygon_ends > 0, ring_ends[np.maximum(flat.polygon_ends - 1, 0)], 0)
+    vertex_begin, vertex_end = vertex_ranges(flat)
     has_vertices = vertex_end > vertex_begin
     if not has_vertices.any():
         return boxes
@@ -215,7 +206,7 @@ class _RingIndex:
     __slots__ = ("first_ring", "ring_counts", "ring_ends", "ring_lengths")
 
     def __init__(self, flat: PolygonList):
-        self.first_ring = _first_rings(flat)
+        self.first_ring = np.concatenate([[0], flat.polygon_ends[:-1]]).astype(np.int64)
         self.ring_counts = flat.polygon_ends.astype(np.int64) - self.first_ring
         self.ring_ends = flat.ring_ends.astype(np.int64)
         self.ring_lengths = np.diff(self.ring_ends, prepend=0)
