@@ -119,7 +119,7 @@ inline bool double_is_enough(const Polygon &polygon)
 template <class Wide>
 void cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segments, std::vector<Flat> &flats)
 {
-    const std::vector<double> &xy = polygon.xy();
+    const ConstSpan<double> xy = polygon.xy();
     double x_min = 0.0, x_max = 0.0;
     if (!xy.empty()) {
         x_min = x_max = xy[0];

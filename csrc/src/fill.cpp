@@ -39,7 +39,7 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
 {
     detail::check_window("polymask::fill", window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
-    const std::vector<Edge> &edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
     const detail::EdgeRows extent = detail::rows_with_crossings(rows);
     // Rows no edge crosses are all zero: cleared in blocks, not swept and
@@ -80,7 +80,7 @@ void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *
 {
     detail::check_window("polymask::fill", window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
-    const std::vector<Edge> &edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
     // Rows no edge crosses hold no span: not even visited.
     const detail::EdgeRows extent = detail::rows_with_crossings(rows);

@@ -1,6 +1,8 @@
 // polygon.cpp -- rings, the per-point rule, and the edge table.
 #include <algorithm>
 #include <limits>
+#include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +21,32 @@ Polygon::Polygon(const double *xy, int64_t n_vertices)
 Polygon::Polygon(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings)
 {
     build(xy, n_vertices, ring_ends, n_rings);
+}
+
+Polygon::Polygon(const Polygon &other)
+    : n_vertices_(other.n_vertices_), n_rings_(other.n_rings_), n_edges_(other.n_edges_)
+{
+    const size_t bytes = storage_bytes(n_vertices_, n_rings_);
+    if (bytes > 0) {
+        storage_.reset(new unsigned char[bytes]);
+        std::uninitialized_copy(other.edges(), other.edges() + n_edges_, edges());
+        std::uninitialized_copy(other.vertices(), other.vertices() + 2 * n_vertices_, vertices());
+        std::uninitialized_copy(other.ends(), other.ends() + n_rings_, ends());
+    }
+}
+
+Polygon &Polygon::operator=(const Polygon &other)
+{
+    if (this != &other) *this = Polygon(other);
+    return *this;
+}
+
+size_t Polygon::storage_bytes(size_t n_vertices, size_t n_rings)
+{
+    static_assert(sizeof(Edge) % alignof(double) == 0 && alignof(Edge) <= alignof(double) &&
+                      alignof(int64_t) <= alignof(double),
+                  "edges, vertices and ring ends share one 8-byte aligned block");
+    return n_vertices * (sizeof(Edge) + 2 * sizeof(double)) + n_rings * sizeof(int64_t);
 }
 
 void Polygon::build(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings)
@@ -42,26 +70,46 @@ void Polygon::build(const double *xy, int64_t n_vertices, const int64_t *ring_en
         throw std::length_error("polymask::Polygon: too many vertices");
     }
 
-    xy_.assign(xy, xy + 2 * n_vertices);
-    ring_ends_.assign(ring_ends, ring_ends + n_rings);
+    n_vertices_ = static_cast<size_t>(n_vertices);
+    n_rings_ = static_cast<size_t>(n_rings);
+    n_edges_ = 0;
+    const size_t bytes = storage_bytes(n_vertices_, n_rings_);
+    storage_.reset(bytes > 0 ? new unsigned char[bytes] : nullptr);
+    double *const own_xy = vertices();
+    int64_t *const own_ends = ends();
+    std::uninitialized_copy(xy, xy + 2 * n_vertices, own_xy);
+    std::uninitialized_copy(ring_ends, ring_ends + n_rings, own_ends);
 
-    edges_.clear();
-    edges_.reserve(static_cast<size_t>(n_vertices));
+    // At most one edge per vertex: the block has room for them all.
+    Edge *const table = edges();
     ring_start = 0;
-    for (int64_t ring_end : ring_ends_) {
+    for (int64_t r = 0; r < n_rings; ++r) {
+        const int64_t ring_end = own_ends[r];
         for (int64_t i = ring_start, j = ring_end - 1; i < ring_end; j = i++) {
-            const double xi = xy_[2 * i], yi = xy_[2 * i + 1];
-            const double xj = xy_[2 * j], yj = xy_[2 * j + 1];
+            const double xi = own_xy[2 * i], yi = own_xy[2 * i + 1];
+            const double xj = own_xy[2 * j], yj = own_xy[2 * j + 1];
             // Horizontal edges never cross a row; edges with a NaN ordinate
             // never satisfy the crossing test's x comparison either.
             if (!(yi < yj) && !(yi > yj)) continue;
             const double y_low = std::min(yi, yj), y_high = std::max(yi, yj);
-            edges_.push_back({xi, yi, xj, yj, y_low, y_high, (yi > yj) ? 1 : -1});
+            new (table + n_edges_++) Edge{xi, yi, xj, yj, y_low, y_high, (yi > yj) ? 1 : -1};
         }
         ring_start = ring_end;
     }
-    std::stable_sort(edges_.begin(), edges_.end(),
-                     [](const Edge &a, const Edge &b) { return a.y_low < b.y_low; });
+    const auto lower = [](const Edge &a, const Edge &b) { return a.y_low < b.y_low; };
+    if (n_edges_ <= 32) {
+        // A stable insertion sort: stable_sort would allocate a buffer for
+        // every small polygon of a label image.
+        for (size_t k = 1; k < n_edges_; ++k) {
+            if (!lower(table[k], table[k - 1])) continue;
+            const Edge edge = table[k];
+            size_t pos = k;
+            for (; pos > 0 && lower(edge, table[pos - 1]); --pos) table[pos] = table[pos - 1];
+            table[pos] = edge;
+        }
+    } else {
+        std::stable_sort(table, table + n_edges_, lower);
+    }
 }
 
 bool Polygon::contains(double px, double py, FillRule rule) const
@@ -69,8 +117,8 @@ bool Polygon::contains(double px, double py, FillRule rule) const
     int64_t ring_start = 0;
     bool parity = false;
     int winding = 0;
-    for (int64_t ring_end : ring_ends_) {
-        const double *ring = xy_.data() + 2 * ring_start;
+    for (int64_t ring_end : ring_ends()) {
+        const double *ring = vertices() + 2 * ring_start;
         const int n = static_cast<int>(ring_end - ring_start);
         if (rule == FillRule::even_odd) {
             parity ^= pm_ring_parity(ring, n, px, py);

@@ -34,7 +34,7 @@ struct Extent {
 Extent extent_in_window(const Polygon &polygon, const Window &window)
 {
     Extent extent;
-    const std::vector<Edge> &edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = polygon.edges_by_y();
     if (edges.empty()) return extent;  // no edge crosses any row: empty
     const int64_t row_end = window.row0 + window.height;
     // Under the half-open rule an edge crosses rows [ceil(y_low),
@@ -160,7 +160,7 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
             const int64_t row_begin = std::max(band_begin, extent.row_first);
             const int64_t row_end = std::min(band_end, extent.row_end);
             if (row_begin >= row_end) return;
-            const std::vector<Edge> &edges = polygons[p].edges_by_y();
+            const ConstSpan<Edge> edges = polygons[p].edges_by_y();
             detail::edge_rows_in_window(edges, window, rows);
             detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
             detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);

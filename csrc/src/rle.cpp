@@ -48,7 +48,7 @@ struct SpanCollector {
 };
 
 // Spans of one part inside the height x width image, appended to `spans`.
-void collect_part_spans(const std::vector<Edge> &edges, const Window &image, FillRule rule,
+void collect_part_spans(ConstSpan<Edge> edges, const Window &image, FillRule rule,
                         std::vector<detail::EdgeRows> &edge_rows, std::vector<RowSpan> &spans)
 {
     if (edges.empty()) return;
@@ -364,7 +364,7 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
         return work;
     });
     encode_objects(object_ends, n_objects, height, width, rule, plan, counts, strings,
-                   [parts](int64_t p, EncodeScratch &) -> const std::vector<Edge> & { return parts[p].edges_by_y(); });
+                   [parts](int64_t p, EncodeScratch &) -> ConstSpan<Edge> { return parts[p].edges_by_y(); });
 }
 
 void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
@@ -396,7 +396,7 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
     // Each thread builds the edge tables of its own objects' parts, into
     // buffers it keeps: the tables are made in parallel, without allocating.
     encode_objects(object_ends, n_objects, height, width, rule, plan, counts, strings,
-                   [=](int64_t p, EncodeScratch &scratch) -> const std::vector<Edge> & {
+                   [=](int64_t p, EncodeScratch &scratch) -> ConstSpan<Edge> {
                        const int64_t ring_begin = p > 0 ? part_ends[p - 1] : 0;
                        scratch.part.build(xy, ring_ends, ring_begin, part_ends[p]);
                        return scratch.part.edges;

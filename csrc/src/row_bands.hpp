@@ -148,7 +148,7 @@ private:
 // bands in order, so a sink that keeps state across rows (BoxSink, a span
 // collector) sees them as one sweep.  Any other object is one plain sweep.
 template <class Sink>
-void sweep_in_bands(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows, const Window &window,
+void sweep_in_bands(ConstSpan<Edge> edges, const std::vector<EdgeRows> &rows, const Window &window,
                     FillRule rule, int64_t row_begin, int64_t row_end, Sink &sink)
 {
     if (row_begin >= row_end) return;

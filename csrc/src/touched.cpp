@@ -437,7 +437,7 @@ private:
 // Rows [row_begin, row_end) of one polygon's all_touched cells, through the
 // centre rule's sweep with a TouchedSink.
 template <class Wide, class Writer, class Runs>
-void sweep_touched(const std::vector<Edge> &edges, const std::vector<detail::EdgeRows> &rows,
+void sweep_touched(ConstSpan<Edge> edges, const std::vector<detail::EdgeRows> &rows,
                    const std::vector<SegmentT<Wide>> &segments, const std::vector<Flat> &flats, const Window &window,
                    FillRule rule, int64_t row_begin, int64_t row_end, Writer writer, Runs runs, Pieces<Wide> &pieces,
                    detail::SweepBuffers &buffers)
@@ -475,7 +475,7 @@ template <class Wide>
 void fill_touched_by_edges(const Polygon &polygon, const CellEdges<Wide> &cell_edges, const Window &window,
                            uint8_t *out, int64_t row_stride, FillRule rule, int threads, bool zeroed)
 {
-    const std::vector<Edge> &edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = polygon.edges_by_y();
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
     const MaskRuns runs{out - window.row0 * row_stride - window.col0, row_stride, window.col0 + window.width};
     // A row costs its centre fill plus about as much again for the marking.
@@ -521,7 +521,7 @@ struct TouchedPolygon {
     void prepare(const Polygon &polygon, const Window &window, detail::OverlapScratch &scratch)
     {
         detail::check_finite_vertices(polygon, "polymask::rasterize_touched");
-        const std::vector<double> &xy = polygon.xy();
+        const ConstSpan<double> xy = polygon.xy();
         if (xy.empty()) return;
         double x_min = xy[0], x_max = xy[0], y_min = xy[1], y_max = xy[1];
         for (size_t k = 0; k + 1 < xy.size(); k += 2) {
@@ -631,7 +631,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                 }
                 return;
             }
-            const std::vector<Edge> &edges = polygons[p].edges_by_y();
+            const ConstSpan<Edge> edges = polygons[p].edges_by_y();
             detail::edge_rows_in_window(edges, window, rows);
             const detail::LabelSpanWriter<Label> writer{out, row_stride, window, value};
             const LabelRuns<Label> runs{origin, row_stride, value};

@@ -1,6 +1,9 @@
 // Small masks spelled out as pictures: the contract's conventions, readable.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
+
 #include "test_support.hpp"
 
 using namespace polymask_test;
@@ -161,4 +164,102 @@ TEST(Fills, RejectBadWindows)
     EXPECT_THROW(polymask::fill_scanline(polygon, Window{0, 0, 4, 4}, out.data(), 3), std::invalid_argument);
     EXPECT_THROW(polymask::fill_per_pixel(polygon, Window{0, 0, 4, 4}, nullptr, 4), std::invalid_argument);
     EXPECT_NO_THROW(polymask::fill_scanline(polygon, Window{0, 0, 0, 4}, nullptr, 4));
+}
+
+// ---- the polygon's own storage ------------------------------------------------
+
+namespace {
+
+// The edge table as the contract describes it, built independently: each
+// ring's edges from vertex j = i - 1 to i, horizontal ones dropped, stably
+// sorted by y_low.
+std::vector<polymask::Edge> reference_edges(const std::vector<double> &xy, const std::vector<int64_t> &ring_ends)
+{
+    std::vector<polymask::Edge> edges;
+    int64_t start = 0;
+    for (int64_t end : ring_ends) {
+        for (int64_t i = start; i < end; ++i) {
+            const int64_t j = i == start ? end - 1 : i - 1;
+            const double yi = xy[2 * i + 1], yj = xy[2 * j + 1];
+            if (yi == yj) continue;
+            edges.push_back({xy[2 * i], yi, xy[2 * j], yj, std::min(yi, yj), std::max(yi, yj), yi > yj ? 1 : -1});
+        }
+        start = end;
+    }
+    std::stable_sort(edges.begin(), edges.end(),
+                     [](const polymask::Edge &a, const polymask::Edge &b) { return a.y_low < b.y_low; });
+    return edges;
+}
+
+void expect_same_edges(const std::vector<polymask::Edge> &expected, polymask::ConstSpan<polymask::Edge> got,
+                       const std::string &what)
+{
+    ASSERT_EQ(got.size(), expected.size()) << what;
+    for (size_t k = 0; k < expected.size(); ++k) {
+        const polymask::Edge &a = expected[k], &b = got[k];
+        EXPECT_TRUE(a.xi == b.xi && a.yi == b.yi && a.xj == b.xj && a.yj == b.yj && a.y_low == b.y_low &&
+                    a.y_high == b.y_high && a.winding == b.winding)
+            << what << ": edge " << k;
+    }
+}
+
+}  // namespace
+
+// Vertices, ring ends and the edge table live in one block: each must read
+// back as given, the table stably sorted (grid vertices tie on y_low), on
+// both sides of the 32-edge line where the sort changes.
+TEST(PolygonStorage, HoldsTheVerticesRingsAndSortedEdgeTable)
+{
+    std::mt19937_64 rng(20261122);
+    for (int trial = 0; trial < 300; ++trial) {
+        std::vector<double> xy;
+        std::vector<int64_t> ring_ends;
+        const int rings = 1 + trial % 3;
+        for (int r = 0; r < rings; ++r) {
+            const int n = static_cast<int>(rng() % 40);  // 0 to 39 vertices, some rings empty
+            const std::vector<double> ring = random_grid_vertices(rng, n, 0, 6, 1.0);
+            xy.insert(xy.end(), ring.begin(), ring.end());
+            ring_ends.push_back(static_cast<int64_t>(xy.size() / 2));
+        }
+        const polymask::Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2), ring_ends.data(),
+                                        static_cast<int64_t>(ring_ends.size()));
+        const std::string what = "trial " + std::to_string(trial);
+        EXPECT_EQ(values_of(polygon.xy()), xy) << what;
+        EXPECT_EQ(values_of(polygon.ring_ends()), ring_ends) << what;
+        EXPECT_EQ(polygon.vertex_count(), static_cast<int64_t>(xy.size() / 2)) << what;
+        expect_same_edges(reference_edges(xy, ring_ends), polygon.edges_by_y(), what);
+    }
+}
+
+TEST(PolygonStorage, CopiesAreDeepAndMovesLeaveAnEmptyPolygon)
+{
+    const std::vector<double> xy = {0, 0, 9, 1, 8, 7, 1, 6, 3, 3, 5, 3, 4, 5};
+    const std::vector<int64_t> ring_ends = {4, 7};
+    const std::vector<polymask::Edge> expected = reference_edges(xy, ring_ends);
+    auto original = std::make_unique<polymask::Polygon>(xy.data(), 7, ring_ends.data(), 2);
+    polymask::Polygon copy(*original);
+    polymask::Polygon assigned;
+    assigned = *original;
+    const polymask::Polygon &same = assigned;
+    assigned = same;  // self-assignment keeps it
+    original.reset();     // the copies own their storage (ASan in CI would see a shared block)
+    for (const polymask::Polygon *p : {&copy, &assigned}) {
+        EXPECT_EQ(values_of(p->xy()), xy);
+        EXPECT_EQ(values_of(p->ring_ends()), ring_ends);
+        expect_same_edges(expected, p->edges_by_y(), "copy");
+        EXPECT_TRUE(p->contains(2.0, 2.0));
+        EXPECT_FALSE(p->contains(4.0, 4.0));  // inside the hole
+    }
+    polymask::Polygon moved(std::move(copy));
+    expect_same_edges(expected, moved.edges_by_y(), "moved");
+    EXPECT_EQ(copy.vertex_count(), 0);  // NOLINT(bugprone-use-after-move): the state is part of the contract
+    EXPECT_EQ(copy.ring_count(), 0);
+    EXPECT_TRUE(copy.xy().empty() && copy.ring_ends().empty() && copy.edges_by_y().empty());
+    polymask::Polygon target(xy.data(), 3);
+    target = std::move(moved);
+    expect_same_edges(expected, target.edges_by_y(), "move-assigned");
+    EXPECT_TRUE(moved.edges_by_y().empty());  // NOLINT(bugprone-use-after-move)
+    const polymask::Polygon empty;
+    EXPECT_TRUE(empty.xy().empty() && empty.edges_by_y().empty() && empty.ring_ends().empty());
+    EXPECT_FALSE(empty.contains(0.0, 0.0));
 }

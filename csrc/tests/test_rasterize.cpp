@@ -207,8 +207,8 @@ TEST(Rasterize, PolygonsFromRingsOnTwoThreadsBuildTheSamePolygons)
     ASSERT_EQ(one.size(), 20000u);
     ASSERT_EQ(two.size(), 20000u);
     for (size_t p = 0; p < one.size(); ++p) {
-        ASSERT_EQ(one[p].xy(), two[p].xy()) << "polygon " << p;
-        ASSERT_EQ(one[p].ring_ends(), two[p].ring_ends()) << "polygon " << p;
+        ASSERT_EQ(values_of(one[p].xy()), values_of(two[p].xy())) << "polygon " << p;
+        ASSERT_EQ(values_of(one[p].ring_ends()), values_of(two[p].ring_ends())) << "polygon " << p;
         ASSERT_EQ(one[p].ring_count(), static_cast<int64_t>(p % 4)) << "polygon " << p;
     }
 }

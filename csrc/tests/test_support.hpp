@@ -15,6 +15,13 @@ using polymask::Polygon;
 using polymask::Window;
 
 // A mask as rows of '#' (inside) and '.' (outside), for readable failures.
+// A copy of a view's values, for comparisons and messages.
+template <class T>
+std::vector<T> values_of(polymask::ConstSpan<T> view)
+{
+    return std::vector<T>(view.begin(), view.end());
+}
+
 inline std::vector<std::string> picture(const std::vector<uint8_t> &mask, int64_t rows, int64_t cols)
 {
     std::vector<std::string> lines;

@@ -87,6 +87,10 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         int64_t height
         int64_t width
 
+    cdef cppclass ConstSpan[T]:
+        const T *data()
+        size_t size()
+
     cdef cppclass Polygon:
         Polygon() except +
         Polygon(const double *xy, int64_t n_vertices) except +
@@ -94,7 +98,7 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
                 const int64_t *ring_ends, int64_t n_rings) except +
         int64_t vertex_count()
         int64_t ring_count()
-        const vector[double] &xy()
+        ConstSpan[double] xy()
         bool contains(double px, double py, FillRule rule)
 
     void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,

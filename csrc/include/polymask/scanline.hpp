@@ -60,7 +60,7 @@ struct EdgeRows {
     int64_t end;
 };
 
-inline void edge_rows_in_window(const std::vector<Edge> &edges, const Window &window,
+inline void edge_rows_in_window(ConstSpan<Edge> edges, const Window &window,
                                 std::vector<EdgeRows> &rows)
 {
     const int64_t row_end = window.row0 + window.height;
@@ -71,7 +71,7 @@ inline void edge_rows_in_window(const std::vector<Edge> &edges, const Window &wi
     }
 }
 
-inline std::vector<EdgeRows> edge_rows_in_window(const std::vector<Edge> &edges, const Window &window)
+inline std::vector<EdgeRows> edge_rows_in_window(ConstSpan<Edge> edges, const Window &window)
 {
     std::vector<EdgeRows> rows;
     edge_rows_in_window(edges, window, rows);
@@ -81,7 +81,7 @@ inline std::vector<EdgeRows> edge_rows_in_window(const std::vector<Edge> &edges,
 // The (edge, row) pairs of the edges within the window's rows, without
 // keeping the rows: what the work estimates of label images and coverage
 // sum (parallel.hpp).
-inline double crossings_in_window(const std::vector<Edge> &edges, const Window &window)
+inline double crossings_in_window(ConstSpan<Edge> edges, const Window &window)
 {
     const int64_t row_end = window.row0 + window.height;
     double crossings = 0;
@@ -229,7 +229,7 @@ struct SweepBuffers {
 
 // Sweep rows [row_begin, row_end) of `window` (absolute row numbers).
 template <class SpanSink>
-void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows,
+void scan_rows(ConstSpan<Edge> edges, const std::vector<EdgeRows> &rows,
                const Window &window, FillRule rule, int64_t row_begin, int64_t row_end,
                SpanSink &sink, SweepBuffers &buffers)
 {
@@ -309,7 +309,7 @@ void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows
 
 // The same with buffers of its own: one polygon, or a band of one.
 template <class SpanSink>
-void scan_rows(const std::vector<Edge> &edges, const std::vector<EdgeRows> &rows,
+void scan_rows(ConstSpan<Edge> edges, const std::vector<EdgeRows> &rows,
                const Window &window, FillRule rule, int64_t row_begin, int64_t row_end,
                SpanSink &sink)
 {

@@ -56,7 +56,12 @@ cdef class Polygon:
     @property
     def vertices(self):
         """A copy of the vertices as an (N, 2) float64 array."""
-        return np.array(self.polygon.xy(), dtype=np.float64).reshape(-1, 2)
+        # xy() is a view of the C++ polygon's own vertices; copy them out.
+        cdef Py_ssize_t n = self.polygon.xy().size()
+        if n == 0:
+            return np.empty((0, 2), dtype=np.float64)
+        cdef const double[::1] view = <const double[:n]> self.polygon.xy().data()
+        return np.array(view, dtype=np.float64).reshape(-1, 2)
 
     def mask(self, shape):
         """The mask of this polygon on an image of `shape` (rows, cols), one thread."""
