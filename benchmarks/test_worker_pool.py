@@ -8,6 +8,11 @@ run (ratios, never absolute times):
   pool does.  Every core is busy already, so threads cannot help; the
   default must not hurt (target: wall time at most 1.15x that of
   ``threads=1``).
+* **worker pool, label images**: the same pool, each worker burning 10,000
+  small 16-vertex stars into a 4096x4096 uint16 label image
+  (``polymask.rasterize``, centre rule and ``all_touched``), the way a
+  pipeline rasterizes tiles of building footprints.  Same target: at most
+  1.15x ``threads=1``.
 * **idle machine**: one process filling masks alone.  Threads should help
   on large masks (target: 4096x4096 default at most 0.6x ``threads=1`` on an
   idle 2-core machine) and never hurt on small ones (1024x1024 default at
@@ -53,6 +58,33 @@ def _fill_many(job) -> float:
     return time.perf_counter() - started
 
 
+#: Each worker's label-image polygons, made once per process.
+_STARS: dict = {}
+
+
+def small_stars(count: int, size: int, seed: int = 0) -> np.ndarray:
+    """`count` 16-vertex stars, 3-20 px in radius, anywhere in a size x size image: a (count, 16, 2) array."""
+    key = (count, size, seed)
+    if key not in _STARS:
+        rng = np.random.default_rng(seed)
+        centres = rng.uniform(0, size, (count, 1, 2))
+        angles = np.sort(rng.uniform(0, 2 * np.pi, (count, 16)), axis=1)
+        radii = rng.uniform(3, 20, (count, 16))
+        _STARS[key] = centres + np.stack([radii * np.cos(angles), radii * np.sin(angles)], axis=2)
+    return _STARS[key]
+
+
+def _burn_many(job) -> float:
+    """Burn `count` label images of `stars` small stars with `threads`; return the seconds it took."""
+    stars, size, count, threads, all_touched = job
+    polygons = small_stars(stars, size)
+    out = np.zeros((size, size), dtype=np.uint16)
+    started = time.perf_counter()
+    for _ in range(count):
+        polymask.rasterize(polygons, (size, size), out=out, threads=threads, all_touched=all_touched)
+    return time.perf_counter() - started
+
+
 def worker_pool_seconds(pool, workers: int, size: int, count: int, threads) -> float:
     """Wall time for `workers` processes to fill `count` masks each, all at once."""
     started = time.perf_counter()
@@ -89,6 +121,19 @@ def measure(rounds: int = 5, scale: float = 1.0) -> dict:
             default, single = (statistics.median(times[t]) for t in THREAD_SETTINGS)
             results["pool"][size] = {"default_s": default, "threads1_s": single, "ratio": default / single,
                                      "masks_per_worker": count}
+        results["labels"] = {}
+        count = max(1, int(6 * scale))
+        for all_touched in (False, True):
+            pool.map(_burn_many, [(10_000, 4096, 1, 1, all_touched)] * workers, chunksize=1)  # stars made
+            times = {threads: [] for threads in THREAD_SETTINGS}
+            for _ in range(rounds):
+                for threads in THREAD_SETTINGS:
+                    started = time.perf_counter()
+                    pool.map(_burn_many, [(10_000, 4096, count, threads, all_touched)] * workers, chunksize=1)
+                    times[threads].append(time.perf_counter() - started)
+            default, single = (statistics.median(times[t]) for t in THREAD_SETTINGS)
+            results["labels"]["all_touched" if all_touched else "centre"] = {
+                "default_s": default, "threads1_s": single, "ratio": default / single, "images_per_worker": count}
     for size in SIZES:
         repeats = max(3, int((400 if size == 1024 else 40) * scale))
         times = {threads: [] for threads in THREAD_SETTINGS}
@@ -118,6 +163,9 @@ def report(results: dict) -> str:
                          f"| {size}x{size} | {row['default_s'] * factor:.3f} {unit} "
                          f"| {row['threads1_s'] * factor:.3f} {unit} | {row['ratio']:.2f}x "
                          f"| <= {TARGETS[(scenario, size)]:.2f}x |")
+    for rule, row in results.get("labels", {}).items():
+        lines.append(f"| worker pool, label images ({rule}) | 4096x4096 | {row['default_s']:.3f} s wall "
+                     f"| {row['threads1_s']:.3f} s wall | {row['ratio']:.2f}x | <= 1.15x |")
     return "\n".join(lines)
 
 
@@ -142,6 +190,19 @@ def test_worker_pool(benchmark, request, process_pool, size, threads):
     benchmark.extra_info.update(scenario="worker_pool", size=[size, size], threads=threads or 0,
                                 workers=workers, masks_per_worker=count)
     benchmark.pedantic(worker_pool_seconds, args=(pool, workers, size, count, threads), rounds=1 if fast else 5)
+
+
+@pytest.mark.parametrize("threads", THREAD_SETTINGS, ids=["default", "threads1"])
+@pytest.mark.parametrize("all_touched", [False, True], ids=["centre", "all-touched"])
+def test_worker_pool_label_images(benchmark, request, process_pool, all_touched, threads):
+    pool, workers = process_pool
+    fast = request.config.polymask_fast_mode
+    stars, size, count = (200, 256, 1) if fast else (10_000, 4096, 6)
+    benchmark.group = f"worker pool label images {size}x{size}, {workers} processes"
+    benchmark.extra_info.update(scenario="worker_pool_labels", size=[size, size], threads=threads or 0,
+                                workers=workers, stars=stars, images_per_worker=count, all_touched=all_touched)
+    jobs = [(stars, size, count, threads, all_touched)] * workers
+    benchmark.pedantic(pool.map, args=(_burn_many, jobs), kwargs={"chunksize": 1}, rounds=1 if fast else 5)
 
 
 @pytest.mark.parametrize("threads", THREAD_SETTINGS, ids=["default", "threads1"])
