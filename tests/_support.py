@@ -145,10 +145,13 @@ def assert_same_mask(actual, expected, label: str = "mask") -> None:
         pytest.fail(f"{label}: {wrong} pixels differ\nactual:\n{picture(actual)}\nexpected:\n{picture(expected)}")
 
 
-def run_isolated(command, timeout, env=None):
-    """Run `command` in its own session; on timeout kill it and every child it forked, return None."""
+def run_isolated(command, timeout, env=None, preexec_fn=None):
+    """Run `command` in its own session; on timeout kill it and every child it forked, return None.
+
+    `preexec_fn` runs in the child before the command (e.g. to set resource limits).
+    """
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, env=env)
+                               start_new_session=True, env=env, preexec_fn=preexec_fn)
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
