@@ -23,22 +23,14 @@ import pytest
 
 import polymask
 from benchmarks._support import record
+from polymask.problems import small_polygons
 
 SHAPE = (4096, 4096)
 COUNT = 10_000
 SEED = 2014
 
 
-def small_polygons(count=COUNT, shape=SHAPE, seed=SEED):
-    """(P, 8, 2) float64: 8 vertices at random radii < 20 around random centres, in angle order."""
-    rng = np.random.default_rng(seed)
-    centres = rng.uniform(0, 1, size=(count, 1, 2)) * [shape[1], shape[0]]
-    angles = np.sort(rng.uniform(0, 2 * np.pi, size=(count, 8)), axis=1)
-    radii = rng.uniform(3, 20, size=(count, 8))
-    return centres + np.stack([radii * np.cos(angles), radii * np.sin(angles)], axis=-1)
-
-
-POLYGONS = small_polygons()
+POLYGONS = small_polygons(COUNT, SHAPE, seed=SEED)
 VALUES = np.arange(1, COUNT + 1, dtype=np.uint16)
 
 
@@ -92,7 +84,7 @@ def test_opencv_fillpoly_loop(benchmark, expected):
 @pytest.fixture(scope="module")
 def million(request):
     count = 20_000 if request.config.getoption("benchmark_disable", False) else 1_000_000
-    return small_polygons(count, seed=SEED + 1), np.arange(1, count + 1, dtype=np.uint32)
+    return small_polygons(count, SHAPE, seed=SEED + 1), np.arange(1, count + 1, dtype=np.uint32)
 
 
 @pytest.mark.parametrize("all_touched", [False, True], ids=["centre", "all-touched"])

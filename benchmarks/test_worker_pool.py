@@ -35,7 +35,7 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask.problems import random_polygon
+from polymask.problems import random_polygon, small_polygons
 
 SIZES = (1024, 4096)
 #: Masks each worker fills per timed round: about a fifth of a second of work.
@@ -58,20 +58,15 @@ def _fill_many(job) -> float:
     return time.perf_counter() - started
 
 
-#: Each worker's label-image polygons, made once per process.
+#: Each worker's label-image polygons, made once per process (outside the timed pool.map calls).
 _STARS: dict = {}
 
 
-def small_stars(count: int, size: int, seed: int = 0) -> np.ndarray:
-    """`count` 16-vertex stars, 3-20 px in radius, anywhere in a size x size image: a (count, 16, 2) array."""
-    key = (count, size, seed)
-    if key not in _STARS:
-        rng = np.random.default_rng(seed)
-        centres = rng.uniform(0, size, (count, 1, 2))
-        angles = np.sort(rng.uniform(0, 2 * np.pi, (count, 16)), axis=1)
-        radii = rng.uniform(3, 20, (count, 16))
-        _STARS[key] = centres + np.stack([radii * np.cos(angles), radii * np.sin(angles)], axis=2)
-    return _STARS[key]
+def small_stars(count: int, size: int) -> np.ndarray:
+    """`count` 16-vertex stars, 3-20 px in radius, anywhere in a size x size image (polymask.problems)."""
+    if (count, size) not in _STARS:
+        _STARS[(count, size)] = small_polygons(count, (size, size), n_vertices=16, seed=0)
+    return _STARS[(count, size)]
 
 
 def _burn_many(job) -> float:
