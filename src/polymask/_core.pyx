@@ -12,7 +12,6 @@ from cpython.buffer cimport (
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport getenv
 from libc.string cimport strcmp
-from libcpp cimport bool as cpp_bool
 from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
@@ -20,7 +19,7 @@ from polymask.core cimport (
     BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
     fill_per_pixel, fill_scanline, rasterize as core_rasterize,
     rasterize_touched as core_rasterize_touched,
-    resolve_threads, set_chunk_rows_for_testing, set_interrupt_check,
+    note_main_thread, resolve_threads, set_chunk_rows_for_testing, watch_interrupts,
 )
 from polymask.core cimport (
     MaskBox, fill_mask_crops, fill_masks as core_fill_masks, fill_scanline_spans,
@@ -33,39 +32,15 @@ from polymask.views cimport (
 
 import threading
 
-cdef extern from "Python.h":
-    # Declared without `except -1`: the check below reports through its
-    # return value and leaves the KeyboardInterrupt set for the fill's
-    # exception handler (core.pxd: raise_py_error) to raise.
-    int PyErr_CheckSignals_noraise "PyErr_CheckSignals"() nogil
-    # Needs no GIL (it reads the OS thread id); cpython.pythread does not say so.
-    unsigned long PyThread_get_thread_ident() nogil
-
-
 # ---- Ctrl-C during a fill ----------------------------------------------------
 # Python runs signal handlers only on the main thread, and only between
 # bytecodes; a fill in C++ would hold Ctrl-C until it returns.  The core's
-# threading layer calls this check on the calling thread between chunks
-# (about every 10 ms of a long fill; short fills never call it): it takes
-# the GIL just long enough to run Python's signal handlers.  If one raised
-# (KeyboardInterrupt), the fill stops, waits for its running chunks, and
-# throws polymask::Interrupted, which arrives here as that exception.
-cdef unsigned long main_thread_ident = threading.main_thread().ident
-
-
-cdef cpp_bool check_signals(void *context) noexcept nogil:
-    if PyThread_get_thread_ident() != main_thread_ident:
-        return False  # other threads never receive signals: do not take the GIL
-    with gil:
-        return PyErr_CheckSignals_noraise() != 0
-
-
-cdef inline void watch_interrupts() noexcept nogil:
-    """Install the check for the calling thread (a thread-local store, cheap)."""
-    if PyThread_get_thread_ident() == main_thread_ident:
-        set_interrupt_check(check_signals, NULL, NULL)
-
-
+# threading layer calls a check on the calling thread between chunks (about
+# every 10 ms of a long fill; short fills never call it).  core.pxd's
+# watch_interrupts installs it, as for every module that runs fills; once
+# the main thread is noted, other threads get no check and never wait for
+# the GIL just to learn there is nothing to do.
+note_main_thread(threading.main_thread().ident)
 watch_interrupts()
 
 

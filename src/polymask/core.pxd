@@ -47,7 +47,7 @@ cdef extern from *:
      * calling thread, a check the fills call between chunks (about every
      * 10 ms of a long fill).  It takes the GIL to run Python's signal
      * handlers; a KeyboardInterrupt then stops the fill (raise_py_error
-     * raises it).  _core.pyx has its own, which skips non-main threads.
+     * raises it).
      *
      * The hook is the calling thread's, in the copy of the core linked into
      * *this* extension module (each module links the static core, pool and
