@@ -141,12 +141,7 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
             const Extent &extent = extents[static_cast<size_t>(p)];
             return extent.misses_columns ? extent.row_first : extent.row_end;
         });
-    // A row: its pixels, its share of the looks at polygons, and the
-    // polygons' crossings.  Without the crossings, 20 polygons crossing
-    // every row 6,000 times each were planned as one band on one thread,
-    // and Ctrl-C waited 1.8 s for it (tests/test_interrupts.py).
-    const double work_per_row = detail::scanline_work_per_row(crossings, window) +
-                                static_cast<double>(by_rows.visits()) / static_cast<double>(window.height);
+    const double work_per_row = detail::burn_work_per_row(crossings, by_rows, window);
 
     // Each thread burns the polygons that reach its band of rows, in
     // order: "later over earlier" holds exactly at any thread count.

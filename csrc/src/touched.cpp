@@ -594,11 +594,9 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
             return polygon.meets_window() ? polygon.row_end : polygon.row_first;
         });
     Label *const origin = out - window.row0 * row_stride - window.col0;
-    // A row: its pixels, its share of the looks at polygons, and its
-    // crossings twice over (the centre rule's, and about as much again for
-    // the marking).
-    const double work_per_row = 2.0 * detail::scanline_work_per_row(crossings, window) +
-                                2.0 * static_cast<double>(by_rows.visits()) / static_cast<double>(window.height);
+    // Twice a centre-rule burn's row: its sweep, and about as much again for
+    // the marking.
+    const double work_per_row = 2.0 * detail::burn_work_per_row(crossings, by_rows, window);
 
     // As rasterize: each thread burns the polygons that reach its band of
     // rows, in order, so "later over earlier" holds at any thread count.
