@@ -1,6 +1,7 @@
 """The compiled parts are really there: no silent fallback to pure Python."""
 import importlib.machinery
 import os
+from pathlib import Path
 
 import pytest
 
@@ -72,3 +73,83 @@ def test_the_package_says_it_is_typed():
     from pathlib import Path
 
     assert (Path(polymask.__file__).parent / "py.typed").is_file()
+
+
+# ---- x86-64-v2 -----------------------------------------------------------------
+
+def _on_x86_64():
+    import platform
+
+    return platform.machine().lower() in ("x86_64", "amd64")
+
+
+def test_the_core_is_built_for_x86_64_v2_on_x86_64():
+    # SSE4.1's roundsd in its legacy (non-VEX) encoding, 66 0F 3A 0B: only
+    # code compiled for x86-64-v2 has it (the AVX2 crossing pass uses the VEX
+    # form), so a core built for the plain baseline has none.
+    from polymask import _build_flags
+
+    if not _on_x86_64():
+        assert not _build_flags.CORE_X86_64_V2
+        return
+    assert _build_flags.CORE_X86_64_V2 is True
+    library = next(Path(polymask.get_library_dirs()[0]).glob("*polymask_core*"))
+    assert library.read_bytes().count(b"\x66\x0f\x3a\x0b") > 0
+
+
+def test_check_cpu_names_the_missing_features_and_the_way_out():
+    from polymask._cpu import X86_64_V2_FEATURES, check_cpu
+
+    every = dict.fromkeys(X86_64_V2_FEATURES, True)
+    check_cpu(True, every)  # a CPU with all of them: nothing to say
+    check_cpu(True, None)   # features unknown: nothing to check
+    check_cpu(False, {**every, "SSE42": False, "POPCNT": False})  # a plain-baseline build runs anywhere
+    with pytest.raises(ImportError) as raised:
+        check_cpu(True, {**every, "SSE42": False, "POPCNT": False})
+    message = str(raised.value)
+    assert "lacks SSE42, POPCNT" in message and "SSE41" not in message
+    assert "POLYMASK_X86_64_V2=OFF" in message
+
+
+def test_numpy_reports_the_features_the_check_reads():
+    from polymask._cpu import X86_64_V2_FEATURES, numpy_cpu_features
+
+    features = numpy_cpu_features()
+    assert features is not None
+    if _on_x86_64():
+        assert all(name in features for name in X86_64_V2_FEATURES)
+        assert all(features[name] for name in X86_64_V2_FEATURES)  # this machine runs the suite
+
+
+def test_importing_polymask_on_a_cpu_without_sse42_raises_before_any_compiled_module_loads():
+    # NumPy's feature table, edited in a fresh interpreter, stands in for an
+    # old CPU: the import must stop with the message, and must not have
+    # loaded the core (whose first SSE4 instruction would be SIGILL there).
+    import subprocess
+    import sys
+
+    if not _on_x86_64():
+        pytest.skip("x86-64 only: elsewhere the core needs no check")
+    # polymask._cpu cannot be imported without importing polymask, so the
+    # table is edited through NumPy before polymask is imported at all.
+    code = (
+        "import sys\n"
+        "try:\n"
+        "    import numpy._core._multiarray_umath as umath\n"
+        "except ImportError:\n"
+        "    import numpy.core._multiarray_umath as umath\n"
+        "umath.__cpu_features__['SSE42'] = False\n"
+        "try:\n"
+        "    import polymask\n"
+        "except ImportError as error:\n"
+        "    loaded = sorted(name for name in sys.modules if name.startswith('polymask._') and\n"
+        "                    getattr(sys.modules[name], '__file__', '').endswith(('.so', '.pyd')))\n"
+        "    print('refused:', error, '| compiled modules loaded:', loaded)\n"
+        "else:\n"
+        "    print('imported')\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.startswith("refused:"), completed.stdout
+    assert "lacks SSE42" in completed.stdout
+    assert completed.stdout.rstrip().endswith("compiled modules loaded: []"), completed.stdout

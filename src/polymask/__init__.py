@@ -13,7 +13,8 @@ array([[0, 0, 0, 0, 0, 0, 0],
        [0, 0, 0, 0, 0, 0, 0],
        [0, 0, 0, 0, 0, 0, 0]])
 """
-from polymask import cases, problems, stages
+# _cpu first: importing it checks this CPU before any compiled module loads.
+from polymask import _cpu, cases, problems, stages  # noqa: F401
 from polymask._api import available_backends, build_info, mask
 from polymask._build import get_include, get_library_dirs
 from polymask._coverage import coverage, coverages
