@@ -32,10 +32,13 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 CONTENDERS = ("opencv-loop", "masks", "masks-crop", "floor")
+#: The repository root, where ``benchmarks`` is a package.
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _contender(name: str, count: int):
@@ -86,7 +89,7 @@ def measure(rounds: int = 11, count: int = 1000) -> dict[str, dict]:
         completed = subprocess.run(
             [sys.executable, "-m", "benchmarks.steady_state", "--one", name, "--rounds", str(rounds),
              "--count", str(count)],
-            capture_output=True, text=True, check=True)
+            capture_output=True, text=True, check=True, cwd=ROOT)
         results[name] = json.loads(completed.stdout.strip().splitlines()[-1])
     return results
 
