@@ -58,6 +58,8 @@ def _fill_many(job) -> float:
     return time.perf_counter() - started
 
 
+#: The label-image scenario: each worker burns this many stars into a LABEL_SIZE square image.
+LABEL_STARS, LABEL_SIZE = 10_000, 4096
 #: Each worker's label-image polygons, made once per process (outside the timed pool.map calls).
 _STARS: dict = {}
 
@@ -100,43 +102,45 @@ def idle_seconds_per_mask(size: int, threads, repeats: int) -> float:
     return statistics.median(samples)
 
 
+def worker_pool_label_seconds(pool, workers: int, count: int, threads, all_touched: bool) -> float:
+    """Wall time for `workers` processes to burn `count` label images of LABEL_STARS stars each, all at once."""
+    started = time.perf_counter()
+    pool.map(_burn_many, [(LABEL_STARS, LABEL_SIZE, count, threads, all_touched)] * workers, chunksize=1)
+    return time.perf_counter() - started
+
+
+def _alternated(rounds: int, seconds_of, **arguments) -> dict:
+    """Medians of seconds_of(threads=t, **arguments) over `rounds` rounds, t alternating, and their ratio."""
+    times = {threads: [] for threads in THREAD_SETTINGS}
+    for _ in range(rounds):
+        for threads in THREAD_SETTINGS:
+            times[threads].append(seconds_of(threads=threads, **arguments))
+    default, single = (statistics.median(times[t]) for t in THREAD_SETTINGS)
+    return {"default_s": default, "threads1_s": single, "ratio": default / single}
+
+
 def measure(rounds: int = 5, scale: float = 1.0) -> dict:
     """Medians over `rounds` rounds, default and threads=1 alternating; and their ratios."""
     workers = _cpus()
-    results: dict = {"cpus": workers, "rounds": rounds, "pool": {}, "idle": {}}
+    results: dict = {"cpus": workers, "rounds": rounds, "pool": {}, "labels": {}, "idle": {}}
     context = multiprocessing.get_context("spawn")
     with context.Pool(workers) as pool:
         pool.map(_fill_many, [(256, 1, None)] * workers, chunksize=1)  # start every worker
         for size in SIZES:
             count = max(1, int(MASKS_PER_WORKER[size] * scale))
-            times = {threads: [] for threads in THREAD_SETTINGS}
-            for _ in range(rounds):
-                for threads in THREAD_SETTINGS:
-                    times[threads].append(worker_pool_seconds(pool, workers, size, count, threads))
-            default, single = (statistics.median(times[t]) for t in THREAD_SETTINGS)
-            results["pool"][size] = {"default_s": default, "threads1_s": single, "ratio": default / single,
-                                     "masks_per_worker": count}
-        results["labels"] = {}
+            results["pool"][size] = {
+                **_alternated(rounds, worker_pool_seconds, pool=pool, workers=workers, size=size, count=count),
+                "masks_per_worker": count}
         count = max(1, int(6 * scale))
         for all_touched in (False, True):
-            pool.map(_burn_many, [(10_000, 4096, 1, 1, all_touched)] * workers, chunksize=1)  # stars made
-            times = {threads: [] for threads in THREAD_SETTINGS}
-            for _ in range(rounds):
-                for threads in THREAD_SETTINGS:
-                    started = time.perf_counter()
-                    pool.map(_burn_many, [(10_000, 4096, count, threads, all_touched)] * workers, chunksize=1)
-                    times[threads].append(time.perf_counter() - started)
-            default, single = (statistics.median(times[t]) for t in THREAD_SETTINGS)
+            worker_pool_label_seconds(pool, workers, 1, 1, all_touched)  # every worker makes its stars
             results["labels"]["all_touched" if all_touched else "centre"] = {
-                "default_s": default, "threads1_s": single, "ratio": default / single, "images_per_worker": count}
+                **_alternated(rounds, worker_pool_label_seconds, pool=pool, workers=workers, count=count,
+                              all_touched=all_touched),
+                "images_per_worker": count}
     for size in SIZES:
         repeats = max(3, int((400 if size == 1024 else 40) * scale))
-        times = {threads: [] for threads in THREAD_SETTINGS}
-        for _ in range(rounds):
-            for threads in THREAD_SETTINGS:
-                times[threads].append(idle_seconds_per_mask(size, threads, repeats))
-        default, single = (statistics.median(times[t]) for t in THREAD_SETTINGS)
-        results["idle"][size] = {"default_s": default, "threads1_s": single, "ratio": default / single}
+        results["idle"][size] = _alternated(rounds, idle_seconds_per_mask, size=size, repeats=repeats)
     return results
 
 
@@ -192,7 +196,7 @@ def test_worker_pool(benchmark, request, process_pool, size, threads):
 def test_worker_pool_label_images(benchmark, request, process_pool, all_touched, threads):
     pool, workers = process_pool
     fast = request.config.polymask_fast_mode
-    stars, size, count = (200, 256, 1) if fast else (10_000, 4096, 6)
+    stars, size, count = (200, 256, 1) if fast else (LABEL_STARS, LABEL_SIZE, 6)
     benchmark.group = f"worker pool label images {size}x{size}, {workers} processes"
     benchmark.extra_info.update(scenario="worker_pool_labels", size=[size, size], threads=threads or 0,
                                 workers=workers, stars=stars, images_per_worker=count, all_touched=all_touched)
