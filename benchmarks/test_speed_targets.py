@@ -32,7 +32,7 @@ from benchmarks._support import record
 from polymask import peers
 from polymask.problems import standard_problem
 
-pytest.importorskip("cv2")
+cv2 = pytest.importorskip("cv2")
 opencv = peers.get("opencv").function
 
 
@@ -73,7 +73,6 @@ def test_standard_polymask_mask(benchmark):
 
 
 def test_standard_opencv(benchmark):
-    cv2 = pytest.importorskip("cv2")
     vertices, shape = standard_integer()
     points = [vertices.astype(np.int32)]
 
