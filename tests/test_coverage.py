@@ -214,6 +214,18 @@ def test_threads_do_not_change_the_result():
     np.testing.assert_array_equal(polymask.coverage(polygon, (300, 300), threads=0), one)
 
 
+def test_a_lone_thread_cuts_coarse_chunks_and_changes_nothing():
+    # About 2e8 work units: one thread sweeps a few chunks of ~100 rows, two
+    # threads 64-row chunks, and the window starts inside a chunk of either.
+    polygon = polymask.problems.random_polygon(1000, 600, seed=5)
+    one = polymask.coverage(polygon, (600, 600), threads=1)
+    np.testing.assert_array_equal(polymask.coverage(polygon, (600, 600), threads=2), one)
+    part = polymask.coverage(polygon, (600, 600), window=(37, 11, 500, 580), threads=1)
+    np.testing.assert_array_equal(part, one[37:537, 11:591])
+    # Every row is swept: each crossed row holds fractions, as the mask says.
+    np.testing.assert_array_equal(one > 0, polymask.mask(polygon, (600, 600), all_touched=True))
+
+
 def test_out_is_filled_in_place():
     out = np.full((5, 6), -1.0, dtype=np.float32)
     result = polymask.coverage([(1, 1), (4, 1), (4, 3)], (5, 6), out=out)

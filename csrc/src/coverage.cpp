@@ -516,9 +516,13 @@ private:
     std::vector<Columns> marked_of_;            // by segment: the run sweep() marked for it
 };
 
-// Rows per chunk of parallel_for: each chunk builds its own sweep state and
-// sorts its first row from scratch, so chunks are not too small (16 rows
-// spent a tenth of the time there), yet a 4096-row window still makes 64.
+// Rows per chunk of parallel_for for a team of threads: each chunk builds
+// its own sweep state and sorts its first row from scratch, so chunks are
+// not too small (16 rows spent a tenth of the time there), yet a 4096-row
+// window still makes 64.  A lone thread needs chunks only for the interrupt
+// checks, so it cuts as coarsely as the mask's bands do (chunks_for_work):
+// the smooth 1,000-vertex outline at 4096x4096 spent a tenth of its
+// coverage building the 64 chunks' buffers (csrc/bench/STEPS.md).
 constexpr int64_t kRowsPerChunk = 64;
 
 // The sweep's work over `window` in parallel.hpp's pixel units, for the
@@ -548,13 +552,22 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
     detail::cell_edges(polygon, segments, flats);
     const bool exact_zeros = detail::edges_decide_touch(polygon, segments, flats);
 
-    // Threads only when the work pays for waking them; a call that allows
-    // one thread (each crop of coverage_crops) needs no estimate.
-    const int team = threads == 1 ? 1 : detail::threads_for_work(threads, coverage_work(polygon, window));
-    const int64_t n_chunks = (window.height + kRowsPerChunk - 1) / kRowsPerChunk;
+    // Threads only when the work pays for waking them, and a lone thread in
+    // coarse chunks (kRowsPerChunk).  A window of one chunk's rows or fewer
+    // (each small crop of coverage_crops) is one chunk either way, so it
+    // needs no estimate.
+    int team = 1;
+    int64_t rows_per_chunk = window.height;
+    if (window.height > kRowsPerChunk) {
+        const double work = coverage_work(polygon, window);
+        team = threads == 1 ? 1 : detail::threads_for_work(threads, work);
+        const int64_t lone_chunks = detail::chunks_for_work(1, work, window.height);
+        rows_per_chunk = team > 1 ? kRowsPerChunk : (window.height + lone_chunks - 1) / lone_chunks;
+    }
+    const int64_t n_chunks = (window.height + rows_per_chunk - 1) / rows_per_chunk;
     detail::parallel_for(n_chunks, team, [&](int64_t chunk) {
-        const int64_t row_begin = window.row0 + chunk * kRowsPerChunk;
-        const int64_t row_end = std::min(row_begin + kRowsPerChunk, window.row0 + window.height);
+        const int64_t row_begin = window.row0 + chunk * rows_per_chunk;
+        const int64_t row_end = std::min(row_begin + rows_per_chunk, window.row0 + window.height);
         const double chunk_top = static_cast<double>(row_begin) - 0.5;
         const double chunk_bottom = static_cast<double>(row_end) - 0.5;
         // Segments that can reach the chunk's rows, in order of their top.
