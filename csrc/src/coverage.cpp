@@ -40,8 +40,10 @@
 #include "polymask/coverage.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -166,12 +168,17 @@ public:
     // store().
     RowSweep(const std::vector<Segment> &segments, const std::vector<Flat> &flats, const Window &window,
              FillRule rule, bool exact_zeros)
-        : segments_(segments), flats_(flats), window_(window), rule_(rule), exact_zeros_(exact_zeros),
+        : segments_(segments), flats_(&flats), window_(window), rule_(rule), exact_zeros_(exact_zeros),
           area_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0),
           step_(static_cast<size_t>(window.width), 0.0),
           x_top_of_(segments.size()), x_bottom_of_(segments.size()), marked_of_(segments.size())
     {
     }
+
+    // The horizontal edges the next rows may meet (a chunk's own list): a
+    // sweep serves chunk after chunk, since between rows store() leaves its
+    // per-column sums zero.
+    void use_flats(const std::vector<Flat> &flats) { flats_ = &flats; }
 
     // Accumulate row `row` given the segments overlapping its strip; then
     // values(c) gives the coverage of window column c.
@@ -206,7 +213,7 @@ public:
         // the pieces' sorts then start nearly sorted and cost O(n).
         sort_mostly_sorted(order_, crossing_less<Crossing>);
         for (size_t k = 0; k < order_.size(); ++k) active[k] = order_[k].segment;
-        for (const Flat &flat : flats_) {
+        for (const Flat &flat : *flats_) {
             if (flat.y >= y_top && flat.y <= y_bottom) mark(flat.x_min, flat.x_max);
             if (exact_zeros_) {
                 if (flat.y > y_top && flat.y < y_bottom && flat.x_min < flat.x_max) mark_open(flat.x_min, flat.x_max);
@@ -492,7 +499,7 @@ private:
         int delta;  // change of the edge's left count at y
     };
     const std::vector<Segment> &segments_;
-    const std::vector<Flat> &flats_;
+    const std::vector<Flat> *flats_;
     const Window &window_;
     FillRule rule_;
     bool exact_zeros_;
@@ -565,6 +572,18 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
         rows_per_chunk = team > 1 ? kRowsPerChunk : (window.height + lone_chunks - 1) / lone_chunks;
     }
     const int64_t n_chunks = (window.height + rows_per_chunk - 1) / rows_per_chunk;
+    // One sweep (its per-column buffers, three of the window's width) per
+    // thread of the team, built by the first chunk that claims it and reused
+    // by the next: at most `team` chunks run at once, so a chunk always finds
+    // one free.  Building one per 64-row chunk cost the smooth outline
+    // about 5% with two threads (csrc/bench/STEPS.md).  A chunk that throws
+    // keeps its slot (its sums may be half made); the call is failing then.
+    struct Slot {
+        std::atomic<bool> busy{false};
+        std::unique_ptr<RowSweep<Wide>> sweep;
+    };
+    const int slot_count = static_cast<int>(std::min<int64_t>(team, n_chunks));
+    std::unique_ptr<Slot[]> slots(new Slot[static_cast<size_t>(slot_count)]);
     detail::parallel_for(n_chunks, team, [&](int64_t chunk) {
         const int64_t row_begin = window.row0 + chunk * rows_per_chunk;
         const int64_t row_end = std::min(row_begin + rows_per_chunk, window.row0 + window.height);
@@ -579,7 +598,12 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
         for (const Flat &flat : flats) {
             if (flat.y >= chunk_top && flat.y <= chunk_bottom) chunk_flats.push_back(flat);
         }
-        RowSweep<Wide> sweep(segments, chunk_flats, window, rule, exact_zeros);
+        int claimed = static_cast<int>(chunk % slot_count);
+        while (slots[claimed].busy.exchange(true, std::memory_order_acquire)) claimed = (claimed + 1) % slot_count;
+        Slot &slot = slots[claimed];
+        if (!slot.sweep) slot.sweep = std::make_unique<RowSweep<Wide>>(segments, chunk_flats, window, rule, exact_zeros);
+        RowSweep<Wide> &sweep = *slot.sweep;
+        sweep.use_flats(chunk_flats);
         std::vector<int32_t> active;
         size_t next = 0;
         for (int64_t row = row_begin; row < row_end; ++row) {
@@ -600,6 +624,7 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
             sweep.sweep(row, active);
             store_row(row, &sweep);
         }
+        slot.busy.store(false, std::memory_order_release);
     });
 }
 

@@ -118,6 +118,31 @@ TEST(Coverage, WindowsEqualSlicesAndThreadsAgree)
     }
 }
 
+TEST(Coverage, ChunksOfManyRowsReuseTheirThreadsSweeps)
+{
+    // 300 random vertices on 700x200: enough work for two threads, so the
+    // 64-row chunks of a team share two sweeps, and one thread sweeps a few
+    // coarse chunks with one.  A sweep that carried sums from one chunk
+    // into the next, or two chunks sharing one at once (ThreadSanitizer),
+    // would break the agreement with a window cut inside a chunk.
+    std::mt19937_64 rng(13);
+    const auto xy = random_vertices(rng, 300, 0.0, 700.0);
+    const Polygon polygon(xy.data(), 300);
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        const auto one = coverage_of(polygon, Window{0, 0, 700, 200}, rule, 1);
+        EXPECT_EQ(coverage_of(polygon, Window{0, 0, 700, 200}, rule, 2), one);
+        const Window window{100, 30, 500, 150};
+        for (int threads : {1, 2}) {
+            const auto part = coverage_of(polygon, window, rule, threads);
+            for (int64_t r = 0; r < window.height; ++r) {
+                for (int64_t c = 0; c < window.width; ++c) {
+                    ASSERT_EQ(part[r * window.width + c], one[(r + 100) * 200 + (c + 30)]) << r << ", " << c;
+                }
+            }
+        }
+    }
+}
+
 TEST(Coverage, TouchedIsCoveragePositive)
 {
     std::mt19937_64 rng(9);
