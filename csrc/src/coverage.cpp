@@ -523,13 +523,13 @@ private:
     std::vector<Columns> marked_of_;            // by segment: the run sweep() marked for it
 };
 
-// Rows per chunk of parallel_for for a team of threads: each chunk builds
-// its own sweep state and sorts its first row from scratch, so chunks are
-// not too small (16 rows spent a tenth of the time there), yet a 4096-row
-// window still makes 64.  A lone thread needs chunks only for the interrupt
-// checks, so it cuts as coarsely as the mask's bands do (chunks_for_work):
-// the smooth 1,000-vertex outline at 4096x4096 spent a tenth of its
-// coverage building the 64 chunks' buffers (csrc/bench/STEPS.md).
+// Rows per chunk of parallel_for for a team of threads: each chunk sorts
+// its first row from scratch, so chunks are not too small (16 rows, each
+// chunk then also building its own sweep, spent a tenth of the time
+// there), yet a 4096-row window still makes 64.  A lone thread needs chunks
+// only for the interrupt checks, so it cuts as coarsely as the mask's bands
+// do (chunks_for_work): in 64-row chunks the smooth 1,000-vertex outline at
+// 4096x4096 spent a tenth of its coverage on them (csrc/bench/STEPS.md).
 constexpr int64_t kRowsPerChunk = 64;
 
 // The sweep's work over `window` in parallel.hpp's pixel units, for the
@@ -560,7 +560,7 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
     const bool exact_zeros = detail::edges_decide_touch(polygon, segments, flats);
 
     // Threads only when the work pays for waking them, and a lone thread in
-    // coarse chunks (kRowsPerChunk).  A window of one chunk's rows or fewer
+    // coarse chunks (see kRowsPerChunk).  A window of one chunk's rows or fewer
     // (each small crop of coverage_crops) is one chunk either way, so it
     // needs no estimate.
     int team = 1;
@@ -577,7 +577,8 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
     // by the next: at most `team` chunks run at once, so a chunk always finds
     // one free.  Building one per 64-row chunk cost the smooth outline
     // about 5% with two threads (csrc/bench/STEPS.md).  A chunk that throws
-    // keeps its slot (its sums may be half made); the call is failing then.
+    // (bad_alloc) keeps its slot, whose sums may be half made: the job then
+    // stops and starts no chunk that could need it.
     struct Slot {
         std::atomic<bool> busy{false};
         std::unique_ptr<RowSweep<Wide>> sweep;
