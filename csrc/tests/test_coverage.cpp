@@ -124,19 +124,31 @@ TEST(Coverage, ChunksOfManyRowsReuseTheirThreadsSweeps)
     // 64-row chunks of a team share two sweeps, and one thread sweeps a few
     // coarse chunks with one.  A sweep that carried sums from one chunk
     // into the next, or two chunks sharing one at once (ThreadSanitizer),
-    // would break the agreement with a window cut inside a chunk.
+    // would break the agreement with a window cut inside a chunk.  The same
+    // vertices snapped to 20 rows (and integer columns) give horizontal
+    // edges, which each chunk lists for the sweep it borrows (use_flats).
     std::mt19937_64 rng(13);
     const auto xy = random_vertices(rng, 300, 0.0, 700.0);
-    const Polygon polygon(xy.data(), 300);
-    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
-        const auto one = coverage_of(polygon, Window{0, 0, 700, 200}, rule, 1);
-        EXPECT_EQ(coverage_of(polygon, Window{0, 0, 700, 200}, rule, 2), one);
-        const Window window{100, 30, 500, 150};
-        for (int threads : {1, 2}) {
-            const auto part = coverage_of(polygon, window, rule, threads);
-            for (int64_t r = 0; r < window.height; ++r) {
-                for (int64_t c = 0; c < window.width; ++c) {
-                    ASSERT_EQ(part[r * window.width + c], one[(r + 100) * 200 + (c + 30)]) << r << ", " << c;
+    const auto snapped = [&xy] {  // 11 of the 300 edges horizontal
+        auto on_grid = xy;
+        for (size_t k = 0; k < on_grid.size(); k += 2) {
+            on_grid[k] = std::floor(on_grid[k]);
+            on_grid[k + 1] = std::floor(on_grid[k + 1] / 35.0) * 35.0;
+        }
+        return on_grid;
+    }();
+    for (const std::vector<double> *vertices : {&xy, &snapped}) {
+        const Polygon polygon(vertices->data(), 300);
+        for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+            const auto one = coverage_of(polygon, Window{0, 0, 700, 200}, rule, 1);
+            EXPECT_EQ(coverage_of(polygon, Window{0, 0, 700, 200}, rule, 2), one);
+            const Window window{100, 30, 500, 150};
+            for (int threads : {1, 2}) {
+                const auto part = coverage_of(polygon, window, rule, threads);
+                for (int64_t r = 0; r < window.height; ++r) {
+                    for (int64_t c = 0; c < window.width; ++c) {
+                        ASSERT_EQ(part[r * window.width + c], one[(r + 100) * 200 + (c + 30)]) << r << ", " << c;
+                    }
                 }
             }
         }
