@@ -70,8 +70,6 @@ def test_each_compiled_module_ships_a_stub_that_matches_it(name):
 
 
 def test_the_package_says_it_is_typed():
-    from pathlib import Path
-
     assert (Path(polymask.__file__).parent / "py.typed").is_file()
 
 

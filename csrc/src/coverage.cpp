@@ -568,8 +568,11 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
     if (window.height > kRowsPerChunk) {
         const double work = coverage_work(polygon, window);
         team = threads == 1 ? 1 : detail::threads_for_work(threads, work);
-        const int64_t lone_chunks = detail::chunks_for_work(1, work, window.height);
-        rows_per_chunk = team > 1 ? kRowsPerChunk : (window.height + lone_chunks - 1) / lone_chunks;
+        rows_per_chunk = kRowsPerChunk;
+        if (team == 1) {
+            const int64_t lone_chunks = detail::chunks_for_work(1, work, window.height);
+            rows_per_chunk = (window.height + lone_chunks - 1) / lone_chunks;
+        }
     }
     const int64_t n_chunks = (window.height + rows_per_chunk - 1) / rows_per_chunk;
     // One sweep (its per-column buffers, three of the window's width) per
