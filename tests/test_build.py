@@ -40,8 +40,10 @@ def test_learner_builds_use_the_flags_cmake_built_the_core_with():
     compile_args, link_args = _build.compile_flags(openmp=True, link_core=True)
     for flag in _build_flags.FP_FLAGS + _build_flags.OPENMP_FLAGS:
         assert flag in compile_args
-    for flag in _build_flags.OPENMP_FLAGS + _build_flags.CORE_LINK_FLAGS:
+    for flag in _build_flags.OPENMP_FLAGS:
         assert flag in link_args
+    # The module links the shared core and finds it where it is installed.
+    assert f"-Wl,-rpath,{polymask.get_library_dirs()[0]}" in link_args
     assert compile_args[0] == f"-std=c++{_build_flags.CXX_STANDARD}"
     assert _build_flags.CORE_USES_OPENMP == polymask.build_info()["openmp"]
 

@@ -27,7 +27,9 @@ print((PACKAGE_DIR / "include" / "polymask" / "core.hpp").read_text()[:1500])
 # %% [markdown]
 # ## A `%%cython` cell that links the core
 # `cython_core_flags()` spells out what the cell needs: C++, the include folders, the core's
-# static library, and `-ffp-contract=off` (no fused multiply-add: the contract is bit-exact).
+# shared library `libpolymask_core` (the very library polymask's own modules link, with the
+# run-time path to find it), and `-ffp-contract=off` (no fused multiply-add: the contract is
+# bit-exact).
 
 # %%
 flags = cython_core_flags()

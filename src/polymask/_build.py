@@ -1,8 +1,9 @@
 """Building a learner's Cython file against the installed polymask.
 
 Owns what a .pyx outside this package needs to compile like the stages do:
-the C++ core's headers and static library (installed into the package by
-CMake: ``polymask/include`` and ``polymask/lib``), the folder from which
+the C++ core's headers and shared library (installed into the package by
+CMake: ``polymask/include`` and ``polymask/lib``; a learner's module links the
+very library polymask's own modules link, so it shares their thread pool), the folder from which
 ``cimport polymask.core`` finds ``core.pxd``, and the flags the contract
 demands (C++17, ``-ffp-contract=off``; ``-fopenmp`` where asked or where
 the core itself was built with OpenMP).
@@ -43,7 +44,11 @@ def get_include() -> str:
 
 
 def get_library_dirs() -> list[str]:
-    """The folders holding the core's static library (link with ``-lpolymask_core``)."""
+    """The folders holding the core's shared library (link with ``-lpolymask_core``).
+
+    A module linked against it must also find it at run time: `compile_flags`
+    (``link_core=True``) adds these folders to the module's run-time search path.
+    """
     folder = PACKAGE_DIR / "lib"
     if not any(folder.glob("*polymask_core*")):
         raise FileNotFoundError(f"polymask's core library is not installed in {folder}; it is "
@@ -66,9 +71,10 @@ def compile_flags(*, openmp: bool = False, link_core: bool = False) -> tuple[lis
                     "-DNPY_NO_DEPRECATED_API=NPY_1_7_API_VERSION"]
     link_args: list[str] = []
     if link_core:
-        link_args.extend(_build_flags.CORE_LINK_FLAGS)
-    # Linking the static core needs the OpenMP runtime too when the core uses it.
-    if openmp or (link_core and _build_flags.CORE_USES_OPENMP):
+        # The shared core brings its own dependencies (threads, OpenMP); the
+        # module only needs to find it when it is imported.
+        link_args.extend(f"-Wl,-rpath,{folder}" for folder in get_library_dirs())
+    if openmp:
         compile_args.extend(_build_flags.OPENMP_FLAGS)
         link_args.extend(_build_flags.OPENMP_FLAGS)
     return compile_args, link_args

@@ -49,9 +49,9 @@ cdef extern from *:
      * handlers; a KeyboardInterrupt then stops the fill (raise_py_error
      * raises it).
      *
-     * The hook is the calling thread's, in the copy of the core linked into
-     * *this* extension module (each module links the static core, pool and
-     * hook included): every module that runs fills installs it itself.
+     * The hook is the calling thread's, in the one shared core library that
+     * every module links; each module installs it before its own fills, so
+     * a fill never runs with a hook some other module left behind.
      * Only the main thread receives signals; once a module has called
      * note_main_thread, other threads get no check, so a fill on a worker
      * thread never waits for the GIL just to learn there is nothing to do. */
