@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
-FENCE = re.compile(r"^```(?:\{code-block\}\s*)?(\w*)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+FENCE = re.compile(r"^[ \t]*```(\w*)[^\n]*\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL)
 PYTHON = {"python", "pycon", "py"}
 FLAGS = doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS
 
@@ -42,6 +42,7 @@ def test_page_examples_run_and_print_what_they_show(page, tmp_path, monkeypatch)
     for line, source in blocks:
         test = parser.get_doctest(source, globs, f"{page.relative_to(ROOT)}", str(page), line)
         runner.run(test, clear_globs=False)
+        globs.update(test.globs)          # the next block sees what this one defined
     results = runner.summarize(verbose=False)
     assert results.failed == 0, f"{results.failed} of {results.attempted} examples in {page.name} failed (above)"
 
