@@ -208,6 +208,9 @@ def lesson_table() -> str:
 
 
 class Availability(NamedTuple):
+    """Whether a stage runs here, and why not when it does not."""
+
+    #: True when the stage's module imports and runs here.
     available: bool
     #: Why not, when not available ("" when it is).
     reason: str
