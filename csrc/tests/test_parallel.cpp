@@ -9,6 +9,7 @@
 #include <mutex>
 #include <random>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -420,6 +421,32 @@ TEST(WorkEstimates, SmallCoverageStartsNoHelper)
     polymask::coverage<double>(teeth, polymask::Window{0, 0, 200, 64}, out.data(), 64,
                                polymask::FillRule::even_odd, 2, false);
     EXPECT_GE(polymask::detail::pool_workers(), 1);
+}
+
+TEST(WorkEstimates, ASmallPolygonInAHugeZeroedMaskStartsNoHelper)
+{
+    // 300 px wide in 8192 columns: the spans (and their page faults) are
+    // the work, not the mask's width; a helper only faulted pages of the
+    // same process and never paid (benchmarks/threads_default.py).
+    const FixedBar bar;
+    std::vector<double> xy;
+    for (int k = 0; k < 40; ++k) {
+        const double angle = 2.0 * 3.141592653589793 * k / 40, radius = k % 2 == 0 ? 150.0 : 110.0;
+        xy.push_back(4000.3 + radius * std::cos(angle));
+        xy.push_back(4000.3 + radius * std::sin(angle));
+    }
+    const polymask::Polygon star(xy.data(), 40);
+    const polymask::Window huge{0, 0, 8192, 8192};
+    std::vector<uint8_t> out(size_t(8192) * 8192);
+    polymask::detail::forget_pool_after_fork();
+    polymask::fill_scanline_spans(star, huge, out.data(), 8192, polymask::FillRule::even_odd, 2);
+    polymask::fill_touched(star, huge, out.data(), 8192, polymask::FillRule::even_odd, 2, true);
+    EXPECT_EQ(polymask::detail::pool_workers(), 0);
+    // The same star 25x wider is worth a helper.
+    for (double &value : xy) value = (value - 4000.0) * 25.0 + 4096.0;
+    const polymask::Polygon wide(xy.data(), 40);
+    polymask::fill_scanline_spans(wide, huge, out.data(), 8192, polymask::FillRule::even_odd, 2);
+    EXPECT_EQ(polymask::detail::pool_workers(), 1);
 }
 
 TEST(WorkEstimates, LabelImagesCountTheirCrossings)
