@@ -51,7 +51,8 @@ numpydoc_validation_checks = {"GL08", "SS01", "SS03", "PR02", "PR06"}
 # Fields of dataclasses and named tuples are documented by ``#:`` comments, which autodoc
 # shows but numpydoc cannot read (it reads __doc__); private modules are not in the reference.
 numpydoc_validation_exclude = {r"\._[a-z]", r"\.__init__$", r"\.__call__$",
-                               r"polymask\.stages\.Stage\.[a-z_0-9]+$", r"polymask\.checker\.(CheckResult|Exercise)\.[a-z_]+$"}
+                               r"polymask\.stages\.Stage\.[a-z_0-9]+$",
+                               r"polymask\.checker\.(CheckResult|Exercise)\.[a-z_]+$"}
 numpydoc_validation_overrides = {"SS03": [r"^Alias for field number \d+$"]}
 
 # -- Cross-references to the libraries polymask works with --------------------------

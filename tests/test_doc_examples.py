@@ -34,7 +34,7 @@ def test_page_examples_run_and_print_what_they_show(page, tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     blocks = python_blocks(page.read_text(encoding="utf-8"))
     if not blocks:
-        pytest.skip("no Python examples on this page")
+        return  # a page without Python examples (commands and prose only)
     unchecked = [line for line, source in blocks if ">>>" not in source]
     assert not unchecked, f"{page.name}: Python blocks at lines {unchecked} are not >>> sessions"
     parser, globs = doctest.DocTestParser(), {"__name__": "__doc_examples__"}

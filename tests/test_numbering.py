@@ -78,7 +78,8 @@ def test_the_course_page_lesson_table_is_the_registrys(capsys):
     assert cli.main(["lessons"]) == 0
     table = capsys.readouterr().out.strip()
     assert table == stages.lesson_table()
-    assert table in (ROOT / "docs" / "course" / "index.md").read_text(encoding="utf-8"), "regenerate it with `polymask lessons`"
+    course_page = (ROOT / "docs" / "course" / "index.md").read_text(encoding="utf-8")
+    assert table in course_page, "regenerate it with `polymask lessons`"
 
 
 def test_one_lesson_from_the_command_line(capsys):
