@@ -38,7 +38,7 @@ myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 
 # -- API reference ------------------------------------------------------------------
-autodoc_default_options = {"members": True, "member-order": "bysource"}
+autodoc_default_options = {"members": True, "undoc-members": True, "member-order": "bysource"}
 autodoc_typehints = "none"          # the numpydoc sections say the types
 autosummary_generate = False
 numpydoc_show_class_members = False
@@ -50,7 +50,9 @@ numpydoc_xref_param_type = False
 numpydoc_validation_checks = {"GL08", "SS01", "SS03", "PR02", "PR06"}
 # Fields of dataclasses and named tuples are documented by ``#:`` comments, which autodoc
 # shows but numpydoc cannot read (it reads __doc__); private modules are not in the reference.
-numpydoc_validation_exclude = {r"\._[a-z]", r"\.__init__$", r"\.__call__$",
+# Constants (UPPER_CASE, __version__) are documented by ``#:`` comments too.
+numpydoc_validation_exclude = {r"\._[a-z]", r"\.__init__$", r"\.__call__$", r"\.cached_property$",
+                               r"\.[A-Z][A-Z0-9_]+$", r"\.__version__$",
                                r"polymask\.stages\.Stage\.[a-z_0-9]+$",
                                r"polymask\.checker\.(CheckResult|Exercise)\.[a-z_]+$"}
 numpydoc_validation_overrides = {"SS03": [r"^Alias for field number \d+$"]}
@@ -84,3 +86,27 @@ html_theme_options = {
 }
 html_sidebars = {"index": [], "changelog": []}
 html_show_sourcelink = False
+
+
+# -- Constants re-exported through __all__ ----------------------------------------
+# automodule documents the functions and classes a module's __all__ names, but not the
+# constants it imports from its submodules; each API page gets those appended here, so
+# every public name appears without editing the pages (docs/check_api.py checks it).
+def _append_public_constants(app, docname, source):
+    import importlib
+    import inspect
+
+    if not docname.startswith("api/") or docname == "api/index":
+        return
+    module_name = "polymask" if docname == "api/polymask" else f"polymask.{docname.split('/')[1]}"
+    module = importlib.import_module(module_name)
+    constants = [name for name in getattr(module, "__all__", [])
+                 if not (inspect.isroutine(getattr(module, name)) or inspect.isclass(getattr(module, name))
+                         or inspect.ismodule(getattr(module, name)))]
+    lines = [f".. autodata:: {module_name}.{name}\n   :no-value:\n" for name in constants]
+    if lines:
+        source[0] += "\nConstants\n---------\n\n" + "\n".join(lines)
+
+
+def setup(app):
+    app.connect("source-read", _append_public_constants)
