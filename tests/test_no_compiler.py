@@ -29,3 +29,18 @@ def test_a_compiler_named_by_cxx_is_looked_for(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(fake.parent))
     monkeypatch.setenv("CXX", "my-c++ -pthread")
     assert _build.missing_compiler() is None
+
+
+def test_the_lessons_say_up_front_that_cython_cells_will_not_build(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    notebooks = Path(__file__).resolve().parents[1] / "notebooks"
+    environment = {**os.environ, "PATH": str(tmp_path), "PYTHONPATH": str(notebooks)}
+    environment.pop("CXX", None)
+    completed = subprocess.run([sys.executable, "-c", "import lesson"], cwd=tmp_path, env=environment,
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    assert "%%cython cells of lessons 2-6 will not build here: no C++ compiler found" in completed.stdout
