@@ -44,10 +44,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def _contender(name: str, count: int):
     """The call to time, for `count` instances (benchmarks/test_speed_targets.py's)."""
     import polymask
-    from benchmarks.test_speed_targets import coco_instances
     from polymask import peers
+    from polymask.problems import instance_polygons
 
-    polygons, shape = coco_instances(count=count)
+    polygons, shape = instance_polygons(count=count)
     if name == "opencv-loop":
         opencv = peers.get("opencv").function
         return lambda: [opencv(p, shape) for p in polygons]

@@ -67,24 +67,28 @@ def _fast(request):
 
 @pytest.mark.parametrize("polygon", sorted(POLYGONS))
 @pytest.mark.parametrize("what", ["mask", "all_touched", "coverage-float64", "coverage-float32", "coverage-uint8",
-                                  "floor-float64", "floor-float32", "floor-uint8"])
+                                  "floor-float64", "floor-float32", "floor-uint8",
+                                  "mask default-threads", "coverage-float64 default-threads"])
 def test_coverage_against_mask(benchmark, request, polygon, what):
     vertices = POLYGONS[polygon]
     shape = (256, 256) if _fast(request) else SHAPE
     if _fast(request):
         vertices = vertices * (256 / SIZE)
+    threads = None if what.endswith("default-threads") else 1  # the call users make, beside one thread
+    what = what.split()[0]
     if what == "mask":
-        run = lambda: polymask.mask(vertices, shape, threads=1)  # noqa: E731
+        run = lambda: polymask.mask(vertices, shape, threads=threads)  # noqa: E731
     elif what.startswith("floor"):  # writing every cell of a raster of that dtype once: np.ones
         run = functools.partial(np.ones, shape, dtype=what.split("-")[1])
     elif what == "all_touched":
         run = lambda: polymask.mask(vertices, shape, threads=1, all_touched=True)  # noqa: E731
     else:
         dtype = what.split("-")[1]
-        run = lambda: polymask.coverage(vertices, shape, threads=1, dtype=dtype)  # noqa: E731
+        run = lambda: polymask.coverage(vertices, shape, threads=threads, dtype=dtype)  # noqa: E731
     result = benchmark(run)
     benchmark.group = f"coverage-{shape[0]}-{polygon}"
-    benchmark.extra_info.update(backend=what, polygon=polygon, shape=list(shape))
+    benchmark.extra_info.update(backend=what if threads == 1 or what.startswith("floor") else f"{what} default threads",
+                                polygon=polygon, shape=list(shape))
     if what == "all_touched":  # the identity, checked where it is timed
         assert np.array_equal(result, polymask.coverage(vertices, shape) > 0)
 

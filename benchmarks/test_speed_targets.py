@@ -17,11 +17,12 @@ Groups (compare within a group):
 * ``small-in-8192``: a 40-vertex polygon about 300 px wide in an 8192x8192
   image: only the polygon's rows should cost anything.  Target <= 1.0x OpenCV.
 * ``coco-1000``: 1,000 COCO-like instances (10-60 vertices, 20-240 px) on
-  640x480: ``polymask.masks`` (one call, single-threaded and all threads, and
-  crop=True) vs a loop of the OpenCV peer, and vs a loop of ``polymask.mask``.
+  640x480: ``polymask.masks`` (one call, and crop=True) vs a loop of the
+  OpenCV peer, and vs a loop of ``polymask.mask``.
   Target: masks <= 0.5x the OpenCV loop.
 
-Every benchmark records whether its result matches the contract (OpenCV's
+Every polymask call is timed at default threads beside ``threads=1``, and
+every benchmark records whether its result matches the contract (OpenCV's
 boundary convention differs; extra_info counts the pixels).
 """
 import numpy as np
@@ -29,7 +30,7 @@ import pytest
 
 import polymask
 from benchmarks._support import record
-from polymask import peers
+from polymask import peers, problems
 from polymask.problems import standard_problem
 
 cv2 = pytest.importorskip("cv2")
@@ -42,32 +43,19 @@ def standard_integer():
 
 
 def small_in_8192():
-    angles = np.linspace(0.0, 2.0 * np.pi, 40, endpoint=False)
-    radius = np.where(np.arange(40) % 2 == 0, 150.0, 110.0)
-    vertices = np.column_stack([4000.3 + radius * np.cos(angles), 4000.3 + radius * np.sin(angles)])
-    return vertices, (8192, 8192)
+    return problems.small_in_large_image(8192)
 
 
-def coco_instances(count=1000, shape=(480, 640), seed=13):
-    """Star-shaped instances like COCO's: 10-60 vertices, 20-240 px across, anywhere in the image."""
-    rng = np.random.default_rng(seed)
-    polygons = []
-    for _ in range(count):
-        n = int(rng.integers(10, 61))
-        size = rng.uniform(20.0, 240.0)
-        centre = rng.uniform([0.0, 0.0], [shape[1], shape[0]])
-        angles = np.sort(rng.uniform(0.0, 2.0 * np.pi, n))
-        radius = rng.uniform(0.3, 0.5, n) * size
-        polygons.append(np.column_stack([centre[0] + radius * np.cos(angles), centre[1] + radius * np.sin(angles)]))
-    return polygons, shape
+coco_instances = problems.instance_polygons
 
 
 # ---- standard problem, integer vertices ----------------------------------------
 
-def test_standard_polymask_mask(benchmark):
+@pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
+def test_standard_polymask_mask(benchmark, threads):
     vertices, shape = standard_integer()
-    result = benchmark(polymask.mask, vertices, shape, threads=1)
-    record(benchmark, backend="polymask.mask threads=1", result=result,
+    result = benchmark(polymask.mask, vertices, shape, threads=threads)
+    record(benchmark, backend=f"polymask.mask threads={threads or 'default'}", result=result,
            expected=polymask.mask(vertices, shape), group="standard-integer")
     assert benchmark.extra_info["matches_contract"]
 
@@ -93,11 +81,12 @@ def test_standard_opencv_fixed_point(benchmark):
            expected=polymask.mask(vertices, shape), group="standard-integer")
 
 
-def test_standard_polymask_out(benchmark):
+@pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
+def test_standard_polymask_out(benchmark, threads):
     vertices, shape = standard_integer()
     out = np.ones(shape, dtype=bool)
-    result = benchmark(polymask.mask, vertices, shape, out=out, threads=1)
-    record(benchmark, backend="polymask.mask out= threads=1", result=result,
+    result = benchmark(polymask.mask, vertices, shape, out=out, threads=threads)
+    record(benchmark, backend=f"polymask.mask out= threads={threads or 'default'}", result=result,
            expected=polymask.mask(vertices, shape), group="standard-integer")
     assert benchmark.extra_info["matches_contract"]
 
@@ -112,10 +101,11 @@ def test_standard_floor(benchmark):
 
 # ---- a small polygon in a big image ---------------------------------------------
 
-def test_small_in_8192_polymask(benchmark):
+@pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
+def test_small_in_8192_polymask(benchmark, threads):
     vertices, shape = small_in_8192()
-    result = benchmark(polymask.mask, vertices, shape, threads=1)
-    record(benchmark, backend="polymask.mask threads=1", result=result,
+    result = benchmark(polymask.mask, vertices, shape, threads=threads)
+    record(benchmark, backend=f"polymask.mask threads={threads or 'default'}", result=result,
            expected=result, group="small-in-8192")
     assert result.sum() > 50000 and not result[0].any()
 
@@ -138,28 +128,31 @@ def coco(request):
     return polygons, shape, polymask.masks(polygons, shape)
 
 
-@pytest.mark.parametrize("threads", [1, 0], ids=["threads=1", "all-threads"])
+@pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
 def test_coco_polymask_masks(benchmark, coco, threads):
     polygons, shape, expected = coco
     result = benchmark(polymask.masks, polygons, shape, threads=threads)
-    record(benchmark, backend=f"polymask.masks threads={threads or 'all'}", result=result,
+    record(benchmark, backend=f"polymask.masks threads={threads or 'default'}", result=result,
            expected=expected, group="coco-1000")
     assert benchmark.extra_info["matches_contract"]
 
 
-def test_coco_polymask_masks_crop(benchmark, coco):
+@pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
+def test_coco_polymask_masks_crop(benchmark, coco, threads):
     polygons, shape, expected = coco
-    crops = benchmark(polymask.masks, polygons, shape, threads=1, crop=True)
+    crops = benchmark(polymask.masks, polygons, shape, threads=threads, crop=True)
     benchmark.group = "coco-1000"
     ok = all(np.array_equal(c.mask, e[c.slices]) for c, e in zip(crops, expected))
-    benchmark.extra_info.update(backend="polymask.masks crop=True threads=1", matches_contract=ok)
+    benchmark.extra_info.update(backend=f"polymask.masks crop=True threads={threads or 'default'}",
+                                matches_contract=ok)
     assert ok
 
 
-def test_coco_polymask_mask_loop(benchmark, coco):
+@pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
+def test_coco_polymask_mask_loop(benchmark, coco, threads):
     polygons, shape, expected = coco
-    result = benchmark(lambda: [polymask.mask(p, shape, threads=1) for p in polygons])
-    record(benchmark, backend="loop of polymask.mask threads=1", result=np.stack(result),
+    result = benchmark(lambda: [polymask.mask(p, shape, threads=threads) for p in polygons])
+    record(benchmark, backend=f"loop of polymask.mask threads={threads or 'default'}", result=np.stack(result),
            expected=expected, group="coco-1000")
 
 

@@ -85,15 +85,16 @@ void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *
     // Rows no edge crosses hold no span: not even visited.
     const detail::EdgeRows extent = detail::rows_with_crossings(rows);
     if (extent.end <= extent.first) return;
-    // Only those rows, in bands through the shared threading layer; a
-    // polygon of a few rows is too little work to wake a helper.
+    // Only those rows, in bands through the shared threading layer, each
+    // row worth the columns its spans can reach: a small polygon in a huge
+    // mask is too little work to wake a helper.
     Window crossed = window;
     crossed.row0 = extent.first;
     crossed.height = extent.end - extent.first;
     detail::for_row_bands(crossed, threads, [&](int64_t row_begin, int64_t row_end) {
         detail::MaskSpanWriter writer{out, row_stride, window};
         detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer);
-    }, detail::scanline_work_per_row(rows, crossed));
+    }, detail::scanline_work_per_row(rows, crossed, detail::span_columns(edges, rows, window)));
 }
 
 }  // namespace polymask

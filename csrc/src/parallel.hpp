@@ -61,11 +61,15 @@ constexpr double kWorkPerLoneChunk = 16 * kWorkPerChunk;
 // let the caller take over the rest of the work from a late helper.
 constexpr int64_t kChunksPerThread = 16;
 
-// The thread count `work` is worth: at most resolve_threads(threads).
+// The thread count `work` is worth: at most resolve_threads(threads).  What
+// a thread must be worth is kWorkPerThread, raised while helpers have not
+// been paying on this machine (thread_pool.hpp: work_per_thread_for).
 inline int threads_for_work(int threads, double work)
 {
+    if (work < 2.0 * kWorkPerThread) return 1;
     const int wanted = resolve_threads(threads);
-    const double useful = work / kWorkPerThread;
+    if (wanted <= 1) return 1;
+    const double useful = work / work_per_thread_for(work);
     if (useful < 2.0) return 1;
     return useful < wanted ? static_cast<int>(useful) : wanted;
 }

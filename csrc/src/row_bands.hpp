@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "parallel.hpp"
@@ -25,16 +26,39 @@ int64_t forced_rows_per_chunk();
 
 // A scanline row's cost: writing its width, plus a few units per crossing
 // (`crossings`: (edge, row) pairs over the whole window).
-inline double scanline_work_per_row(double crossings, const Window &window)
+// `written`: the columns a row writes (-1: the window's width).
+inline double scanline_work_per_row(double crossings, const Window &window, double written = -1.0)
 {
-    return static_cast<double>(window.width) + 8.0 * crossings / static_cast<double>(std::max<int64_t>(1, window.height));
+    return (written < 0 ? static_cast<double>(window.width) : written) +
+           8.0 * crossings / static_cast<double>(std::max<int64_t>(1, window.height));
 }
 
-inline double scanline_work_per_row(const std::vector<EdgeRows> &rows, const Window &window)
+inline double scanline_work_per_row(const std::vector<EdgeRows> &rows, const Window &window, double written = -1.0)
 {
     double crossings = 0;
     for (const EdgeRows &edge : rows) crossings += static_cast<double>(edge.end - edge.first);
-    return scanline_work_per_row(crossings, window);
+    return scanline_work_per_row(crossings, window, written);
+}
+
+// The columns of `window` any span can reach: between the leftmost and the
+// rightmost x of the edges that cross its rows (spans lie between
+// crossings).  A fill that writes only spans (into a lazily zeroed mask)
+// costs this much a row, not the window's width: a polygon 300 px wide in
+// an 8192-px-wide mask was planned as 27x its work and woke a helper that
+// only faulted pages of the same process for nothing (csrc/bench/STEPS.md).
+inline double span_columns(ConstSpan<Edge> edges, const std::vector<EdgeRows> &rows, const Window &window)
+{
+    double left = std::numeric_limits<double>::infinity(), right = -left;
+    for (size_t k = 0; k < edges.size(); ++k) {
+        if (rows[k].first >= rows[k].end) continue;
+        left = std::min(left, std::min(edges[k].xi, edges[k].xj));
+        right = std::max(right, std::max(edges[k].xi, edges[k].xj));
+    }
+    if (!(left <= right)) return 0.0;
+    const double col_end = static_cast<double>(window.col0 + window.width);
+    left = std::clamp(left, static_cast<double>(window.col0), col_end);
+    right = std::clamp(right, static_cast<double>(window.col0), col_end);
+    return right - left + 1.0;
 }
 
 // Run body(row_begin, row_end) on bands of `window`'s rows, on at most

@@ -18,9 +18,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -201,8 +203,9 @@ thread_local const std::atomic<bool> *enclosing_stop = nullptr;
 
 // Claim and run chunks of `job` until none is left or it must stop.  Only
 // the caller passes a poller: signals reach the thread that waits in Python.
-// Returns whether it stopped because the enclosing job did.
-bool work_on(Job &job, Poller *poller)
+// Returns whether it stopped because the enclosing job did; `ran` counts the
+// chunks this thread ran.
+bool work_on(Job &job, Poller *poller, int64_t *ran = nullptr)
 {
     const std::atomic<bool> *const enclosing = enclosing_stop;
     enclosing_stop = &job.stop;
@@ -220,6 +223,7 @@ bool work_on(Job &job, Poller *poller)
         }
         const int64_t chunk = job.next.fetch_add(1, std::memory_order_relaxed);
         if (chunk >= job.n_chunks) break;
+        if (ran != nullptr) ++*ran;
         try {
             job.run(job.context, chunk);
         } catch (...) {
@@ -376,6 +380,90 @@ int pool_workers()
 
 void forget_pool_after_fork() { current_pool.store(nullptr); }
 
+// ---- whether helpers pay (see thread_pool.hpp) ---------------------------------
+
+namespace {
+
+constexpr int kMaxPenalty = 6;        // the bar rises to 64x kWorkPerThread at most
+constexpr uint32_t kProbeEvery = 8;   // plans the raised bar keeps alone between two probes, at least
+constexpr std::chrono::nanoseconds kProbeInterval = std::chrono::milliseconds(50);  // ... and this long
+std::atomic<int64_t> last_probe_ns{0};
+std::atomic<int> helper_penalty{0};
+std::atomic<bool> adaptive_bar{true};
+std::atomic<uint32_t> kept_alone{0};
+std::atomic<int64_t> threaded_calls{0}, unpaid_calls{0}, waited_ns{0}, longest_wait_ns{0};
+
+int64_t nanoseconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count();
+}
+
+// CPU time the calling thread has used (ns), or -1 where it cannot be read.
+int64_t thread_cpu_ns()
+{
+#if defined(__unix__) || defined(__APPLE__)
+    timespec now{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0) return int64_t(now.tv_sec) * 1000000000 + now.tv_nsec;
+#endif
+    return -1;
+}
+
+}  // namespace
+
+// A threaded call's outcome: the caller ran `caller_chunks` of `n_chunks`,
+// using `caller_cpu_ns` of CPU in `working_ns` of wall time (from offering
+// the job until it found no chunk left), then waited `waiting_ns` for its
+// helpers.  On one thread with a core of its own the call would have taken
+// about caller_cpu_ns * n_chunks / caller_chunks (the caller's own cost per
+// chunk, for every chunk); it took working_ns + waiting_ns.  The helpers
+// paid if that is a gain of at least kPaidSpeedUp.  This catches a helper
+// that woke too late to take a chunk, one that took a chunk and then lost
+// its core (the caller's wait), and a helper sharing the caller's core with
+// other work (the caller's CPU time then falls behind its wall time).
+constexpr double kPaidSpeedUp = 1.1;
+
+void report_helpers(int64_t n_chunks, int64_t caller_chunks, int64_t caller_cpu_ns, int64_t working_ns,
+                    int64_t waiting_ns)
+{
+    threaded_calls.fetch_add(1, std::memory_order_relaxed);
+    waited_ns.fetch_add(waiting_ns, std::memory_order_relaxed);
+    int64_t longest = longest_wait_ns.load(std::memory_order_relaxed);
+    while (waiting_ns > longest && !longest_wait_ns.compare_exchange_weak(longest, waiting_ns)) {
+    }
+    const double own_cost = static_cast<double>(caller_cpu_ns >= 0 ? caller_cpu_ns : working_ns);
+    const double alone = own_cost * static_cast<double>(n_chunks) / static_cast<double>(std::max<int64_t>(1, caller_chunks));
+    const bool paid = caller_chunks < n_chunks &&
+                      alone >= kPaidSpeedUp * static_cast<double>(working_ns + waiting_ns);
+    if (!paid) unpaid_calls.fetch_add(1, std::memory_order_relaxed);
+    if (!adaptive_bar.load(std::memory_order_relaxed)) return;
+    int penalty = helper_penalty.load(std::memory_order_relaxed);
+    const int next = paid ? std::max(0, penalty - 1) : std::min(kMaxPenalty, penalty + 1);
+    if (helper_penalty.compare_exchange_strong(penalty, next, std::memory_order_relaxed) && penalty == 0 &&
+        next > 0) {
+        last_probe_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now().time_since_epoch()).count());  // no probe at once
+    }
+}
+
+double work_per_thread_for(double work)
+{
+    const int penalty = helper_penalty.load(std::memory_order_relaxed);
+    const double raised = std::ldexp(kWorkPerThread, penalty);
+    if (penalty == 0 || work >= 2.0 * raised) return raised;
+    // Kept alone by the raised bar only: now and then such a call tries
+    // helpers at the base bar, so the bar can learn that they pay again.  At
+    // most one probe per kProbeEvery such plans and per kProbeInterval: a
+    // call may plan several fills (coverage plans a few), and short calls
+    // come by the thousand, so a count alone would probe too often.
+    if (kept_alone.fetch_add(1, std::memory_order_relaxed) + 1 < kProbeEvery) return raised;
+    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch()).count();
+    int64_t last = last_probe_ns.load(std::memory_order_relaxed);
+    if (now - last < kProbeInterval.count() || !last_probe_ns.compare_exchange_strong(last, now)) return raised;
+    kept_alone.store(0, std::memory_order_relaxed);
+    return kWorkPerThread;
+}
+
 void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context)
 {
     if (n_chunks <= 0) return;
@@ -388,9 +476,19 @@ void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context)
     bool enclosing_stopped;
     if (helpers > 0) {
         Pool &shared = pool();
+        const auto offered = std::chrono::steady_clock::now();
+        const int64_t cpu_before = thread_cpu_ns();
         shared.offer(job, helpers);
-        enclosing_stopped = work_on(job, &poller);  // the caller works too, on the same counter
+        int64_t caller_chunks = 0;
+        enclosing_stopped = work_on(job, &poller, &caller_chunks);  // the caller works too, on the same counter
+        const int64_t cpu_after = thread_cpu_ns();
+        const auto caller_done = std::chrono::steady_clock::now();
         shared.retire(job, poller);
+        if (!job.stop.load()) {  // a finished call: what its helpers did says whether they paid
+            report_helpers(n_chunks, caller_chunks, cpu_before >= 0 && cpu_after >= 0 ? cpu_after - cpu_before : -1,
+                           nanoseconds_between(offered, caller_done),
+                           nanoseconds_between(caller_done, std::chrono::steady_clock::now()));
+        }
     } else {
         enclosing_stopped = work_on(job, &poller);  // a lone caller needs no pool
     }
@@ -401,4 +499,28 @@ void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context)
 }
 
 }  // namespace detail
+
+PoolStatistics pool_statistics()
+{
+    PoolStatistics statistics;
+    statistics.threaded_calls = detail::threaded_calls.load();
+    statistics.unpaid_calls = detail::unpaid_calls.load();
+    statistics.waited_ns = detail::waited_ns.load();
+    statistics.longest_wait_ns = detail::longest_wait_ns.load();
+    statistics.penalty = detail::helper_penalty.load();
+    return statistics;
+}
+
+void reset_pool_learning(bool adaptive)
+{
+    detail::adaptive_bar.store(adaptive);
+    detail::helper_penalty.store(0);
+    detail::kept_alone.store(0);
+    detail::last_probe_ns.store(0);
+    detail::threaded_calls.store(0);
+    detail::unpaid_calls.store(0);
+    detail::waited_ns.store(0);
+    detail::longest_wait_ns.store(0);
+}
+
 }  // namespace polymask

@@ -40,6 +40,31 @@ bool start_std_thread(std::function<void()> work);        // the default starter
 // Helper threads started so far by this process's pool (not counting callers).
 int pool_workers();
 
+// ---- whether helpers pay, learned while the process runs --------------------
+// A helper pays when it wakes in time to take part of a call's chunks and the
+// caller does not then wait long for it.  On an idle machine a helper wakes in
+// some tens of microseconds; with the other cores busy it may wake only after
+// the caller has done everything, or take a chunk and then lose its core for a
+// whole scheduler slice (milliseconds) while the caller waits.  Every threaded
+// call reports how its helpers did: a call they did not pay for doubles the
+// work a thread must be worth before a helper is woken (up to 64x), a call
+// they paid for halves it again.  Calls that the raised bar keeps on one
+// thread would never report, so every kProbeEvery-th of them still uses the
+// base bar: the bar comes down again once the machine is idle.
+
+// The work (pixel units) a thread must be worth now: kWorkPerThread times
+// 2^penalty.  `work` is the call's; it decides whether this call is a probe.
+double work_per_thread_for(double work);
+
+// (pool_statistics() and reset_pool_learning() in core.hpp report and reset it.)
+
+// What run_chunks reports after a threaded call: the caller ran
+// `caller_chunks` of `n_chunks` using `caller_cpu_ns` of CPU (-1: unknown)
+// in `working_ns` of wall time, then waited `waiting_ns` for its helpers.
+// Exposed for tests, which feed it calls no machine can be made to produce.
+void report_helpers(int64_t n_chunks, int64_t caller_chunks, int64_t caller_cpu_ns, int64_t working_ns,
+                    int64_t waiting_ns);
+
 // What the pthread_atfork child handler does: forget the pool (its threads
 // do not exist in a child) so the next call starts a fresh one.  Tests call
 // it to simulate a fork without forking.

@@ -479,7 +479,15 @@ void fill_touched_by_edges(const Polygon &polygon, const CellEdges<Wide> &cell_e
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
     const MaskRuns runs{out - window.row0 * row_stride - window.col0, row_stride, window.col0 + window.width};
     // A row costs its centre fill plus about as much again for the marking.
-    const double work_per_row = 2.0 * detail::scanline_work_per_row(rows, window);
+    // Into a zeroed mask only the polygon's rows and columns (and the cells
+    // beside them) are written: the rest of the window costs nothing.
+    double work_per_row = 2.0 * detail::scanline_work_per_row(rows, window);
+    if (zeroed) {
+        const detail::EdgeRows extent = detail::rows_with_crossings(rows);
+        const double crossed = static_cast<double>(std::max<int64_t>(0, extent.end - extent.first) + 2);
+        work_per_row = 2.0 * detail::scanline_work_per_row(rows, window, detail::span_columns(edges, rows, window) + 2.0) *
+                       std::min(1.0, crossed / static_cast<double>(std::max<int64_t>(1, window.height)));
+    }
     detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
         Pieces<Wide> pieces;
         detail::SweepBuffers buffers;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <random>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -56,6 +57,25 @@ private:
 };
 
 bool never_start(std::function<void()>) { return false; }
+
+// Keeps the bar for waking a helper at its base for one test: tests that
+// count the helpers a fill starts must not depend on how earlier calls'
+// helpers did on a busy machine.
+class FixedBar {
+public:
+    FixedBar() { polymask::reset_pool_learning(false); }
+    ~FixedBar() { polymask::reset_pool_learning(true); }
+};
+
+// A starter whose threads sleep before they look for work: helpers that
+// always wake too late to take a chunk, as on a machine whose cores are busy.
+bool start_late(std::function<void()> work)
+{
+    return polymask::detail::start_std_thread([work] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        work();
+    });
+}
 
 std::atomic<int> starts_allowed{0};
 bool start_a_few(std::function<void()> work)
@@ -295,6 +315,7 @@ TEST(ThreadCount, EnvironmentWithinTheCap)
 
 TEST(ThreadCount, SmallWorkRunsOnOneThread)
 {
+    const FixedBar bar;
     EXPECT_EQ(polymask::detail::threads_for_work(8, 1000.0), 1);
     EXPECT_EQ(polymask::detail::threads_for_work(1, 1e12), 1);
     EXPECT_EQ(polymask::detail::threads_for_work(2, 1e12), 2);
@@ -302,6 +323,7 @@ TEST(ThreadCount, SmallWorkRunsOnOneThread)
 
 TEST(ItemPlan, ThreadsAndChunksFollowTheItemsWork)
 {
+    const FixedBar bar;
     using polymask::detail::plan_items;
     using polymask::detail::kWorkPerThread;
     // Many items too small to share: one thread, whatever the count.
@@ -382,6 +404,7 @@ polymask::Polygon comb(int teeth, double width, double rows)
 
 TEST(WorkEstimates, SmallCoverageStartsNoHelper)
 {
+    const FixedBar bar;
     // 12 vertices on 130x130: 50-90 us on one thread, and two threads took
     // 1.4-1.5x that (waking the helper), so the sweep must not start one.
     std::mt19937_64 rng(5);
@@ -400,8 +423,35 @@ TEST(WorkEstimates, SmallCoverageStartsNoHelper)
     EXPECT_GE(polymask::detail::pool_workers(), 1);
 }
 
+TEST(WorkEstimates, ASmallPolygonInAHugeZeroedMaskStartsNoHelper)
+{
+    // 300 px wide in 8192 columns: the spans (and their page faults) are
+    // the work, not the mask's width; a helper only faulted pages of the
+    // same process and never paid (benchmarks/threads_default.py).
+    const FixedBar bar;
+    std::vector<double> xy;
+    for (int k = 0; k < 40; ++k) {
+        const double angle = 2.0 * 3.141592653589793 * k / 40, radius = k % 2 == 0 ? 150.0 : 110.0;
+        xy.push_back(4000.3 + radius * std::cos(angle));
+        xy.push_back(4000.3 + radius * std::sin(angle));
+    }
+    const polymask::Polygon star(xy.data(), 40);
+    const polymask::Window huge{0, 0, 8192, 8192};
+    std::vector<uint8_t> out(size_t(8192) * 8192);
+    polymask::detail::forget_pool_after_fork();
+    polymask::fill_scanline_spans(star, huge, out.data(), 8192, polymask::FillRule::even_odd, 2);
+    polymask::fill_touched(star, huge, out.data(), 8192, polymask::FillRule::even_odd, 2, true);
+    EXPECT_EQ(polymask::detail::pool_workers(), 0);
+    // The same star 25x wider is worth a helper.
+    for (double &value : xy) value = (value - 4000.0) * 25.0 + 4096.0;
+    const polymask::Polygon wide(xy.data(), 40);
+    polymask::fill_scanline_spans(wide, huge, out.data(), 8192, polymask::FillRule::even_odd, 2);
+    EXPECT_EQ(polymask::detail::pool_workers(), 1);
+}
+
 TEST(WorkEstimates, LabelImagesCountTheirCrossings)
 {
+    const FixedBar bar;
     // 64 columns, 2,000 rows, 800 crossings a row: 1.6 million (edge, row)
     // pairs.  Counting only the pixels and the polygons, this was one band
     // on one thread (and Ctrl-C waited for the whole of it).
@@ -428,6 +478,7 @@ TEST(WorkEstimates, LabelImagesCountTheirCrossings)
 
 TEST(WorkEstimates, LabelImagesPrepareTheirPolygonsOnTheThreadsTheyAreWorth)
 {
+    const FixedBar bar;
     // all_touched prepares every polygon (its cell edges, the overlap
     // check) before the sweep: 2,000 octagons are about 16 million units of
     // that, worth a helper even when the window they burn is 16x16 and its
@@ -479,4 +530,82 @@ TEST(ParallelFor, AJobStartedInsideAChunkStopsWithTheEnclosingJob)
     EXPECT_TRUE(inner_started.load());
     EXPECT_LT(inner_chunks.load(), 500) << "the inner job ran on after the enclosing one stopped";
     EXPECT_LT(seconds, 0.9);
+}
+
+TEST(HelpersThatDoNotPay, RaiseTheBarAndAProbeBringsItDown)
+{
+    using polymask::detail::kWorkPerThread;
+    using polymask::detail::threads_for_work;
+    polymask::reset_pool_learning(true);
+    const double worth_two = 3.0 * kWorkPerThread;
+    EXPECT_EQ(threads_for_work(2, worth_two), 2);
+    {
+        // Helpers that wake only after the caller has done every chunk: no
+        // call they were offered gains, and each one raises the bar.
+        polymask::detail::forget_pool_after_fork();
+        const StarterScope late(start_late);
+        for (int call = 0; call < 3; ++call) {
+            ChunkCounts counts(64);
+            parallel_for(64, 2, [&](int64_t chunk) { counts(chunk); });
+            EXPECT_TRUE(counts.each_once());
+        }
+        polymask::detail::forget_pool_after_fork();  // the late threads sleep on in the old pool
+    }
+    const polymask::PoolStatistics raised = polymask::pool_statistics();
+    EXPECT_EQ(raised.threaded_calls, 3);
+    EXPECT_EQ(raised.unpaid_calls, 3);
+    EXPECT_EQ(raised.penalty, 3);
+    // A fill worth two threads at the base bar now runs alone ...
+    EXPECT_EQ(threads_for_work(2, worth_two), 1);
+    // ... and one worth two at the raised bar still gets its helper.
+    EXPECT_EQ(threads_for_work(2, 2.0 * 8.0 * kWorkPerThread), 2);
+    // Once enough plans were kept alone and time has passed since the bar
+    // rose, one plan probes at the base bar; until then none does.
+    for (int plan = 0; plan < 20; ++plan) EXPECT_EQ(threads_for_work(2, worth_two), 1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    int probes = 0;
+    for (int plan = 0; plan < 20; ++plan) probes += threads_for_work(2, worth_two) == 2;
+    EXPECT_EQ(probes, 1);
+    // Calls whose helpers paid lower it again, one step each.
+    for (int step = 3; step > 0; --step) {
+        EXPECT_EQ(polymask::pool_statistics().penalty, step);
+        polymask::detail::report_helpers(64, 32, 1000000, 1000000, 0);  // half the chunks in the same time: 2x
+    }
+    EXPECT_EQ(polymask::pool_statistics().penalty, 0);
+    EXPECT_EQ(threads_for_work(2, worth_two), 2);
+    polymask::reset_pool_learning(true);
+}
+
+TEST(HelpersThatDoNotPay, WhatCountsAsPaid)
+{
+    using polymask::detail::report_helpers;
+    const auto paid = [](int64_t n, int64_t caller, int64_t cpu, int64_t working, int64_t waiting) {
+        polymask::reset_pool_learning(true);
+        report_helpers(n, caller, cpu, working, waiting);
+        return polymask::pool_statistics().unpaid_calls == 0;
+    };
+    EXPECT_TRUE(paid(64, 32, 1000, 1000, 0));      // an even split: 2x
+    EXPECT_TRUE(paid(64, 40, 1000, 1000, 100));    // the helper did 24 of 64, a short wait: 1.45x
+    EXPECT_FALSE(paid(64, 64, 1000, 1000, 0));     // the helper took no chunk
+    EXPECT_FALSE(paid(64, 60, 1000, 1000, 0));     // ... or too few to gain 10%
+    EXPECT_FALSE(paid(64, 32, 1000, 1000, 2000));  // a helper that lost its core: the caller waited 2x its work
+    EXPECT_FALSE(paid(64, 32, 500, 1000, 0));      // the caller had half a core: two threads on one core
+    EXPECT_TRUE(paid(64, 32, -1, 1000, 0));        // no CPU clock: wall time stands in
+    polymask::reset_pool_learning(true);
+}
+
+TEST(HelpersThatDoNotPay, AFixedBarIgnoresThem)
+{
+    const FixedBar bar;
+    polymask::detail::forget_pool_after_fork();
+    {
+        const StarterScope late(start_late);
+        ChunkCounts counts(64);
+        parallel_for(64, 2, [&](int64_t chunk) { counts(chunk); });
+        EXPECT_TRUE(counts.each_once());
+        polymask::detail::forget_pool_after_fork();
+    }
+    EXPECT_EQ(polymask::pool_statistics().unpaid_calls, 1);
+    EXPECT_EQ(polymask::pool_statistics().penalty, 0);
+    EXPECT_EQ(polymask::detail::threads_for_work(2, 3.0 * polymask::detail::kWorkPerThread), 2);
 }

@@ -20,6 +20,7 @@ from polymask.core cimport (
     fill_per_pixel, fill_scanline, rasterize as core_rasterize,
     rasterize_touched as core_rasterize_touched,
     note_main_thread, resolve_threads, set_chunk_rows_for_testing, watch_interrupts,
+    PoolStatistics, pool_statistics as core_pool_statistics, reset_pool_learning as core_reset_pool_learning,
 )
 from polymask.core cimport (
     MaskBox, fill_mask_crops, fill_masks as core_fill_masks, fill_scanline_spans,
@@ -232,6 +233,31 @@ cdef public int polymask_threadpoolctl_marker = 1
 def _set_chunk_rows(int64_t rows):
     """For tests: cut fills into bands of `rows` rows whatever the work (0: by work); returns the previous."""
     return set_chunk_rows_for_testing(rows)
+
+
+def pool_statistics():
+    """How the core's pool helpers have done in this process, as a dict.
+
+    threaded_calls: calls that offered chunks to helper threads; unpaid_calls:
+    those whose helpers ran no chunk or kept the caller waiting longer than
+    half its own working time; waited_ms / longest_wait_ms: the callers'
+    waits for helpers; penalty: a helper is woken only for 2**penalty times
+    the base work now (it rises while helpers do not pay, e.g. on a busy
+    machine, and falls when they do).
+    """
+    cdef PoolStatistics statistics = core_pool_statistics()
+    return {
+        "threaded_calls": statistics.threaded_calls,
+        "unpaid_calls": statistics.unpaid_calls,
+        "waited_ms": statistics.waited_ns / 1e6,
+        "longest_wait_ms": statistics.longest_wait_ns / 1e6,
+        "penalty": statistics.penalty,
+    }
+
+
+def _reset_pool_learning(bint adaptive=True):
+    """For tests and benchmarks: forget what the pool learned; adaptive=False keeps the base bar."""
+    core_reset_pool_learning(adaptive)
 
 
 def core_info():

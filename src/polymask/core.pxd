@@ -117,6 +117,14 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     ctypedef bool (*InterruptCheck)(void *context) noexcept nogil
     InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
     int64_t set_chunk_rows_for_testing(int64_t rows)
+    cdef cppclass PoolStatistics:
+        int64_t threaded_calls
+        int64_t unpaid_calls
+        int64_t waited_ns
+        int64_t longest_wait_ns
+        int penalty
+    PoolStatistics pool_statistics()
+    void reset_pool_learning(bool adaptive)
 
     cdef cppclass BuildInfo:
         string version

@@ -179,6 +179,21 @@ struct Interrupted : std::runtime_error {
     Interrupted();
 };
 
+// Whether the pool's helpers have been paying for themselves in this
+// process (thread_pool.hpp explains the learning): counters since the
+// process started or since reset_pool_learning, for benchmarks and tests.
+struct PoolStatistics {
+    int64_t threaded_calls = 0;   // calls that offered chunks to helpers
+    int64_t unpaid_calls = 0;     // ... whose helpers ran none, or kept the caller waiting long
+    int64_t waited_ns = 0;        // time callers waited for helpers, in total
+    int64_t longest_wait_ns = 0;  // ... and the longest single wait
+    int penalty = 0;              // a helper is woken for 2^penalty times the base work now
+};
+PoolStatistics pool_statistics();
+// Forget what was learned and zero the counters.  adaptive = false keeps
+// the bar at its base whatever helpers do (tests that need a known count).
+void reset_pool_learning(bool adaptive = true);
+
 // For tests: cut every fill into bands of exactly `rows` rows and use the
 // asked thread count whatever the work (0 restores the work-based choice).
 // Returns the previous setting.  Masks must not depend on it.
