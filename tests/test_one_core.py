@@ -108,6 +108,7 @@ _COUNT_THREADS = textwrap.dedent("""
     import os, threading, time
     import numpy as np
     import polymask
+    import polymask._core
     from polymask import coco, stages
 
     def tasks():
@@ -151,6 +152,9 @@ _COUNT_THREADS = textwrap.dedent("""
         worker.join()
     maps = open("/proc/self/maps").read()
     libraries = sorted({line.split()[-1] for line in maps.splitlines() if "polymask_core" in line})
+    statistics = polymask._core.pool_statistics()
+    assert statistics["threaded_calls"] > 0 and statistics["unpaid_calls"] <= statistics["threaded_calls"], statistics
+    assert 0 <= statistics["penalty"] <= 6 and statistics["longest_wait_ms"] >= 0, statistics
     print(peak, python_threads, cap, libraries)
 """)
 

@@ -179,6 +179,22 @@ def test_every_listed_key_selects_its_device():
 
 
 @needs_device
+def test_device_info_pickles_as_its_description():
+    import dataclasses
+    import pickle
+
+    for info in opencl.devices():
+        copy = pickle.loads(pickle.dumps(info))
+        assert copy == info and repr(copy) == repr(info)
+        assert copy.device == info.device  # this process has the device: the copy holds it
+        assert opencl.select_device(copy) == info.device
+    # Where the receiving process has no such device, the description still arrives.
+    missing = dataclasses.replace(opencl.devices()[0], key="gpu:99", name="elsewhere")
+    copy = pickle.loads(pickle.dumps(missing))
+    assert copy.key == "gpu:99" and copy.name == "elsewhere" and copy.device is None
+
+
+@needs_device
 def test_a_type_string_picks_a_device_of_that_type_that_builds():
     kind = opencl.devices()[0].type
     chosen = opencl.select_device(kind)

@@ -200,7 +200,7 @@ def test_the_threads_context_manager_pins_the_default():
     polygon, shape = _polygon(5, (64, 64)), (64, 64)
     with polymask.threads(1) as count:
         assert count == 1
-        from polymask._validation import as_threads
+        from polymask._threads import as_threads
         assert as_threads(None) == 1
         assert as_threads(3) == 3  # an explicit argument still wins
         assert as_threads(0) == 1  # 0, like None, is the default
@@ -316,7 +316,7 @@ def test_threadpoolctl_sees_and_limits_polymask():
     polymask_pools = [info for info in threadpoolctl.threadpool_info() if info["user_api"] == "polymask"]
     assert len(polymask_pools) == 1, polymask_pools
     assert polymask_pools[0]["filepath"] == _core.__file__
-    from polymask._validation import as_threads
+    from polymask._threads import as_threads
     with threadpoolctl.threadpool_limits(limits=1, user_api="polymask"):
         assert as_threads(None) == 1
         polygon = _polygon(9, (64, 64))

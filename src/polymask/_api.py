@@ -18,6 +18,7 @@ import numpy as np
 
 from polymask import _core, _layouts, stages
 from polymask._rings import as_rings
+from polymask._threads import as_threads
 from polymask._threads import pinned_threads as _pinned_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
@@ -25,7 +26,6 @@ from polymask._validation import (
     _describe,
     as_fill_rule,
     as_shape,
-    as_threads,
     as_vertices,
     as_window,
     output_buffer,

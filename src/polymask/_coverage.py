@@ -17,12 +17,12 @@ import numpy as np
 
 from polymask import _coverage_sweep as _sweep
 from polymask._rings import as_polygon_list, as_rings, vertex_ranges
+from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     as_fill_rule,
     as_shape,
-    as_threads,
     as_vertices,
     output_dtype,
     typed_output,

@@ -21,9 +21,10 @@ import numpy as np
 
 from polymask import _core
 from polymask._rings import as_polygon_list
+from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
-from polymask._validation import _describe, as_fill_rule, as_shape, as_threads, check_out_layout
+from polymask._validation import _describe, as_fill_rule, as_shape, check_out_layout
 
 
 class Crop(NamedTuple):

@@ -14,13 +14,13 @@ from numpy.typing import ArrayLike
 from polymask import _core
 from polymask._geometries import column_values
 from polymask._rings import as_polygon_list
+from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
     as_shape,
-    as_threads,
     output_dtype,
     typed_output,
     window_origin,

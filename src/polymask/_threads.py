@@ -27,6 +27,8 @@ import contextlib
 import contextvars
 from typing import Iterator
 
+from polymask._validation import checked_thread_count
+
 #: The count set by the innermost polymask.threads(n) block (None: no block).
 _pinned: contextvars.ContextVar[int | None] = contextvars.ContextVar("polymask_threads", default=None)
 
@@ -50,7 +52,6 @@ def threads(n: int | None) -> Iterator[int]:
     6
     """
     from polymask import _core
-    from polymask._validation import checked_thread_count
 
     count = checked_thread_count(n, "polymask.threads(n)")
     token = _pinned.set(count if count > 0 else None)
@@ -63,6 +64,17 @@ def threads(n: int | None) -> Iterator[int]:
 def pinned_threads(_get=_pinned.get) -> int:
     """The innermost polymask.threads(n) block's count, else threadpoolctl's limit, else 0 (the core's)."""
     return _get() or _process_limit
+
+
+def as_threads(threads) -> int:
+    """Return the thread count for the core: an upper bound, 0 for the default.
+
+    None or 0 means the default: the innermost ``polymask.threads(n)`` block,
+    else the core's (``$POLYMASK_NUM_THREADS``, ``$OMP_NUM_THREADS``, the
+    CPUs).  The core caps every count at a few threads per CPU.
+    """
+    count = 0 if threads is None else checked_thread_count(threads, "threads")
+    return count or pinned_threads()
 
 
 def _register_with_threadpoolctl() -> None:

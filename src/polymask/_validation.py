@@ -14,7 +14,6 @@ import operator
 import numpy as np
 
 from polymask import _core
-from polymask._threads import pinned_threads as _pinned_threads
 
 #: Largest accepted image side (2**31 - 1; kept in _core, whose one-call
 #: path for plain arguments checks it too).  Row and column numbers must
@@ -135,17 +134,6 @@ def as_shape(shape, name: str = "shape") -> tuple[int, int]:
             raise ValueError(f"{name} {label} must be at most {MAX_SIDE}, got {side}")
         checked.append(side)
     return checked[0], checked[1]
-
-
-def as_threads(threads) -> int:
-    """Return the thread count for the core: an upper bound, 0 for the default.
-
-    None or 0 means the default: the innermost ``polymask.threads(n)`` block,
-    else the core's (``$POLYMASK_NUM_THREADS``, ``$OMP_NUM_THREADS``, the
-    CPUs).  The core caps every count at a few threads per CPU.
-    """
-    count = 0 if threads is None else checked_thread_count(threads, "threads")
-    return count or _pinned_threads()
 
 
 def checked_thread_count(threads, name: str) -> int:

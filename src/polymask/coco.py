@@ -32,8 +32,9 @@ import numpy as np
 
 from polymask import _coco, _core, _layouts
 from polymask._rings import Rings, as_rings
+from polymask._threads import as_threads
 from polymask._transform import IDENTITY, to_sample_frame
-from polymask._validation import _as_integer, _describe, as_threads
+from polymask._validation import _as_integer, _describe
 
 __all__ = ["area", "decode", "encode", "iou", "merge"]
 

@@ -48,9 +48,10 @@ from polymask import _core, _coverage_sweep
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings, vertex_ranges
+from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
-from polymask._validation import as_fill_rule, as_shape, as_threads
+from polymask._validation import as_fill_rule, as_shape
 
 __all__ = ["coverage", "mask", "rasterize"]
 

@@ -41,6 +41,7 @@ from polymask.opencl.discovery import (
     DeviceInfo,
     _has_fp64,  # noqa: F401  (tests compare auto precision with it)
     available,
+    build_program,
     describe_default_device,
     devices,
     require,
@@ -50,7 +51,7 @@ from polymask.opencl.discovery import (
     unavailable_reason,
 )
 from polymask.opencl.processing import MaskEngine
-from polymask.opencl.programs import KERNELS, build_count, build_options, build_program, kernel_dir, kernel_source
+from polymask.opencl.programs import KERNELS, build_count, build_options, kernel_dir, kernel_source
 from polymask.opencl.shared import engine, mask, profile, release
 
 __all__ = [

@@ -112,7 +112,20 @@ class DeviceInfo:
     max_alloc_bytes: int
     #: True when the device does double precision (then the mask is bit-exact).
     fp64: bool
+    #: The pyopencl.Device (None in an unpickled copy whose device this process does not have).
     device: object = field(repr=False, compare=False)
+
+    def __reduce__(self):
+        # A pyopencl.Device does not pickle: the description travels, and the
+        # receiving process looks up its own device of the same key and name.
+        described = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "device"}
+        return (_unpickled_device_info, (described,))
+
+
+def _unpickled_device_info(described: dict) -> DeviceInfo:
+    here = next((info.device for info in devices()
+                 if info.key == described["key"] and info.name == described["name"]), None)
+    return DeviceInfo(**described, device=here)
 
 
 _TYPE_NAMES = ("gpu", "accelerator", "cpu")
@@ -268,6 +281,13 @@ def select_device(device=None):
         return _device_from_string(device, "device")
     raise TypeError(f"device must be None, a pyopencl.Device, a DeviceInfo or a string such as 'cpu' "
                     f"or 'gpu:1', got {device!r} (type {type(device).__name__})")
+
+
+def build_program(source: str, device=None, options=(), label: str = "<source>"):
+    """Build OpenCL C `source` for `device`; OpenCLBuildError with the build log on failure."""
+    require_pyopencl()
+    device = select_device(device)
+    return programs.build(programs.context_for(device), device, source, list(options), label)
 
 
 def describe_default_device() -> str:

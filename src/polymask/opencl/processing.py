@@ -7,28 +7,23 @@ copied back), enqueues without waiting, and copies back on request.
 Vertices given as a ``pyopencl.array.Array`` give a result that stays on
 the device: compute follows data.  With ``profiling=True`` the engine reads
 kernel and transfer times from OpenCL events (``polymask.opencl.shared``
-holds the process's shared engines and the profiler).
+holds the process's shared engines and the profiler; ``buffers`` allocates
+device buffers safely and waits on events).
 
 Every error path waits for the commands already enqueued before anything
 they use is freed: a kernel must never outlive the buffer it writes.
 """
 from __future__ import annotations
 
-import operator
-import sys
 import threading
-import time
 
 import numpy as np
 
 from polymask._validation import as_shape, as_vertices, output_buffer
-from polymask.opencl.common import OpenCLError, OpenCLMemoryError, check_not_forked, cl, device_label
+from polymask.opencl.buffers import allocated_buffer, byte_count, event_seconds, is_device_array, wait_in_python
+from polymask.opencl.common import OpenCLError, check_not_forked, cl, device_label
 from polymask.opencl.discovery import resolve_precision, select_device
 from polymask.opencl.programs import build_count, context_for, kernel_entry, program
-
-
-def _seconds(event) -> float:
-    return (event.profile.end - event.profile.start) * 1e-9
 
 
 def _round_up(value: int, multiple: int) -> int:
@@ -64,7 +59,7 @@ class MaskEngine:
 
     def __init__(self, device=None, *, precision: str = "auto", profiling: bool = False,
                  keep_bytes: int | None = None):
-        self.keep_bytes = self.KEEP_BYTES if keep_bytes is None else _byte_count(keep_bytes)
+        self.keep_bytes = self.KEEP_BYTES if keep_bytes is None else byte_count(keep_bytes)
         self.device = select_device(device)
         self.use_double = resolve_precision(precision, self.device)
         self.precision = "double" if self.use_double else "single"
@@ -87,8 +82,6 @@ class MaskEngine:
         self._shape = None
         self._events = {}
         self._lock = threading.RLock()
-        #: A CPU device computes in host memory: NumPy checks the host has room first (see _new_buffer).
-        self._host_memory = bool(self.device.type & cl.device_type.CPU)
 
     def __repr__(self):
         return f"MaskEngine(device={self.device.name.strip()!r}, precision={self.precision!r})"
@@ -121,25 +114,7 @@ class MaskEngine:
         return buffer
 
     def _new_buffer(self, flags, nbytes: int, what: str):
-        """A device buffer of `nbytes` whose allocation has really happened (or a clean error).
-
-        Runtimes may reserve memory only when a buffer is first used, and
-        PoCL's CPU device dies (SIGSEGV) when that late allocation fails.  So
-        the buffer is touched once and waited for, and on a CPU device, whose
-        buffers are host memory, NumPy first checks that the host can
-        reserve that much (and a margin): a MemoryError here instead of a
-        crash in the runtime.  (Handing PoCL NumPy's memory with
-        USE_HOST_PTR would avoid the check but makes every call ~3x slower.)
-        """
-        try:
-            if self._host_memory:
-                np.empty(nbytes + HOST_MARGIN_BYTES, dtype=np.uint8)  # reserved, never touched, freed at once
-            buffer = cl.Buffer(self.context, flags, nbytes)
-            cl.enqueue_fill_buffer(self.queue, buffer, np.uint8(0), 0, nbytes).wait()
-            return buffer
-        except (cl.Error, MemoryError) as error:
-            raise OpenCLMemoryError(f"allocating {nbytes:,} bytes for the {what} on device "
-                                    f"{device_label(self.device)} failed: {error or type(error).__name__}") from None
+        return allocated_buffer(self.context, self.queue, self.device, flags, nbytes, what)
 
     def _launch(self, kernel: str, d_vertices, n_vertices: int, d_mask, shape, wait_for):
         rows, cols = shape
@@ -266,7 +241,7 @@ class MaskEngine:
     def _download(self, result: np.ndarray, buffer: np.ndarray) -> np.ndarray:
         with self._lock:  # wait for the last kernel, copy its mask into `buffer` (`result` as uint8)
             try:
-                _wait_in_python(self._events["kernel"])
+                wait_in_python(self._events["kernel"])
             except KeyboardInterrupt:
                 # Ctrl-C returns at once.  The kernel cannot be cancelled and
                 # still uses the buffers, so nothing is freed: they stay with
@@ -295,7 +270,7 @@ class MaskEngine:
         pyopencl.array.Array of vertices gives a pyopencl.array.Array of
         bool that stays on the device (compute follows data).
         """
-        if _is_device_array(vertices):
+        if is_device_array(vertices):
             if out is not None:
                 raise ValueError("out= is for host results; device-resident vertices give a device array")
             return self.mask_on_device(vertices, shape, kernel=kernel)
@@ -326,7 +301,7 @@ class MaskEngine:
 
         shape = as_shape(shape)
         kernel_entry(kernel)
-        if not _is_device_array(d_vertices):
+        if not is_device_array(d_vertices):
             raise TypeError(f"d_vertices must be a pyopencl.array.Array, got {type(d_vertices).__name__}")
         if d_vertices.ndim != 2 or d_vertices.shape[1] != 2:
             raise ValueError(f"vertices must have shape (N, 2) of (x, y) pairs, got a device array of "
@@ -376,45 +351,7 @@ class MaskEngine:
             raise RuntimeError("timings() needs a finished call: call mask() first")
         for event in self._events.values():
             event.wait()
-        upload = _seconds(self._events["upload"]) if "upload" in self._events else 0.0
-        download = _seconds(self._events["download"]) if "download" in self._events else 0.0
-        return {"kernel_s": _seconds(self._events["kernel"]), "upload_s": upload, "download_s": download,
+        upload = event_seconds(self._events["upload"]) if "upload" in self._events else 0.0
+        download = event_seconds(self._events["download"]) if "download" in self._events else 0.0
+        return {"kernel_s": event_seconds(self._events["kernel"]), "upload_s": upload, "download_s": download,
                 "transfer_s": upload + download}
-
-
-#: Room the runtime needs beside a CPU device's buffer (its own bookkeeping, the launch).
-HOST_MARGIN_BYTES = 64 * 2**20
-
-
-def _byte_count(value) -> int:
-    """`value` as a number of bytes >= 0 (NumPy integers too); TypeError / ValueError otherwise."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"keep_bytes must be an integer number of bytes, got {value!r}")
-    try:
-        count = operator.index(value)
-    except TypeError:
-        raise TypeError(f"keep_bytes must be an integer number of bytes, got {value!r} "
-                        f"(type {type(value).__name__})") from None
-    if count < 0:
-        raise ValueError(f"keep_bytes must be at least 0, got {count}")
-    return count
-
-
-def _is_device_array(value) -> bool:
-    if cl is None:
-        return False
-    # Only a caller who imported pyopencl.array can hold one: no need to import it here.
-    array_module = sys.modules.get("pyopencl.array")
-    return array_module is not None and isinstance(value, array_module.Array)
-
-
-def _wait_in_python(event) -> None:
-    """Wait for `event` in short sleeps, so Ctrl-C raises KeyboardInterrupt within milliseconds.
-
-    A blocking wait inside the driver would hold Python's signal handlers
-    until the kernel ends (seconds for a large per-pixel mask).  The kernel
-    itself cannot be cancelled: after Ctrl-C it still runs to its end on
-    the device, but nothing is returned.
-    """
-    while event.command_execution_status > 0:  # QUEUED, SUBMITTED, RUNNING; 0 done, < 0 failed
-        time.sleep(0.0002)

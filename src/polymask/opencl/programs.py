@@ -19,7 +19,6 @@ from polymask.opencl.common import (
     check_not_forked,
     cl,
     device_label,
-    require_pyopencl,
 )
 
 #: Kernel id -> (file under kernels/, kernel function name).
@@ -79,16 +78,7 @@ def context_for(device):
     return CACHE.get("context", device.int_ptr, make)
 
 
-def build_program(source: str, device=None, options=(), label: str = "<source>"):
-    """Build OpenCL C `source` for `device`; OpenCLBuildError with the build log on failure."""
-    from polymask.opencl.discovery import select_device  # discovery needs programs to rank devices
-
-    require_pyopencl()
-    device = select_device(device)
-    return _build(context_for(device), device, source, list(options), label)
-
-
-def _build(context, device, source, options, label):
+def build(context, device, source, options, label):
     program = cl.Program(context, source)
     try:
         return program.build(options=options, devices=[device])
@@ -108,7 +98,7 @@ def program(device, kernel: str, use_double: bool):
     """The built program of `kernel` for `device`: compiled once per process, then cached."""
     def make():
         filename, _ = kernel_entry(kernel)
-        built = _build(context_for(device), device, kernel_source(kernel), build_options(use_double),
+        built = build(context_for(device), device, kernel_source(kernel), build_options(use_double),
                        f"kernels/{filename}")
         CACHE.build_count += 1  # under the cache's lock: get() holds it while making
         return built

@@ -1,0 +1,81 @@
+"""Device buffers and events: allocating safely, waiting interruptibly, reading profiles.
+
+Owns what :class:`polymask.opencl.MaskEngine` needs from OpenCL below the
+level of programs and kernels: a buffer whose allocation has really
+happened (or a clean error instead of a crashed runtime), a wait on an
+event that Ctrl-C can interrupt, and an event's profiled duration.
+"""
+from __future__ import annotations
+
+import operator
+import sys
+import time
+
+import numpy as np
+
+from polymask.opencl.common import OpenCLMemoryError, cl, device_label
+
+#: Room the runtime needs beside a CPU device's buffer (its own bookkeeping, the launch).
+HOST_MARGIN_BYTES = 64 * 2**20
+
+
+def allocated_buffer(context, queue, device, flags, nbytes: int, what: str):
+    """A device buffer of `nbytes` on `device` whose allocation has really happened (or a clean error).
+
+    Runtimes may reserve memory only when a buffer is first used, and
+    PoCL's CPU device dies (SIGSEGV) when that late allocation fails.  So
+    the buffer is touched once and waited for, and on a CPU device, whose
+    buffers are host memory, NumPy first checks that the host can reserve
+    that much (and a margin): a MemoryError here instead of a crash in the
+    runtime.  (Handing PoCL NumPy's memory with USE_HOST_PTR would avoid the
+    check but makes every call ~3x slower.)
+    """
+    try:
+        if device.type & cl.device_type.CPU:
+            np.empty(nbytes + HOST_MARGIN_BYTES, dtype=np.uint8)  # reserved, never touched, freed at once
+        buffer = cl.Buffer(context, flags, nbytes)
+        cl.enqueue_fill_buffer(queue, buffer, np.uint8(0), 0, nbytes).wait()
+        return buffer
+    except (cl.Error, MemoryError) as error:
+        raise OpenCLMemoryError(f"allocating {nbytes:,} bytes for the {what} on device "
+                                f"{device_label(device)} failed: {error or type(error).__name__}") from None
+
+
+def byte_count(value) -> int:
+    """`value` as a number of bytes >= 0 (NumPy integers too); TypeError / ValueError otherwise."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"keep_bytes must be an integer number of bytes, got {value!r}")
+    try:
+        count = operator.index(value)
+    except TypeError:
+        raise TypeError(f"keep_bytes must be an integer number of bytes, got {value!r} "
+                        f"(type {type(value).__name__})") from None
+    if count < 0:
+        raise ValueError(f"keep_bytes must be at least 0, got {count}")
+    return count
+
+
+def is_device_array(value) -> bool:
+    """Whether `value` is a pyopencl.array.Array (without importing pyopencl.array)."""
+    if cl is None:
+        return False
+    # Only a caller who imported pyopencl.array can hold one: no need to import it here.
+    array_module = sys.modules.get("pyopencl.array")
+    return array_module is not None and isinstance(value, array_module.Array)
+
+
+def event_seconds(event) -> float:
+    """The profiled duration of a finished `event` (its queue was made with profiling on)."""
+    return (event.profile.end - event.profile.start) * 1e-9
+
+
+def wait_in_python(event) -> None:
+    """Wait for `event` in short sleeps, so Ctrl-C raises KeyboardInterrupt within milliseconds.
+
+    A blocking wait inside the driver would hold Python's signal handlers
+    until the kernel ends (seconds for a large per-pixel mask).  The kernel
+    itself cannot be cancelled: after Ctrl-C it still runs to its end on
+    the device, but nothing is returned.
+    """
+    while event.command_execution_status > 0:  # QUEUED, SUBMITTED, RUNNING; 0 done, < 0 failed
+        time.sleep(0.0002)
