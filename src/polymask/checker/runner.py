@@ -154,7 +154,8 @@ class Worker:
         self.cursor = 0
         reply_read, reply_write = os.pipe()
         output_read, output_write = os.pipe()
-        environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1")
+        # A waiting OpenMP thread sleeps rather than spins: its CPU time is the work it did.
+        environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1", OMP_WAIT_POLICY="passive")
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)],

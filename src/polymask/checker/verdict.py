@@ -222,7 +222,8 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
     note = ""
     if spec.technique == MANY_THREADS:
         try:
-            problem, note = technique.thread_failure(worker, rng, limits.technique)
+            problem, note = technique.thread_failure(worker, lambda stage: _stage_worker(stage, limits, say, 2**26),
+                                                     spec.previous, rng, limits.technique)
         except technique.Inconclusive as why:
             return result("inconclusive", f"INCONCLUSIVE {label}: {learner_path} gives the right mask on all "
                           f"{len(cases)} cases, but the thread check could not decide: {why}. Re-run when the "
