@@ -113,6 +113,21 @@ def test_borrowed_answers_are_refused_while_running(tmp_path, name, words):
     _fails(checker.check("01", _copy(tmp_path, name, "mask.py"), timing=False), *words)
 
 
+def test_the_cores_finished_fill_is_not_handed_to_exercise_06(tmp_path):
+    result = checker.check("06", _copy(tmp_path, "core_fill.pyx", "mask.pyx"), timing=False)
+    assert result.status == "error" and not result.passed, str(result)
+    assert "'polymask/core/fill_per_pixel.pxd' not found" in str(result)
+
+
+@pytest.mark.parametrize("exercise, name, words", [
+    ("07", "crossing_header.cl", 'includes "polymask/crossing.h"'),
+    ("04", "absolute_include.pyx", "a file of polymask's that this exercise does not hand out"),
+])
+def test_polymask_headers_the_exercise_does_not_hand_out_are_refused(tmp_path, exercise, name, words):
+    target = "mask.cl" if name.endswith(".cl") else "mask.pyx"
+    _fails(checker.check(exercise, _copy(tmp_path, name, target), timing=False), "was not run", words)
+
+
 def test_answers_pasted_into_the_file_fail_on_the_fresh_cases(tmp_path):
     import polymask
 

@@ -1,18 +1,35 @@
 """Exercise 07's host side: the learner's kernel built through polymask.opencl, as mask(vertices, shape).
 
 The learner writes only the kernel (a .cl file); this module, run inside
-the worker, builds it with the precision switch and nothing of polymask's
-own kernels, and launches it one work-item per pixel on a mask buffer
+the worker, builds it with the precision switch and ``precision.h`` -- not
+polymask's own kernels or its crossing predicate -- and launches it one work-item per pixel on a mask buffer
 that starts as 2s, so a pixel the kernel never wrote is seen.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 
 #: Name of the kernel a .cl exercise must define.
 OPENCL_KERNEL = "mask_pixel"
+
+
+def precision_folder(kernel_dir) -> Path:
+    """A folder holding only polymask's precision.h (in the build cache), the one header 07 hands out."""
+    import hashlib
+
+    from polymask._build import cache_dir
+
+    text = (Path(kernel_dir) / "precision.h").read_text(encoding="utf-8")
+    folder = cache_dir() / f"learner-cl-include-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    if not (folder / "precision.h").is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f"precision.h.{os.getpid()}.partial"
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, folder / "precision.h")
+    return folder
 
 
 def opencl_mask_function(path):
@@ -24,8 +41,12 @@ def opencl_mask_function(path):
     path = Path(path)
     # precision="double" refuses a device without fp64, with a message naming it.
     engine = opencl.MaskEngine(precision="double")
+    # polymask's own kernels and its crossing predicate stay out of reach: only precision.h.
+    options = [option for option in opencl.build_options(use_double=True) if not option.startswith("-I")]
+    options = [option for option in options if option != str(opencl.kernel_dir())]
     program = opencl.build_program(path.read_text(encoding="utf-8"), engine.device,
-                                   options=opencl.build_options(use_double=True), label=str(path))
+                                   options=["-I", str(precision_folder(opencl.kernel_dir())), *options],
+                                   label=str(path))
     names = program.get_info(cl.program_info.KERNEL_NAMES).split(";")
     if OPENCL_KERNEL not in names:
         raise LookupError(f"{path} defines no kernel named {OPENCL_KERNEL!r}; it defines: "

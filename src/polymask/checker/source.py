@@ -84,6 +84,32 @@ def borrowed_answer(source: str, kind: str) -> str | None:
     return None
 
 
+# A quoted or bracketed file name that reaches into polymask's own sources or binaries.
+_POLYMASK_FILE = re.compile(r"""["'<](?P<name>[^"'<>\n]{0,300}polymask[^"'<>\n]{0,300}"""
+                            r"""\.(?:h|hpp|hh|c|cc|cpp|pxd|pxi|pyx|cl|so))["'>]""")
+_CL_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*(?P<name>[^\n]*)", re.MULTILINE)
+#: The one polymask header a learner's .pyx may name (exercise 04's extern block).
+GIVEN_HEADERS = frozenset({"polymask/core.hpp"})
+
+
+def foreign_include(source: str, kind: str) -> str | None:
+    """Why `source` reaches for a file of polymask's the exercise does not hand out, or None."""
+    code = strip_comments(source, kind)
+    if kind == "cl":
+        for match in _CL_INCLUDE.finditer(code):
+            name = match.group("name").strip()
+            if name.strip('"<>') != "precision.h":
+                return (f"line {_line_of(code, match.start())} includes {name}; an exercise 07 kernel is built with "
+                        "the precision header only (#include \"precision.h\" is the one include allowed).")
+        return None
+    for match in _POLYMASK_FILE.finditer(code):
+        if match.group("name") not in GIVEN_HEADERS:
+            return (f"line {_line_of(code, match.start())} names {match.group('name')!r}, a file of polymask's that "
+                    "this exercise does not hand out; only \"polymask/core.hpp\" (and `cimport polymask.core` "
+                    "where the exercise gives it) may be used.")
+    return None
+
+
 def missing_declarations(source: str, exercise: Exercise) -> list[str]:
     """The declarations `exercise` needs that `source` lacks (names for the report)."""
     code = strip_comments(source, exercise.kind)

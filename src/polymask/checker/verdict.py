@@ -121,7 +121,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
         return result("wrong", f"FAIL {label}: {learner_path} is over {source.MAX_SOURCE_BYTES // 1024} KiB; "
                       "a solution is a few KiB, and the checker reads no more.", phase="reading your file")
     text = raw.decode("utf-8", errors="replace")
-    borrowed = source.borrowed_answer(text, spec.kind)
+    borrowed = source.borrowed_answer(text, spec.kind) or source.foreign_include(text, spec.kind)
     if borrowed:
         return result("wrong", f"FAIL {label}: {learner_path} was not run: {borrowed}", phase="reading your file")
     missing = source.missing_declarations(text, spec)

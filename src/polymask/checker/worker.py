@@ -92,6 +92,7 @@ def describe_exception(error: BaseException) -> str:
 
 def load_module(path: str, name: str):
     """The learner's module, by the loader its file kind needs (a suffix-less symlink is fine)."""
+    path = os.fspath(path)
     if path.endswith(".py"):
         loader = importlib.machinery.SourceFileLoader(name, path)
     else:
