@@ -601,6 +601,20 @@ def test_hint_prints_the_next_hint_each_time(tmp_path, monkeypatch, capsys):
     assert cli.main(["check", "04", "--hint", "1"]) == 0 and hints[0] in capsys.readouterr().out
 
 
+def test_hints_are_remembered_per_checkout(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("POLYMASK_HINT_STATE", str(tmp_path / "hints.json"))
+    readme = EXERCISES_DIR / "04_wrap_cpp" / "README.md"
+    clones = []
+    for name in ("first", "second"):
+        folder = tmp_path / name / "exercises" / "04_wrap_cpp"
+        folder.mkdir(parents=True)
+        shutil.copyfile(readme, folder / "README.md")
+        clones.append(folder / "mask.pyx")
+    assert checker.hint("04", near=str(clones[0])).startswith("Hint 1 of")
+    assert checker.hint("04", near=str(clones[0])).startswith("Hint 2 of")
+    assert checker.hint("04", near=str(clones[1])).startswith("Hint 1 of")  # another checkout starts over
+
+
 def test_the_04_and_06_readmes_do_not_give_the_code_away():
     for folder, code in (("04_wrap_cpp", "polygon.get().contains(col, row, FillRule.even_odd)"),
                          ("06_prange", 'prange(rows, nogil=True, num_threads=team, schedule="static")')):
