@@ -108,13 +108,15 @@ def time_it(label: str, mask_function, *, slow: bool = False, **options) -> floa
     return statistics.median(seconds)
 
 
-def speedups() -> None:
+def speedups(baseline: str | None = None) -> None:
     """Print every time measured so far in this notebook (min / median / max of the repeats)
-    and the speed-up of the medians over the first one; warn when the machine looks busy."""
+    and the speed-up of the medians over `baseline` (default: the first one timed); warn when
+    the machine looks busy."""
     if not _times:
         print("nothing timed yet")
         return
-    first_label, (first, _) = next(iter(_times.items()))
+    first_label = baseline if baseline in _times else next(iter(_times))
+    first = _times[first_label][0]
     print(f"{SIZE}x{SIZE}, 24 vertices, {REPEATS} repeats; speed-up of the median over {first_label!r}")
     print(f"  {'':<36} {'min':>9} {'median':>9} {'max':>9}")
     everything = []
@@ -128,6 +130,28 @@ def speedups() -> None:
     note = busy_note([1.0, worst])
     if note:
         print(note)
+
+
+def ladder_story(results: dict) -> str:
+    """What this run's table says, rung by rung, as Markdown: each stage against the one before
+    it (faster, about as fast -- within 10% -- or slower), and the fastest stage overall."""
+    rungs = [row for row in results["rows"] if row["kind"] == "stage" and row.get("seconds")]
+    if len(rungs) < 2:
+        return "Too few stages ran here to compare."
+    lines = []
+    for before, after in zip(rungs, rungs[1:]):
+        ratio = before["seconds"] / after["seconds"]
+        if ratio >= 1.1:
+            verdict = f"**{ratio:.1f}x faster** than"
+        elif ratio > 1 / 1.1:
+            verdict = f"about as fast as ({ratio:.2f}x)"
+        else:
+            verdict = f"**slower** ({ratio:.2f}x) than"
+        lines.append(f"* `{after['id']}` is {verdict} `{before['id']}`.")
+    fastest = min(rungs, key=lambda row: row["seconds"])
+    lines.append(f"* Fastest here: `{fastest['id']}`, {rungs[0]['seconds'] / fastest['seconds']:,.0f}x the speed "
+                 f"of `{rungs[0]['id']}`.")
+    return "\n".join(lines)
 
 
 def cython_core_flags() -> str:

@@ -37,7 +37,8 @@ changed() {
 }
 
 if changed; then
-    scripts/setup.sh notebooks
+    # setup.sh would check the OpenCL device itself and stop without one; check it once, here.
+    POLYMASK_OPENCL=0 scripts/setup.sh notebooks
     # OpenCL is one lesson of nine: without a device, lesson and exercise 07 say why.
     bash scripts/install-opencl.sh .venv/bin/python \
         || echo "==> no usable OpenCL device: lesson 07 and exercise 07 will explain what is missing"

@@ -131,6 +131,9 @@ def test_solution_copied_over_the_stub_passes(exercise, tmp_path):
     learner_file.parent.mkdir()
     shutil.copyfile(_solution(exercise), learner_file)
     result = checker.check(exercise.number, learner_file, time_size=64, repeats=1)
+    if result.status == "inconclusive":  # 06 on a machine too busy to see two threads go faster
+        assert exercise.number == "06" and "too busy to tell" in str(result), str(result)
+        return
     assert result.passed, str(result)
     assert result.exit_code == 0 and bool(result)
     assert result.seconds > 0 and result.time_shape == (64, 64)
@@ -230,7 +233,7 @@ def test_a_serial_loop_fails_the_prange_exercise(tmp_path):
         'prange(rows, nogil=True, num_threads=team, schedule="static")', "range(rows)")
     result = checker.check("06", _learner_file(tmp_path, serial, name="mask.pyx"), timing=False)
     assert result.status == "wrong" and result.phase == "the thread check"
-    assert "right mask on all 27 cases, but it ran on 1 thread" in str(result)
+    assert "right mask on all 34 cases, but it ran on 1 thread" in str(result)
 
 
 def test_an_opencl_build_error_shows_the_build_log(tmp_path):
@@ -293,7 +296,8 @@ def test_the_report_is_what_a_notebook_shows():
     printer.text = printer.text_
     result._repr_pretty_(printer, False)
     assert Printer.text == str(result) == repr(result)
-    assert str(result) == f"PASS exercise 01_python: {SOLUTION} gives the right mask on all 27 cases."
+    assert str(result).startswith(f"PASS exercise 01_python: {SOLUTION} gives the right mask on all 34 cases.\n"
+                                  "  (random cases from seed ")
 
 
 # ---- cheats and sloppy solutions: each gets a FAIL that names what is wrong ----------------
@@ -311,21 +315,21 @@ def _with_prefix(text, prefix):
 
 
 def test_raising_only_at_timing_size_fails_in_the_timing_phase(tmp_path):
-    text = _with_prefix(SOLUTION.read_text(), 'if shape[0] > 64:\n    raise MemoryError("too big for me")\n')
+    text = _with_prefix(SOLUTION.read_text(), 'if shape[0] == 80:\n    raise MemoryError("too big for me")\n')
     result = checker.check("01", _learner_file(tmp_path, text), time_size=80, repeats=1)
     assert result.status == "wrong" and result.phase == "timing", str(result)
     assert "failed during timing" in str(result) and "MemoryError: too big for me" in str(result)
 
 
 def test_a_segfault_only_at_timing_size_fails_in_the_timing_phase(tmp_path):
-    text = _with_prefix(SOLUTION.read_text(), "if shape[0] > 64:\n    import ctypes; ctypes.string_at(0)\n")
+    text = _with_prefix(SOLUTION.read_text(), "if shape[0] == 80:\n    import ctypes; ctypes.string_at(0)\n")
     result = checker.check("01", _learner_file(tmp_path, text), time_size=80, repeats=1)
     assert result.status == "wrong" and result.phase == "timing", str(result)
     assert "crashed the Python process (signal SIGSEGV) during timing" in str(result)
 
 
 def test_an_endless_loop_only_at_timing_size_is_stopped_in_the_timing_phase(tmp_path):
-    text = _with_prefix(SOLUTION.read_text(), "while shape[0] > 64:\n    pass\n")
+    text = _with_prefix(SOLUTION.read_text(), "while shape[0] == 80:\n    pass\n")
     lines = []
     result = checker.check("01", _learner_file(tmp_path, text), time_size=80, repeats=1, timing_timeout=1.5,
                            progress=lines.append)
@@ -358,8 +362,8 @@ def test_replacing_the_reference_at_run_time_changes_nothing_the_checker_compare
             return np.zeros(shape, bool)
         """)
     result = checker.check("01", path, timing=False)
-    assert result.status == "wrong" and result.phase == "cases"
-    assert "324 missing (-)" in str(result)
+    assert result.status == "wrong" and result.phase == "loading your file", str(result)
+    assert "loaded polymask's own module polymask" in str(result)
 
 
 def test_json_printed_on_stdout_is_not_a_verdict(tmp_path):
@@ -398,12 +402,12 @@ def test_calling_polymask_is_refused_with_the_reason(tmp_path):
             return getattr(importlib.import_module("poly" + "mask"), "ma" + "sk")(vertices, shape)
         """, name="hidden.py")
     result = checker.check("01", hidden, timing=False)
-    assert result.status == "wrong" and "called polymask's own polymask.mask" in str(result)
+    assert result.status == "wrong" and "loaded polymask's own module polymask" in str(result)
     through_stages = _learner_file(tmp_path, hidden.read_text().replace(
         'getattr(importlib.import_module("poly" + "mask"), "ma" + "sk")',
         'importlib.import_module("poly" + "mask").stages.get("scanline").load()'), name="stages.py")
     result = checker.check("01", through_stages, timing=False)
-    assert result.status == "wrong" and "called polymask's own polymask.stages.get" in str(result)
+    assert result.status == "wrong" and "loaded polymask's own module polymask" in str(result)
 
 
 def test_get_include_stays_allowed():
@@ -468,28 +472,43 @@ def test_the_08_test_set_reaches_1e300(tmp_path):
 # ---- hygiene: process groups, arguments, progress ------------------------------------------------
 
 
-def _group_alive(pgid):
-    """Processes of group `pgid` that are still running (zombies do not count)."""
-    alive = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                alive.append(int(entry.name))
-    return alive
+def _alive(pid):
+    """True while process `pid` runs (a zombie does not count)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
+# A grandchild that leaves the process group and session (setsid), started through libc
+# (the worker refuses Python's own ways of starting a process), records its pid and sleeps.
 _SPAWNER = """\
-    import os, subprocess, sys
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    open({record!r}, "w").write(str(os.getpgid(0)))
+    import ctypes, os, time
+    libc = ctypes.CDLL(None)
+    child = libc.fork()
+    if child == 0:
+        libc.setsid()
+        if libc.fork() == 0:
+            open({record!r}, "w").write(str(os.getpid()))
+            libc.sleep(600)
+        libc._exit(0)
+    os.waitpid(child, 0)
+    while not os.path.exists({record!r}):
+        time.sleep(0.01)
     def mask(vertices, shape):
         while True:
             pass
     """
+
+
+def _recorded_pid(record):
+    import time
+
+    for _ in range(200):
+        if record.exists() and record.read_text():
+            return int(record.read_text())
+        time.sleep(0.01)
+    raise AssertionError("the learner's grandchild never recorded its pid")
 
 
 def test_nothing_survives_a_timeout(tmp_path):
@@ -497,7 +516,7 @@ def test_nothing_survives_a_timeout(tmp_path):
     path = _learner_file(tmp_path, _SPAWNER.format(record=str(record)))
     result = checker.check("08", path, case_timeout=1)
     assert "did not finish case 'square' within 1 s" in str(result)
-    assert _group_alive(int(record.read_text())) == []
+    assert not _alive(_recorded_pid(record))
 
 
 def test_nothing_survives_a_passing_check(tmp_path):
@@ -506,7 +525,7 @@ def test_nothing_survives_a_passing_check(tmp_path):
     path = _learner_file(tmp_path, spawner + _solution_text("08"))
     result = checker.check("08", path, timing=False)
     assert result.passed, str(result)
-    assert _group_alive(int(record.read_text())) == []
+    assert not _alive(_recorded_pid(record))
 
 
 def test_nothing_survives_an_interrupt(tmp_path):
@@ -529,7 +548,7 @@ def test_nothing_survives_an_interrupt(tmp_path):
     checking.wait(timeout=30)
     assert b"KeyboardInterrupt" in checking.stderr.read()
     time.sleep(0.2)
-    assert _group_alive(int(record.read_text())) == []
+    assert not _alive(_recorded_pid(record))
 
 
 @pytest.mark.parametrize("arguments", [["--size", "0"], ["--repeats", "0"], ["--time-size", "-3"],
@@ -580,6 +599,20 @@ def test_hint_prints_the_next_hint_each_time(tmp_path, monkeypatch, capsys):
         assert out.startswith(f"Hint {shown} of {len(hints)} for exercise 04_wrap_cpp") and hints[shown - 1] in out
     assert "the answer is in exercises/solutions/04_wrap_cpp/" in out
     assert cli.main(["check", "04", "--hint", "1"]) == 0 and hints[0] in capsys.readouterr().out
+
+
+def test_hints_are_remembered_per_checkout(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("POLYMASK_HINT_STATE", str(tmp_path / "hints.json"))
+    readme = EXERCISES_DIR / "04_wrap_cpp" / "README.md"
+    clones = []
+    for name in ("first", "second"):
+        folder = tmp_path / name / "exercises" / "04_wrap_cpp"
+        folder.mkdir(parents=True)
+        shutil.copyfile(readme, folder / "README.md")
+        clones.append(folder / "mask.pyx")
+    assert checker.hint("04", near=str(clones[0])).startswith("Hint 1 of")
+    assert checker.hint("04", near=str(clones[0])).startswith("Hint 2 of")
+    assert checker.hint("04", near=str(clones[1])).startswith("Hint 1 of")  # another checkout starts over
 
 
 def test_the_04_and_06_readmes_do_not_give_the_code_away():

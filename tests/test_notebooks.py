@@ -114,8 +114,10 @@ def _fake_checkout(tmp_path):
 
     (tmp_path / "scripts").mkdir()
     shutil.copyfile(ROOT / "scripts" / "learn.sh", tmp_path / "scripts" / "learn.sh")
-    script(tmp_path / "scripts" / "setup.sh", 'echo "setup $*" >> calls.log; mkdir -p .venv/bin')
-    script(tmp_path / "scripts" / "install-opencl.sh", "exit 0")
+    # The real setup.sh checks the OpenCL device unless POLYMASK_OPENCL=0: the fake records it.
+    script(tmp_path / "scripts" / "setup.sh", 'echo "setup $*" >> calls.log; mkdir -p .venv/bin; '
+           '[ "$POLYMASK_OPENCL" = 0 ] || echo "device check" >> calls.log')
+    script(tmp_path / "scripts" / "install-opencl.sh", 'echo "device check" >> calls.log')
     script(tmp_path / ".venv" / "bin" / "python", 'echo "python $*" >> calls.log')
     script(tmp_path / ".venv" / "bin" / "jupyter", 'echo "jupyter $*" >> calls.log')
     script(tmp_path / "fakebin" / "id", "echo 0")  # `id -u` says root
@@ -137,7 +139,9 @@ def test_learn_sh_rebuilds_only_when_a_source_changed_and_allows_root(tmp_path):
                        env=environment, capture_output=True, text=True)
         return (checkout / "calls.log").read_text()
 
-    assert "setup notebooks" in learn("--setup-only")          # first time: build
+    first = learn("--setup-only")
+    assert "setup notebooks" in first                          # first time: build
+    assert first.count("device check") == 1, first             # the OpenCL device is checked once
     assert "setup" not in learn("--setup-only")                # nothing changed: no build
     time.sleep(1.1)
     (checkout / "src" / "module.py").write_text("# changed\n")
@@ -146,3 +150,43 @@ def test_learn_sh_rebuilds_only_when_a_source_changed_and_allows_root(tmp_path):
     calls = learn("--no-browser")
     assert "setup" not in calls
     assert "jupyter lab --notebook-dir=notebooks --no-browser --allow-root" in calls
+
+
+def test_the_ladder_story_is_read_from_the_measured_table():
+    sys.path.insert(0, str(NOTEBOOKS_DIR))
+    try:
+        import lesson
+    finally:
+        sys.path.remove(str(NOTEBOOKS_DIR))
+    rows = [{"kind": "stage", "id": "a", "seconds": 1.0}, {"kind": "stage", "id": "b", "seconds": 0.5},
+            {"kind": "stage", "id": "c", "seconds": 0.52}, {"kind": "stage", "id": "d", "seconds": 0.8},
+            {"kind": "peer", "id": "p", "seconds": 0.01}, {"kind": "stage", "id": "e", "seconds": None}]
+    story = lesson.ladder_story({"rows": rows})
+    assert "`b` is **2.0x faster** than `a`" in story
+    assert "`c` is about as fast as (0.96x) `b`" in story
+    assert "`d` is **slower** (0.65x) than `c`" in story
+    assert "Fastest here: `b`, 2x the speed of `a`" in story
+    assert "`p`" not in story and "`e`" not in story  # peers and stages that did not run are left out
+
+
+def test_the_chart_names_peer_libraries_only_when_it_shows_them(tmp_path):
+    pytest.importorskip("matplotlib")
+    from unittest import mock
+
+    from polymask.bench import report
+
+    rows = [{"kind": "stage", "id": "python", "speedup": 1.0, "speedup_2014": 1.0},
+            {"kind": "stage", "id": "cython_typed", "speedup": 50.0, "speedup_2014": 40.0}]
+    labels = []
+    real_bar = __import__("matplotlib.axes", fromlist=["Axes"]).Axes.bar
+
+    def bar(self, *args, **kwargs):
+        labels.append(kwargs.get("label"))
+        return real_bar(self, *args, **kwargs)
+
+    with mock.patch("matplotlib.axes.Axes.bar", bar):
+        problem = {"rows": 64, "cols": 64, "vertices": 24}
+        report.plot_speedups({"rows": rows, "problem": problem}, str(tmp_path / "chart.png"))
+        report.plot_speedups({"rows": rows + [{"kind": "peer", "id": "rasterio", "speedup": 90.0}],
+                              "problem": problem}, str(tmp_path / "peers.png"))
+    assert labels[1] == "this machine" and labels[3] == "this machine (orange: peer libraries)"

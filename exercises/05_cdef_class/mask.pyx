@@ -4,14 +4,14 @@
 `Polygon` is a Python type whose one field is a C pointer to the core's
 C++ polygon.  Write its life cycle: ``__cinit__`` builds the C++ polygon
 from the vertices (the one NumPy-to-C++ conversion), ``__dealloc__``
-deletes it.  `Polygon.mask` is given: it hands the stored polygon to the
-core's per-pixel fill, so no call converts anything again.
+deletes it.  `Polygon.mask` is given: it asks the stored polygon about
+every pixel, so no call converts anything again.
 
 Check it:  polymask check 05 exercises/05_cdef_class/mask.pyx
 """
 import numpy as np
 
-from polymask.core cimport FillRule, Window, fill_per_pixel
+from polymask.core cimport FillRule
 from polymask.core cimport Polygon as CorePolygon
 
 
@@ -40,13 +40,11 @@ cdef class Polygon:
         rows, cols = shape
         result = np.zeros((rows, cols), dtype=bool)
         cdef unsigned char[:, ::1] out = result.view(np.uint8)
-        cdef Window window
-        window.row0 = 0
-        window.col0 = 0
-        window.height = rows
-        window.width = cols
+        cdef Py_ssize_t row, col
         with nogil:
-            fill_per_pixel(self.polygon[0], window, &out[0, 0], out.strides[0], FillRule.even_odd, 1)
+            for row in range(out.shape[0]):
+                for col in range(out.shape[1]):
+                    out[row, col] = self.polygon.contains(col, row, FillRule.even_odd)
         return result
 
 

@@ -43,4 +43,8 @@ speedups()
 # %% [markdown]
 # The 2014 course went from 0.118 s to 0.020 s on two quad-core Xeons (8 cores, 16
 # threads). Exercise 06: `polymask check 06 exercises/06_prange/mask.pyx` — the checker
-# compiles your file with `-fopenmp` and checks the loop really is a `prange`.
+# compiles your file with `-fopenmp`, then times your `mask` at `threads=1` and
+# `threads=2`, and the serial stage before it, on the same fresh polygons, reading each
+# thread's CPU time from `/proc`. Two threads must share the rows (the busiest may use at
+# most 0.8 of the serial stage's CPU time per mask) and `threads=2` must be at least 1.3x
+# faster than both; when the machine is too busy to tell, the verdict is INCONCLUSIVE.

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polymask import _build_flags
+from polymask._learner_headers import learner_include_dir
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: Where built modules are cached (default: ~/.cache/polymask/build).
@@ -152,7 +153,9 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
     source_path = Path(path)
     source = source_path.read_text(encoding="utf-8")
     compile_args, link_args = compile_flags(openmp=openmp, link_core=link_core)
-    include_dirs = [get_include()]
+    # What the exercise hands out, not the whole core (see polymask/_learner_headers.py).
+    learner_dirs = [str(learner_include_dir(get_include(), cache_dir()))] if link_core else []
+    include_dirs = list(learner_dirs)
     try:
         import numpy
 
@@ -183,7 +186,7 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
         out_dir = scratch_dir / "out"
         job = {"name": name, "pyx": str(pyx), "include_dirs": include_dirs, "library_dirs": library_dirs,
                "libraries": libraries, "compile_args": compile_args, "link_args": link_args,
-               "cython_include_path": cython_include_path(), "out": str(out_dir),
+               "cython_include_path": learner_dirs, "out": str(out_dir),
                "temp": str(scratch_dir / "temp")}
         try:
             completed = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, json.dumps(job)],

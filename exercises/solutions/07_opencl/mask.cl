@@ -7,7 +7,7 @@
  * work-items, and copies `mask` back.  Each work-item finds its pixel
  * from get_global_id(0) (the column) and get_global_id(1) (the row),
  * applies the contract's even-odd rule in double, and writes
- * mask[row * cols + col] = 1 (inside) or 0 (outside).
+ * mask[(size_t)row * (size_t)cols + (size_t)col] = 1 (inside) or 0 (outside).
  *
  * Check it:  polymask check 07 exercises/07_opencl/mask.cl
  */

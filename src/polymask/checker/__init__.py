@@ -7,13 +7,15 @@ A checker a learner can trust, in five rooms:
   set (the contract's polygons plus the 1e300 extremes), the hints;
 * :mod:`~polymask.checker.source` -- what is read in the source: borrowed
   answers, the kind of file, Cython's yellow lines;
-* :mod:`~polymask.checker.worker` -- the child process that runs the
-  learner's code and reports masks and measurements, nothing more;
-* :mod:`~polymask.checker.runner` -- running it: own process group,
-  private channel, a limit per phase, progress lines;
+* :mod:`~polymask.checker.worker` -- the hostile process that runs the
+  learner's code: one raw answer per request, nothing it says believed;
+* :mod:`~polymask.checker.runner` -- driving it: requests, limits on the
+  checker's clock, /proc measurements, nothing left running afterwards;
+* :mod:`~polymask.checker.judge` and :mod:`~polymask.checker.technique`
+  -- fresh cases per run, each answer judged after it arrives, technique
+  checks measured from outside;
 * :mod:`~polymask.checker.verdict` and :mod:`~polymask.checker.report` --
-  the references (computed before the learner's code runs), the
-  comparisons, and the words.
+  the order of the checks, and the words.
 
 From a notebook cell::
 
@@ -21,7 +23,8 @@ From a notebook cell::
     check("01", "exercises/01_python/mask.py")      # shows the report; .passed is a bool
 
 Exit codes of ``polymask check``: 0 right, 1 wrong, 2 the file could not be
-built or loaded, or the command was used wrongly (checked before anything runs).
+built or loaded, or the command was used wrongly (checked before anything runs),
+3 inconclusive (the machine was too busy to judge the technique: re-run).
 ``polymask check NN --hint`` prints the exercise's next hint.
 """
 from __future__ import annotations
@@ -73,6 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="timings per row; min, median and max are shown (default 3)")
     parser.add_argument("--no-timing", action="store_true", help="only check, do not time")
     parser.add_argument("--case-timeout", type=_seconds, default=30.0, help="seconds per test case (default 30)")
+    parser.add_argument("--seed", type=_bounded(0, 2**32 - 1), default=None,
+                        help="replay the random cases of an earlier run (its report prints the seed)")
     parser.add_argument("--timing-timeout", type=_seconds, default=120.0,
                         help="seconds per timing repeat (default 120)")
     parser.set_defaults(run=main_from_args)
@@ -90,7 +95,7 @@ def main_from_args(args: argparse.Namespace) -> int:
             return 2
         outcome = check(args.exercise, args.file, size=args.size, time_size=args.time_size,
                         repeats=args.repeats, timing=not args.no_timing, case_timeout=args.case_timeout,
-                        timing_timeout=args.timing_timeout)
+                        timing_timeout=args.timing_timeout, seed=args.seed)
     except (ValueError, FileNotFoundError) as error:
         print(f"polymask check: {error}", file=sys.stderr)
         return 2

@@ -3,8 +3,10 @@
 Each exercise README ends with a ``## Hints`` section of ``### Hint N``
 blocks, from a nudge to nearly the code (numpy-100 keeps hints beside its
 exercises the same way).  Each call prints the next hint not yet shown;
-``--hint N`` shows hint N.  Which hint comes next is remembered in a small
-JSON file (``$POLYMASK_HINT_STATE``, default ~/.cache/polymask/hints.json).
+``--hint N`` shows hint N.  Which hint comes next is remembered per
+checkout (keyed by the exercise folder's full path, so two clones of the
+course count separately) in a small JSON file (``$POLYMASK_HINT_STATE``,
+default ~/.cache/polymask/hints.json).
 """
 from __future__ import annotations
 
@@ -41,7 +43,9 @@ def find_readme(exercise, near: str | None = None) -> Path:
 def hint(exercise_name: str, number: int | None = None, *, near: str | None = None) -> str:
     """The text of hint `number` (default: the next one not yet shown) of an exercise."""
     exercise = get_exercise(exercise_name)
-    hints = readme_hints(find_readme(exercise, near).read_text(encoding="utf-8"))
+    readme = find_readme(exercise, near)
+    hints = readme_hints(readme.read_text(encoding="utf-8"))
+    key = str(readme.resolve().parent)  # this checkout's exercise folder
     if not hints:
         raise ValueError(f"exercise {exercise.folder} has no hints in its README")
     state_file = _state_file()
@@ -50,10 +54,10 @@ def hint(exercise_name: str, number: int | None = None, *, near: str | None = No
     except (OSError, ValueError):
         state = {}
     if number is None:
-        number = min(int(state.get(exercise.folder, 0)) + 1, len(hints))
+        number = min(int(state.get(key, 0)) + 1, len(hints))
     if not 1 <= number <= len(hints):
         raise ValueError(f"exercise {exercise.folder} has hints 1 to {len(hints)}, not {number}")
-    state[exercise.folder] = number
+    state[key] = number
     try:
         state_file.parent.mkdir(parents=True, exist_ok=True)
         state_file.write_text(json.dumps(state))

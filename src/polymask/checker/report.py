@@ -20,7 +20,8 @@ class CheckResult:
 
     exercise: str
     path: str
-    #: "pass", "wrong" (ran, but a mask or a check failed) or "error" (not built/loaded, bad usage).
+    #: "pass", "wrong" (ran, but a mask or a check failed), "error" (not built/loaded, bad usage)
+    #: or "inconclusive" (the machine was too busy to judge the technique).
     status: str
     #: The report, as printed.
     report: str
@@ -42,7 +43,7 @@ class CheckResult:
 
     @property
     def exit_code(self) -> int:
-        return {"pass": 0, "wrong": 1}.get(self.status, 2)
+        return {"pass": 0, "wrong": 1, "inconclusive": 3}.get(self.status, 2)
 
     @property
     def speedup(self) -> float | None:

@@ -1,165 +1,324 @@
-"""Running the worker: its own process group, a private channel, a time limit per phase.
+"""The worker, seen from the checker: requests out, one reply each, everything measured from here.
 
-* The worker starts in a new session, so it and everything the learner's
-  code starts share one process group, and the terminal's Ctrl-C reaches
-  only the checker.  When the check ends -- finished, timed out, stopped
-  early, interrupted (SIGINT, a Jupyter interrupt) or unwound by an
-  exception -- the whole group is killed.  The worker's stdin is a
-  lifeline as well: if the checker dies, the worker kills its own group.
-* Events come through a pipe whose write end is handed to the worker
-  alone (``pass_fds``); the learner's stdout and stderr go to a file
-  that is only quoted when something crashed.
-* Each phase the worker announces has its own limit; while waiting, a
-  progress line every few seconds says what is running and for how long.
+The learner's code runs in a worker process (``worker.py``, run as a
+script) that the checker treats as hostile:
+
+* **One reply per request.**  The checker sends a request on the worker's
+  stdin and waits for exactly one JSON line on a private pipe.  A line that
+  arrives when no request is outstanding, a second line, a line that is not
+  the reply's shape: each is a protocol violation, a FAIL -- whoever wrote
+  it, forging changes nothing but that.
+* **The answers are copied out at once.**  Polygons go in and masks come
+  back through a shared memory file (the *arena*); the checker copies an
+  answer out the moment its reply arrives, so nothing written later counts.
+* **The checker's own clock and counters.**  Every request has a limit on
+  the checker's clock; time is measured around each request; thread CPU
+  is read from ``/proc/<pid>/task/*/stat`` and memory from
+  ``/proc/<pid>/status``.  Nothing the worker says about itself is used.
+* **Nothing outlives the check.**  The checker makes itself a child
+  subreaper (``PR_SET_CHILD_SUBREAPER``) before starting the worker, so a
+  process the learner starts -- even one that left with ``setsid()`` --
+  stays its descendant; at the end every descendant is killed and reaped.
+* **Bounded output.**  The learner's stdout and stderr go to a pipe the
+  checker drains: the last few KiB are kept, the rest only counted.
 """
 from __future__ import annotations
 
+import ctypes
 import json
+import mmap
 import os
 import queue
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
+
+import numpy as np
 
 #: Seconds between "still running" progress lines.
 HEARTBEAT_SECONDS = 10.0
+#: Bytes of the learner's output kept (its end); the rest is counted and dropped.
+OUTPUT_KEPT = 8192
+#: Longest reply line accepted.
+REPLY_LIMIT = 1 << 20
+WORKER_FILE = Path(__file__).with_name("worker.py")
+_PR_SET_DUMPABLE, _PR_GET_DUMPABLE = 4, 3
+_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Seconds each phase may take; a phase ends when the worker announces the next."""
+    """Seconds each kind of request may take, on the checker's clock."""
 
     loading: float = 120.0
     case: float = 30.0
     technique: float = 120.0
     timing: float = 120.0
 
-    def for_phase(self, name: str) -> float:
-        if name.startswith("case"):
-            return self.case
-        if name.startswith("timing"):
-            return self.timing
-        if name.startswith("the "):
-            return self.technique
-        return self.loading
-
     def statement(self) -> str:
         return (f"time limits: loading {self.loading:g} s, each case {self.case:g} s, the technique check "
                 f"{self.technique:g} s, timing {self.timing:g} s per repeat")
 
 
-@dataclass
-class WorkerRun:
-    """What one worker run gave: its events (with the checker's clock), how it ended, its output."""
+class WorkerEnded(Exception):
+    """The worker stopped answering as it must; `how` says why, in the report's words."""
 
-    #: (seconds since start on the checker's clock, event) in arrival order.
-    events: list = field(default_factory=list)
-    #: "finished", "stopped" (the checker had seen enough), "timeout", "exit N" or "signal NAME".
-    ended: str = ""
-    #: The phase running when it ended.
-    phase: str = "starting"
-    #: The limit of that phase, in seconds.
-    limit: float = 0.0
-    #: The tail of the learner's stdout and stderr.
-    output: str = ""
-
-    def of_kind(self, kind: str) -> list[dict]:
-        return [event for _, event in self.events if event.get("event") == kind]
-
-    def first(self, kind: str) -> dict | None:
-        found = self.of_kind(kind)
-        return found[0] if found else None
+    def __init__(self, how: str, phase: str, limit: float = 0.0, output: str = ""):
+        super().__init__(how)
+        self.how, self.phase, self.limit, self.output = how, phase, limit, output
 
 
-def kill_group(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # already gone
-        pass
+# ---- the process tree ------------------------------------------------------------------------
 
 
-def run_worker(job: dict, limits: Limits, progress: Callable[[str], None] | None = None,
-               stop: Callable[[dict], bool] | None = None) -> WorkerRun:
-    """Run ``polymask.checker.worker`` on `job`; `stop(event)` True ends it early (the verdict is known)."""
-    say = progress or (lambda line: None)
-    read_end, write_end = os.pipe()
-    environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1")
-    with tempfile.TemporaryFile(mode="w+b") as output:
-        try:
-            process = subprocess.Popen([sys.executable, "-m", "polymask.checker.worker", str(write_end)],
-                                       stdin=subprocess.PIPE, stdout=output, stderr=subprocess.STDOUT,
-                                       pass_fds=(write_end,), start_new_session=True, env=environment)
-        finally:
-            os.close(write_end)
-        run = WorkerRun()
-        try:
-            _follow(process, read_end, job, limits, say, stop, run)
-        finally:
-            # Everything the learner started is in this group: nothing outlives the check.
-            kill_group(process.pid)
+def _prctl(option: int, value: int = 0) -> int:
+    libc = ctypes.CDLL(None, use_errno=True)
+    if option in (_PR_GET_CHILD_SUBREAPER,):
+        result = ctypes.c_int(0)
+        libc.prctl(option, ctypes.byref(result), 0, 0, 0)
+        return result.value
+    return libc.prctl(option, value, 0, 0, 0)
+
+
+def _process_table() -> dict[int, tuple[int, str]]:
+    """{pid: (parent pid, state)} of every process now."""
+    table = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
             try:
-                process.stdin.close()
-            except OSError:
-                pass
-            process.wait()
-        if not run.ended:
-            code = process.returncode
-            run.ended = f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
-        output.seek(0)
-        run.output = output.read()[-4000:].decode("utf-8", "replace")
-    return run
+                with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except OSError:  # it ended meanwhile
+                continue
+            table[int(entry.name)] = (int(fields[1]), fields[0].decode())
+    return table
 
 
-def _follow(process, read_end, job, limits, say, stop, run: WorkerRun) -> None:
-    lines: queue.Queue = queue.Queue()
+def descendants(roots: set[int], table: dict | None = None) -> set[int]:
+    """Every process below `roots` (not the roots themselves)."""
+    table = _process_table() if table is None else table
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = set(), list(roots)
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
 
-    def reader():
-        with os.fdopen(read_end, "r", encoding="utf-8", errors="replace") as channel:
-            for line in channel:
-                lines.put(line)
-        lines.put(None)
 
-    threading.Thread(target=reader, daemon=True).start()
-    process.stdin.write((json.dumps(job) + "\n").encode())
-    process.stdin.flush()
-    start = time.monotonic()
-    run.limit = limits.loading
-    phase_start = start
-    while True:
-        now = time.monotonic()
-        remaining = phase_start + run.limit - now
-        if remaining <= 0:
-            run.ended = "timeout"
-            return
+class OutputTail:
+    """Drains a pipe in a thread; keeps its last OUTPUT_KEPT bytes and counts the rest."""
+
+    def __init__(self, fd: int):
+        self.kept, self.dropped = bytearray(), 0
+        self.thread = threading.Thread(target=self._drain, args=(fd,), daemon=True)
+        self.thread.start()
+
+    def _drain(self, fd: int) -> None:
+        with os.fdopen(fd, "rb", buffering=0) as pipe:
+            while chunk := pipe.read(65536):
+                self.kept += chunk
+                if len(self.kept) > OUTPUT_KEPT:
+                    self.dropped += len(self.kept) - OUTPUT_KEPT
+                    del self.kept[:-OUTPUT_KEPT]
+
+    def text(self) -> str:
+        self.thread.join(timeout=2.0)
+        return bytes(self.kept).decode("utf-8", "replace")
+
+
+# ---- the worker -------------------------------------------------------------------------------------
+
+
+class Worker:
+    """A worker process with its arena; use as a context manager (the exit kills everything)."""
+
+    def __init__(self, arena_bytes: int, say: Callable[[str], None]):
+        self.say, self.phase = say, "starting"
+        self.own_children_before = descendants({os.getpid()})
+        self.subreaper_before = _prctl(_PR_GET_CHILD_SUBREAPER)
+        self.dumpable_before = _prctl(_PR_GET_DUMPABLE)
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        _prctl(_PR_SET_DUMPABLE, 0)  # another user's process may not read this one's memory
+        self.arena_fd = os.memfd_create("polymask-check-arena", 0)
+        os.ftruncate(self.arena_fd, arena_bytes)
+        self.arena = mmap.mmap(self.arena_fd, arena_bytes)
+        self.cursor = 0
+        reply_read, reply_write = os.pipe()
+        output_read, output_write = os.pipe()
+        # A waiting OpenMP thread sleeps rather than spins: its CPU time is the work it did.
+        environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1", OMP_WAIT_POLICY="passive")
         try:
-            line = lines.get(timeout=min(remaining, HEARTBEAT_SECONDS))
-        except queue.Empty:
-            if time.monotonic() - phase_start >= HEARTBEAT_SECONDS * 0.99:
-                say(f"  ... still running {run.phase} ({time.monotonic() - phase_start:.0f} s of at most "
-                    f"{run.limit:.0f} s)")
-            continue
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)],
+                stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
+                pass_fds=(reply_write, self.arena_fd), start_new_session=True, env=environment)
+        finally:
+            os.close(reply_write)
+            os.close(output_write)
+        self.output = OutputTail(output_read)
+        self.replies: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read_replies, args=(reply_read,), daemon=True).start()
+
+    def _read_replies(self, fd: int) -> None:
+        with os.fdopen(fd, "rb") as pipe:
+            while line := pipe.readline(REPLY_LIMIT):
+                self.replies.put(line)
+        self.replies.put(None)
+
+    def __enter__(self) -> Worker:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ---- the arena -----------------------------------------------------------------------------
+
+    def reset_arena(self) -> None:
+        self.cursor = 0
+
+    def reserve(self, nbytes: int) -> int:
+        at = self.cursor
+        self.cursor = (at + nbytes + 63) // 64 * 64
+        if self.cursor > len(self.arena):
+            raise MemoryError(f"the checker's arena holds {len(self.arena)} bytes; this request needs more")
+        return at
+
+    def put_vertices(self, vertices: np.ndarray) -> dict:
+        data = np.ascontiguousarray(vertices, dtype=np.float64).reshape(-1, 2)
+        at = self.reserve(data.nbytes)
+        self.arena[at:at + data.nbytes] = data.tobytes()
+        return {"at": at, "n_vertices": int(data.shape[0])}
+
+    def take(self, at: int, count: int) -> np.ndarray:
+        """A copy of `count` answer bytes at `at` (copied now: later writes do not count)."""
+        return np.frombuffer(self.arena, dtype=np.uint8, count=count, offset=at).copy()
+
+    # ---- requests ------------------------------------------------------------------------------------
+
+    def request(self, message: dict, limit: float, phase: str) -> tuple[dict, float]:
+        """Send one request; (its reply, seconds on the checker's clock).  WorkerEnded otherwise."""
+        self.phase = phase
+        if not self.replies.empty():
+            raise self._ended("protocol: a message arrived that answers no request")
+        try:
+            self.process.stdin.write((json.dumps(message) + "\n").encode())
+            self.process.stdin.flush()
+        except OSError:
+            raise self._ended(self._how_it_ended()) from None
+        start = time.monotonic()
+        heartbeat = start + HEARTBEAT_SECONDS
+        while True:
+            now = time.monotonic()
+            if now - start >= limit:
+                raise self._ended("timeout", limit)
+            try:
+                line = self.replies.get(timeout=min(start + limit - now, heartbeat - now, 0.5))
+                break
+            except queue.Empty:
+                if self.process.poll() is not None and self.replies.empty():
+                    raise self._ended(self._how_it_ended()) from None
+                if time.monotonic() >= heartbeat:
+                    heartbeat += HEARTBEAT_SECONDS
+                    self.say(f"  ... still running {phase} ({time.monotonic() - start:.0f} s of at most "
+                             f"{limit:g} s)")
+        elapsed = time.monotonic() - start
         if line is None:
-            return  # the worker closed its channel: it finished or died
+            raise self._ended(self._how_it_ended())
         try:
-            event = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        run.events.append((time.monotonic() - start, event))
-        kind = event.get("event")
-        if kind == "phase":
-            run.phase, run.limit, phase_start = event["name"], limits.for_phase(event["name"]), time.monotonic()
-            if not event["name"].startswith("case"):
-                say(f"  {event['name']} ...")
-        elif kind == "repeat":
-            say(f"    {event['seconds'] * 1e3:.3f} ms per mask ({event['calls']} calls)")
-        elif kind == "finished":
-            run.ended = "finished"
-            return
-        if stop is not None and stop(event):
-            run.ended = "stopped"
-            return
+            reply = json.loads(line)
+        except ValueError:
+            raise self._ended("protocol: a reply that is not one JSON line") from None
+        if not isinstance(reply, dict):
+            raise self._ended("protocol: a reply that is not a JSON object")
+        if "refused" in reply:
+            raise self._ended(f"refused: {reply['refused']}")
+        return reply, elapsed
+
+    def _how_it_ended(self) -> str:
+        try:
+            code = self.process.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            return "closed its reply channel"
+        return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
+
+    def _ended(self, how: str, limit: float = 0.0) -> WorkerEnded:
+        return WorkerEnded(how, self.phase, limit)
+
+    # ---- measured from outside ------------------------------------------------------------------------
+
+    def thread_cpu(self) -> dict[int, float]:
+        """CPU seconds used so far by each thread of the worker, from /proc."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        found = {}
+        try:
+            tasks = os.listdir(f"/proc/{self.process.pid}/task")
+        except OSError:
+            return found
+        for task in tasks:
+            try:
+                with open(f"/proc/{self.process.pid}/task/{task}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+            except OSError:  # the thread ended meanwhile
+                continue
+            found[int(task)] = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+        return found
+
+    def anonymous_memory(self) -> int:
+        """Bytes of the worker's private memory (RssAnon: the arena is shared, so not in it)."""
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+    # ---- the end ----------------------------------------------------------------------------------------
+
+    def close(self) -> str:
+        """Kill the worker and every process below it; reap them; the learner's output (tail)."""
+        try:
+            if self.process.poll() is None:
+                self.process.stdin.write(b'{"op": "exit"}\n')
+                self.process.stdin.flush()
+        except OSError:
+            pass
+        me = os.getpid()
+        for _ in range(200):
+            table = _process_table()
+            ours = {pid for pid, (parent, _) in table.items() if parent == me} - self.own_children_before
+            targets = (descendants({self.process.pid}, table) | ours | {self.process.pid}) - {me}
+            alive = {pid for pid in targets if pid in table and table[pid][1] != "Z"}
+            for pid in alive:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            for pid in ours - {self.process.pid}:
+                try:
+                    os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    pass
+            if not alive:
+                break
+            time.sleep(0.005)
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+        self.process.wait()
+        _prctl(_PR_SET_CHILD_SUBREAPER, self.subreaper_before)
+        _prctl(_PR_SET_DUMPABLE, self.dumpable_before)
+        self.arena.close()
+        os.close(self.arena_fd)
+        tail = self.output.text()
+        if self.output.dropped:
+            tail = f"[{self.output.dropped:,} earlier bytes of output dropped]\n" + tail
+        return tail

@@ -25,17 +25,27 @@ from pathlib import Path
 
 from polymask.checker.exercises import Exercise, strip_comments
 
+#: The most of a learner's file the checker reads (a solution is a few KiB).
+MAX_SOURCE_BYTES = 256 * 1024
+
 #: What learner code may use from polymask (nothing here computes a mask).
 ALLOWED_NAMES = frozenset({"get_include", "get_library_dirs", "build_info", "__version__"})
 
 _IMPORTS = (
     # import polymask / import polymask.stages as s   ("cimport" is not matched: \b needs a boundary)
-    re.compile(r"^\s*import\s+(?P<module>polymask(?:\.[\w.]+)?)", re.MULTILINE),
+    re.compile(r"^[ \t]*import[ \t]+(?P<module>polymask(?:\.[\w.]+)?)", re.MULTILINE),
     # from polymask import mask / from polymask.stages import scanline
-    re.compile(r"^\s*from\s+(?P<module>polymask(?:\.[\w.]+)?)\s+import\s+(?P<names>\(?[^\n)]*\)?)", re.MULTILINE),
+    re.compile(r"^[ \t]*from[ \t]+(?P<module>polymask(?:\.[\w.]+)?)[ \t]+import[ \t]+(?P<names>\(?[^\n)]*\)?)",
+               re.MULTILINE),
     # __import__("polymask") / importlib.import_module("polymask.stages")
     re.compile(r"""(?:__import__|import_module)\s*\(\s*['"](?P<module>polymask[\w.]*)['"]"""),
 )
+
+
+def read_source(path: Path) -> str:
+    """The learner's file, read no further than MAX_SOURCE_BYTES (the checker refuses bigger ones)."""
+    with open(path, "rb") as handle:
+        return handle.read(MAX_SOURCE_BYTES).decode("utf-8", errors="replace")
 
 
 def _line_of(text: str, offset: int) -> int:
@@ -48,11 +58,11 @@ def borrowed_answer(source: str, kind: str) -> str | None:
         return None
     code = strip_comments(source, kind)
     lines = source.splitlines()
+    used = set(re.findall(r"\bpolymask\.(\w+)", code))
     for pattern in _IMPORTS:
         for match in pattern.finditer(code):
             module = match.group("module")
             names = match.groupdict().get("names")
-            line = _line_of(code, match.start("module"))
             if names is not None and module == "polymask":
                 imported = {part.strip().split(" as ")[0].strip() for part in names.strip("()").split(",")}
                 if imported <= ALLOWED_NAMES:
@@ -61,15 +71,41 @@ def borrowed_answer(source: str, kind: str) -> str | None:
             elif module == "polymask" and names is None and "import_module" not in match.group(0) \
                     and "__import__" not in match.group(0):
                 # `import polymask`: fine as long as only the build helpers are used.
-                used = set(re.findall(r"\bpolymask\.(\w+)", code))
                 if used <= ALLOWED_NAMES:
                     continue
                 what = ", ".join(f"polymask.{name}" for name in sorted(used - ALLOWED_NAMES))
             else:
                 what = module
+            line = _line_of(code, match.start("module"))
             return (f"line {line} (`{lines[line - 1].strip()}`) uses polymask's own {what}; this exercise "
                     "asks you to compute the mask yourself, so the checker does not run a file that borrows "
                     "the answer. Only polymask.get_include() / get_library_dirs() (and `cimport polymask.core` "
+                    "where the exercise gives it) may be used.")
+    return None
+
+
+# A quoted or bracketed file name that reaches into polymask's own sources or binaries.
+_POLYMASK_FILE = re.compile(r"""["'<](?P<name>[^"'<>\n]{0,300}polymask[^"'<>\n]{0,300}"""
+                            r"""\.(?:h|hpp|hh|c|cc|cpp|pxd|pxi|pyx|cl|so))["'>]""")
+_CL_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*(?P<name>[^\n]*)", re.MULTILINE)
+#: The one polymask header a learner's .pyx may name (exercise 04's extern block).
+GIVEN_HEADERS = frozenset({"polymask/core.hpp"})
+
+
+def foreign_include(source: str, kind: str) -> str | None:
+    """Why `source` reaches for a file of polymask's the exercise does not hand out, or None."""
+    code = strip_comments(source, kind)
+    if kind == "cl":
+        for match in _CL_INCLUDE.finditer(code):
+            name = match.group("name").strip()
+            if name.strip('"<>') != "precision.h":
+                return (f"line {_line_of(code, match.start())} includes {name}; an exercise 07 kernel is built with "
+                        "the precision header only (#include \"precision.h\" is the one include allowed).")
+        return None
+    for match in _POLYMASK_FILE.finditer(code):
+        if match.group("name") not in GIVEN_HEADERS:
+            return (f"line {_line_of(code, match.start())} names {match.group('name')!r}, a file of polymask's that "
+                    "this exercise does not hand out; only \"polymask/core.hpp\" (and `cimport polymask.core` "
                     "where the exercise gives it) may be used.")
     return None
 
@@ -98,7 +134,7 @@ def annotation_scores(path: Path, include_path: list[str]) -> dict[int, int]:
     """{line number: Cython's score} for the .pyx at `path` (0: no Python C API on that line)."""
     with tempfile.TemporaryDirectory(prefix="polymask-annotate-") as scratch:
         copy = Path(scratch) / "learner.pyx"
-        copy.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        copy.write_text(read_source(path), encoding="utf-8")
         command = [sys.executable, "-m", "cython", "--annotate", "--cplus", "-3", str(copy)]
         for folder in include_path:
             command[3:3] = ["-I", folder]
@@ -109,32 +145,45 @@ def annotation_scores(path: Path, include_path: list[str]) -> dict[int, int]:
         return {int(match["number"]): int(match["score"]) for match in _ANNOTATED_LINE.finditer(page.read_text())}
 
 
-def loop_lines(source: str) -> list[int]:
-    """Line numbers that run once per loop iteration: every `for`/`while` line, its body, and
-    every line holding a comprehension (`[... for ... in ...]`)."""
+def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(first, last, header) line numbers of every indented block, in one pass (a stack of open blocks)."""
+    found, open_blocks = [], []  # open_blocks: [indent, first line, last line, header]
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        indent = len(line) - len(line.lstrip())
+        while open_blocks and indent <= open_blocks[-1][0]:
+            block = open_blocks.pop()
+            found.append((block[1], block[2], block[3]))
+        for block in open_blocks:
+            block[2] = number
+        open_blocks.append([indent, number, number, stripped])
+    found.extend((block[1], block[2], block[3]) for block in open_blocks)
+    return found
+
+
+def hot_lines(source: str) -> list[int]:
+    """Line numbers that run once per pixel or per edge: every loop (header and body), every
+    comprehension, every line that builds per-element Python calls (lambda, np.frompyfunc,
+    np.vectorize, map), and the whole body of every cdef function the loops call."""
     lines = strip_comments(source, "pyx").splitlines()
     picked: set[int] = set()
-    for index, line in enumerate(lines):
-        stripped = line.strip()
-        if re.match(r"(for|while)\b", stripped):
-            picked.add(index + 1)
-            indent = len(line) - len(line.lstrip())
-            for inner in range(index + 1, len(lines)):
-                if not lines[inner].strip():
-                    continue
-                if len(lines[inner]) - len(lines[inner].lstrip()) <= indent:
-                    break
-                picked.add(inner + 1)
-        elif re.search(r"\bfor\b.+\bin\b", stripped):
-            picked.add(index + 1)
-    return sorted(picked)
+    for first, last, header in _blocks(lines):
+        if re.match(r"(for|while)\b", header) or (re.match(r"cdef\b", header) and header.endswith(":")
+                                                  and "(" in header and not re.match(r"cdef\s+class\b", header)):
+            picked.update(range(first, last + 1))
+    for number, line in enumerate(lines, start=1):
+        if re.search(r"\bfor\b.+\bin\b|\blambda\b|frompyfunc|vectorize|\bmap\s*\(", line):
+            picked.add(number)
+    return sorted(number for number in picked if lines[number - 1].strip())
 
 
-def yellow_loop_lines(path: Path, include_path: list[str]) -> list[YellowLine]:
-    """The loop lines of the .pyx at `path` that still call into Python, worst first."""
-    source = path.read_text(encoding="utf-8")
+def yellow_hot_lines(path: Path, include_path: list[str]) -> list[YellowLine]:
+    """The per-pixel lines of the .pyx at `path` that still call into Python, in line order."""
+    source = read_source(path)
     text = source.splitlines()
     scores = annotation_scores(path, include_path)
     yellow = [YellowLine(number, scores[number], html.unescape(text[number - 1].strip()))
-              for number in loop_lines(source) if scores.get(number, 0) > 0]
+              for number in hot_lines(source) if scores.get(number, 0) > 0]
     return sorted(yellow, key=lambda line: line.number)

@@ -1,21 +1,24 @@
 """``check(exercise, path)``: the order of the checks, and the verdict.
 
 1. The arguments are validated before anything of the learner's runs.
-2. The source is read: a borrowed answer (polymask's own mask functions)
-   or a file of the wrong kind fails here, before it is built.
+2. The source is read (at most MAX_SOURCE_BYTES, scanned in linear time):
+   a borrowed answer or a file of the wrong kind fails here, unbuilt.
 3. A .pyx is built (polymask._build); a build error is an error (exit 2).
-4. The reference masks are computed HERE, before the worker starts: the
-   test set, and the timing problem.
-5. The worker runs the learner's code in its own process group and sends
-   back masks and measurements; the verdict compares them with the
-   references.  A failure in any phase -- loading, a case, the technique
-   check, timing -- is a FAIL that names the phase.
-6. Only then is the previous stage of the ladder timed, in this process,
-   and the timings shown as min / median / max.
+4. The worker (runner.Worker) loads the learner's code; the checker sends
+   every case -- the named ones, fresh random ones from this run's seed,
+   one full-size problem -- and judges each raw answer when it arrives
+   (judge.py), then checks the technique (technique.py) and times the
+   learner on fresh polygons, checking every timed answer.
+5. The stage before is timed through the same protocol on the same
+   polygons, so the speed-up compares like with like.
+
+Every verdict comes from this process: a worker that stops answering as
+the protocol says -- a timeout, a crash, a refused action, a message it
+was not asked for -- fails in the phase it was in.
 """
 from __future__ import annotations
 
-import base64
+import math
 import os
 import sys
 from pathlib import Path
@@ -23,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from polymask.checker import report, runner, source
+from polymask.checker import judge, report, runner, source, technique
 from polymask.checker.exercises import (
     EXERCISES,
     FAST_TIME_SIZE,
@@ -63,11 +66,6 @@ def validate_arguments(size, time_size, repeats, limits: runner.Limits) -> None:
             raise ValueError(f"the {name} time limit must be a positive number of seconds, got {seconds!r}")
 
 
-def _unpack(bits: str, shape) -> np.ndarray:
-    flat = np.unpackbits(np.frombuffer(base64.b64decode(bits), dtype=np.uint8), count=shape[0] * shape[1])
-    return flat.reshape(shape).astype(bool)
-
-
 def _looks_like(text: str, exercise) -> str:
     """", which looks like exercise NN's file" when another exercise's declarations all match."""
     for other in EXERCISES:
@@ -79,43 +77,51 @@ def _looks_like(text: str, exercise) -> str:
 
 def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: int | None = None,
           repeats: int = 3, timing: bool = True, case_timeout: float = 30.0, timing_timeout: float = 120.0,
-          load_timeout: float = 120.0, technique_timeout: float = 120.0,
+          load_timeout: float = 120.0, technique_timeout: float = 120.0, seed: int | None = None,
           progress: Callable[[str], None] | bool = True) -> CheckResult:
     """Build the learner's file for `exercise`, check it on the test set, check its technique, time it.
 
     `size` is the side of the test images (the tests use 24); `time_size`
     the side of the timing problem (default 1024, or 128 when this stage or
     the one before is a slow one); `repeats` timings per row, shown as
-    min / median / max.  The limits are seconds per phase, stated in the
-    first progress line.  `progress` receives progress lines (True, the
-    default: printed to stderr; False: none).  Returns a CheckResult:
-    ``.passed``, and the report as its str.  Bad arguments raise ValueError
-    before anything runs.
+    min / median / max.  `seed` replays the random cases of an earlier run
+    (default: a fresh one, printed in the report).  The limits are seconds
+    per request, stated in the first progress line.  `progress` receives
+    progress lines (True, the default: printed to stderr; False: none).
+    Returns a CheckResult: ``.passed``, and the report as its str.  Bad
+    arguments raise ValueError before anything runs.
     """
     spec = get_exercise(exercise)
     limits = runner.Limits(loading=load_timeout, case=case_timeout, technique=technique_timeout,
                            timing=timing_timeout)
     validate_arguments(size, time_size, repeats, limits)
+    if seed is not None:
+        seed = _whole_number("seed", seed, 0, 2**32 - 1)
     if progress is True:
         progress = _to_stderr  # so the report alone is on stdout
     say = progress or (lambda line: None)
     learner_path = Path(path)
     label = f"exercise {spec.folder}"
+    module_name = None
 
     def result(status, text, **extra):
         if module_name:  # the cached module's name means nothing to the learner: name their file
             text = text.replace(f"{module_name}.pyx", str(learner_path)).replace(module_name, learner_path.stem)
         return CheckResult(spec.folder, str(learner_path), status, text, **extra)
 
-    module_name = None
     if not learner_path.is_file():
         return result("error", f"ERROR {label}: there is no file {str(learner_path)!r}; expected the "
                       f"{spec.filename} you edited, e.g. exercises/{spec.folder}/{spec.filename}")
     if learner_path.suffix != Path(spec.filename).suffix:
         return result("error", f"ERROR {label}: {learner_path.name} is a {learner_path.suffix or 'suffix-less'} "
                       f"file; this exercise expects a {Path(spec.filename).suffix} file ({spec.filename})")
-    text = learner_path.read_text(encoding="utf-8", errors="replace")
-    borrowed = source.borrowed_answer(text, spec.kind)
+    with open(learner_path, "rb") as handle:
+        raw = handle.read(source.MAX_SOURCE_BYTES + 1)
+    if len(raw) > source.MAX_SOURCE_BYTES:
+        return result("wrong", f"FAIL {label}: {learner_path} is over {source.MAX_SOURCE_BYTES // 1024} KiB; "
+                      "a solution is a few KiB, and the checker reads no more.", phase="reading your file")
+    text = raw.decode("utf-8", errors="replace")
+    borrowed = source.borrowed_answer(text, spec.kind) or source.foreign_include(text, spec.kind)
     if borrowed:
         return result("wrong", f"FAIL {label}: {learner_path} was not run: {borrowed}", phase="reading your file")
     missing = source.missing_declarations(text, spec)
@@ -124,8 +130,10 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
                       f"no {' and no '.join(missing)}{_looks_like(text, spec)}. Start from "
                       f"exercises/{spec.folder}/{spec.filename}.", phase="reading your file")
 
-    say(f"checking {learner_path} for {label}; {limits.statement()}")
-    job = {"exercise": spec.number, "path": str(learner_path.resolve())}
+    say(f"checking {learner_path} for {label}; {limits.statement()}; files up to "
+        f"{source.MAX_SOURCE_BYTES // 1024} KiB, output kept up to {runner.OUTPUT_KEPT // 1024} KiB")
+    load = {"op": "load", "kind": spec.kind, "path": str(learner_path), "entry_points": list(spec.entry_points),
+            "module_path": str(learner_path.absolute()), "module_name": f"learner_{learner_path.stem}"}
     if spec.kind == "pyx":
         from polymask._build import build_cython
 
@@ -134,95 +142,46 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
         if not built.ok:
             return result("error", f"ERROR {label}: {learner_path} did not build.\n{built.error}", phase="building")
         module_name = built.module_name
-        job.update(module_path=str(built.module_path), module_name=built.module_name)
+        load.update(module_path=str(built.module_path), module_name=built.module_name)
 
-    # The references, before any learner code runs.
-    import polymask
-    from polymask.problems import standard_problem
-
-    cases = checker_cases(size)
-    expected = [polymask.mask(case.vertices, case.shape) for case in cases]
-    job["cases"] = [{"name": case.name, "vertices": case.vertices.tolist(), "shape": list(case.shape)}
-                    for case in cases]
+    seed = judge.draw_seed() if seed is None else seed
+    rng = np.random.default_rng(seed)
     side = int(time_size or default_time_size(spec))
-    time_vertices, time_shape = standard_problem(side)
-    time_expected = polymask.mask(time_vertices, time_shape) if timing else None
-    if timing:
-        job["timing"] = {"vertices": time_vertices.tolist(), "shape": list(time_shape), "repeats": int(repeats)}
+    cases = checker_cases(size) + judge.random_cases(rng, size, default_time_size(spec))
+    seed_note = f"random cases from seed {seed}; --seed {seed} replays them"
+    arena = 32 * 2**20 + max(64 * 2**20, 2 * side * side)
 
-    failures: list = []
+    def fail(what, phase):
+        return result("wrong", f"FAIL {label}: {learner_path} {what}\n  ({seed_note})", phase=phase)
 
-    def judge_case(event) -> bool:
-        """Compare one case as it arrives; True (stop the worker) once the cases are known wrong."""
-        if event.get("event") == "case" and isinstance(event.get("index"), int) and 0 <= event["index"] < len(cases):
-            case = cases[event["index"]]
-            if event.get("kind") == "mask":
-                got = _unpack(event["bits"], case.shape)
-                if not np.array_equal(got, expected[event["index"]]):
-                    failures.append(report.wrong_mask_failure(case, got, expected[event["index"]]))
-            else:
-                failures.append(dict(report.case_record(case), kind=event.get("kind", "raised"),
-                                     message=str(event.get("message", ""))))
-        return (event.get("event") == "cases_done" and bool(failures)) or event.get("event") == "borrowed"
-
-    run = runner.run_worker(job, limits, say, stop=judge_case)
-    crashed_tail = "\n".join(run.output.strip().splitlines()[-8:])
-
-    def phase_fail(what: str, phase: str) -> CheckResult:
-        return result("wrong", f"FAIL {label}: {learner_path} {what}", phase=phase)
-
-    load_error = run.first("load_error")
-    if load_error:
-        return result("error", f"ERROR {label}: {learner_path} could not be loaded:\n  "
-                      + load_error["message"].replace("\n", "\n  "), phase="loading")
-    borrowed = run.first("borrowed")
-    if borrowed:
-        return phase_fail(f"called polymask's own {borrowed['what']} while running ({run.phase}); this exercise "
-                          "asks you to compute the mask yourself.", run.phase)
-    entry = run.first("entry_points")
-    if entry:
-        return phase_fail(f"is not the file this exercise asks for: it has {'; '.join(entry['problems'])}. "
-                          f"Start from exercises/{spec.folder}/{spec.filename}.", "loading")
-    if run.ended == "timeout":
-        return phase_fail(f"did not finish {run.phase} within {run.limit:g} s, its time limit (an endless "
-                          "loop? a loop index that never advances?); it was stopped, with everything it started.",
-                          run.phase)
-    if not run.first("cases_done"):
-        return _crash(phase_fail, run, crashed_tail)
-    count = len(cases)
-    if failures:
-        return result("wrong", report.cases_report(label, learner_path, failures, count, size),
-                      failures=failures, phase="cases")
-    if run.ended not in ("finished",) or run.first("raised"):
-        return _crash(phase_fail, run, crashed_tail)
-
-    # The technique.
-    technique = _technique_failure(spec, run, learner_path, count)
-    if technique:
-        return phase_fail(technique[0], technique[1])
-
-    lines = [f"PASS {label}: {learner_path} gives the right mask on all {count} cases"
-             + _technique_note(spec, run) + "."]
-    if not timing:
-        return result("pass", lines[0])
-    timing_mask = run.first("timing_mask")
-    if timing_mask is None or "bits" not in timing_mask \
-            or not np.array_equal(_unpack(timing_mask["bits"], time_shape), time_expected):
-        why = timing_mask.get("message") if timing_mask else None
-        return phase_fail(f"passed the {count} cases but is wrong on the {side}x{side} standard problem (timing "
-                          f"phase){': ' + why if why else ''}.", "timing")
-    yours = [event["seconds"] for event in run.of_kind("repeat")]
-    clock_problem = _clock_mismatch(run)
-    if clock_problem:
-        return phase_fail(clock_problem, "timing")
+    worker = runner.Worker(arena, say)
+    tail, outcome = "", None
+    try:
+        outcome = _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label,
+                               learner_path, fail, result, seed_note)
+    except runner.WorkerEnded as ended:
+        outcome = ended
+    finally:
+        tail = worker.close()
+    if isinstance(outcome, runner.WorkerEnded):
+        return _ended_report(outcome, fail, tail, result, label, learner_path)
+    if not isinstance(outcome, dict):
+        return outcome
+    # Passed the cases, the technique and the timing: the stage before, through the same protocol.
     compare_with = spec.previous or spec.stage
     role = "the previous stage" if spec.previous else "polymask's own version of this stage"
-    previous, note = _time_stage(compare_with, time_vertices, time_shape, repeats, dict(spec.call_options), say)
+    lines = [outcome["line"]]
+    if not timing:
+        return result("pass", "\n".join(lines + [f"  ({seed_note})"]))
+    say(f"  timing {compare_with} ...")
+    previous, note = _time_stage(compare_with, outcome["timed"], limits, say, arena, dict(spec.call_options))
+    yours = outcome["seconds"]
     why = "a slow stage" if side == default_time_size(spec) else "as asked"
     scaled = "" if side == FAST_TIME_SIZE else f" (scaled down from {FAST_TIME_SIZE}x{FAST_TIME_SIZE}: {why})"
-    lines += report.timing_lines(side, scaled, yours, previous, compare_with, role, _busy_note(yours + previous))
+    lines += report.timing_lines(side, scaled, yours, previous, compare_with, role, _busy_note(yours))
     if note:
         lines.append(f"  ({note})")
+    lines.append(f"  ({seed_note})")
     extra = {"seconds": float(np.median(yours)), "repeat_seconds": yours, "previous_stage": compare_with,
              "time_shape": (side, side)}
     if previous:
@@ -230,97 +189,187 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     return result("pass", "\n".join(lines), **extra)
 
 
-def _crash(phase_fail, run, tail) -> CheckResult:
-    raised = run.first("raised")
-    if raised:
-        return phase_fail(f"failed during {run.phase}: your code raised\n  " + raised["message"].replace("\n", "\n  "),
-                          run.phase)
-    return phase_fail(f"crashed the Python process ({run.ended}) during {run.phase}: in compiled code this is "
-                      "usually a NULL or out-of-range pointer; in Python, an exit or a kill."
-                      + (f"\nlast output:\n{tail}" if tail else ""), run.phase)
-
-
-def _technique_failure(spec, run, learner_path, count) -> tuple[str, str] | None:
-    """(what is wrong, phase) when the exercise's technique check fails."""
-    head = f"gives the right mask on all {count} cases, but"
+def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label, learner_path,
+                 fail, result, seed_note):
+    """Load, cases, technique, timing -- a CheckResult when it failed, else what the PASS needs."""
+    reply, _ = worker.request(load, limits.loading, "loading your file")
+    if "raised" in reply:
+        raise runner.WorkerEnded(f"raised: {reply['raised']}", "loading your file")
+    if "load_error" in reply:
+        return result("error", f"ERROR {label}: {learner_path} could not be loaded:\n  "
+                      + str(reply["load_error"]).replace("\n", "\n  "), phase="loading")
+    if "entry_points" in reply:
+        return fail(f"is not the file this exercise asks for: it has {'; '.join(map(str, reply['entry_points']))}. "
+                    f"Start from exercises/{spec.folder}/{spec.filename}.", "loading")
+    if reply != {"ok": True}:
+        raise judge.ProtocolError("protocol: an unexpected reply to loading", "loading your file")
+    options = dict(spec.call_options)
+    failures = []
+    for case in cases:
+        answers, _ = judge.ask(worker, "masks", [(case.vertices, case.shape)], limits.case,
+                               f"case {case.name!r}", options=options)
+        failure = judge.judge_case(case, answers[0])
+        if failure:
+            failures.append(failure)
+    if failures:
+        return result("wrong", report.cases_report(label, learner_path, failures, len(cases), cases[0].shape[0])
+                      + f"\n  ({seed_note})", failures=failures, phase="cases")
+    if "point_inside(polygon, px, py)" in spec.entry_points:
+        problem = judge.point_inside_failure(worker, cases, rng, limits.case)
+        if problem:
+            return fail(f"gives the right masks, but {problem}", "the point_inside check")
+    head = f"gives the right mask on all {len(cases)} cases, but"
+    note = ""
     if spec.technique == MANY_THREADS:
-        threads = run.first("threads")
-        if threads is None:
-            return f"{head} the thread check did not report.", "the thread check"
-        if threads["threads"] < 2:
-            return (f"{head} it ran on {threads['threads']} thread: over {threads['calls']} calls with threads=2, "
-                    f"one thread did all {threads['cpu_seconds']:.2f} s of CPU work. Split the rows over threads "
-                    "with cython.parallel.prange(..., nogil=True), and let num_threads follow the `threads` "
-                    "argument.", "the thread check")
-    if spec.technique == FREES_POLYGON:
-        memory = run.first("memory")
-        if memory is None:
-            return f"{head} the memory check did not report.", "the memory check"
-        polygon_bytes = memory["vertex_bytes"]
-        if memory["grew_bytes"] > 0.5 * memory["constructions"] * polygon_bytes:
-            return (f"{head} Polygon leaks its C++ polygon: building and dropping Polygon({memory['n_vertices']:,} "
-                    f"vertices) {memory['constructions']} times grew the process by "
-                    f"{memory['grew_bytes'] / 2**20:.0f} MiB. __dealloc__ must delete what __cinit__ made "
-                    "(del self.polygon).", "the memory check")
-    if spec.technique == WHITE_LOOPS:
-        from polymask._build import cython_include_path
-
-        yellow = source.yellow_loop_lines(learner_path, cython_include_path())
+        try:
+            problem, note = technique.thread_failure(worker, lambda stage: _stage_worker(stage, limits, say, 2**26),
+                                                     spec.previous, rng, limits.technique)
+        except technique.Inconclusive as why:
+            return result("inconclusive", f"INCONCLUSIVE {label}: {learner_path} gives the right mask on all "
+                          f"{len(cases)} cases, but the thread check could not decide: {why}. Re-run when the "
+                          f"machine is quieter.\n  ({seed_note})", phase="the thread check")
+        if problem:
+            return fail(f"{head} {problem}", "the thread check")
+    elif spec.technique == FREES_POLYGON:
+        problem = technique.memory_failure(worker, rng, limits.technique)
+        if problem:
+            return fail(f"{head} {problem}", "the memory check")
+        note = ", and Polygon frees its C++ polygon"
+    elif spec.technique == WHITE_LOOPS:
+        yellow = _yellow_report(learner_path)
         if yellow:
-            shown = "\n".join(f"  line {line.number} (score {line.score}): {line.text}" for line in yellow[:8])
-            return (f"{head} its loops still call into Python: Cython's annotation (cython -a) shows yellow "
-                    f"on {len(yellow)} loop line{'s' if len(yellow) > 1 else ''}:\n{shown}\nType the loop "
-                    "variables and everything the loop touches with cdef (and read the vertices through the "
-                    "typed memoryview).", "the annotation check")
-    return None
+            return fail(f"{head} {yellow}", "the annotation check")
+        problem = technique.typed_speed_failure(worker, lambda stage: _stage_worker(stage, limits, say, 2**24),
+                                                rng, limits.technique)
+        if problem:
+            return fail(f"{head} {problem}", "the speed check")
+        note = ", with no Python in its per-pixel code"
+    line = f"PASS {label}: {learner_path} gives the right mask on all {len(cases)} cases{note}."
+    if not timing:
+        return {"line": line}
+    seconds, timed = _time_learner(worker, side, repeats, rng, limits, options, say)
+    if isinstance(seconds, str):
+        return fail(seconds, "timing")
+    return {"line": line, "seconds": seconds, "timed": timed}
 
 
-def _technique_note(spec, run) -> str:
-    if spec.technique == MANY_THREADS and run.first("threads"):
-        return f", on {run.first('threads')['threads']} threads"
-    if spec.technique == FREES_POLYGON:
-        return ", and Polygon frees its C++ polygon"
-    if spec.technique == WHITE_LOOPS:
-        return ", with no Python in its loops"
-    return ""
+def _time_learner(worker, side, repeats, rng, limits, options, say):
+    """Seconds per mask per repeat, each repeat on fresh polygons, every answer checked."""
+    from polymask.problems import STANDARD_VERTICES
+
+    say("  timing ...")
+
+    def polygons(count):
+        return [(rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2)), (side, side)) for _ in range(count)]
+
+    def wrong(batch, answers):
+        for answer, (vertices, shape) in zip(answers, batch):
+            if isinstance(answer, dict):
+                return answer
+            if not judge.is_right(answer, vertices, shape):
+                return {"kind": "wrong", "message": ""}
+        return None
+
+    first = polygons(1)
+    answers, seconds = judge.ask(worker, "masks", first, limits.timing, "timing", options=options)
+    problem = wrong(first, answers)
+    per_batch = max(1, min(32, (48 * 2**20) // (side * side), math.ceil(0.05 / max(seconds, 1e-6))))
+    timed, result = [], []
+    for repeat in range(repeats):
+        if problem:
+            break
+        batch = polygons(per_batch)
+        answers, seconds = judge.ask(worker, "masks", batch, limits.timing,
+                                     f"timing, repeat {repeat + 1} of {repeats}", options=options)
+        say(f"  timing, repeat {repeat + 1} of {repeats} ...")
+        problem = wrong(batch, answers)
+        timed.append(batch)
+        result.append(seconds / len(batch))
+    if problem:
+        if problem["kind"] == "raised":
+            return ("failed during timing: your code raised\n  " + problem["message"].replace("\n", "\n  "),
+                    None)
+        why = f": {problem['message']}" if problem["message"] else ""
+        return (f"passed the cases but is wrong on a {side}x{side} timing problem{why} (every timed answer "
+                "is checked, each on a fresh polygon).", None)
+    return result, timed
 
 
-def _clock_mismatch(run) -> str | None:
-    """The worker's timings must fit inside the time the checker saw pass (a faked clock does not)."""
-    stamps = {event.get("event"): at for at, event in run.events
-              if event.get("event") in ("timing_mask", "timing_done")}
-    if "timing_mask" not in stamps or "timing_done" not in stamps:
-        return "stopped reporting during timing."
-    reported = sum(event["seconds"] * event["calls"] for event in run.of_kind("repeat"))
-    seen = stamps["timing_done"] - stamps["timing_mask"]
-    if reported > seen * 1.05 + 0.05 or any(event["seconds"] <= 0 for event in run.of_kind("repeat")):
-        return (f"reported {reported:.3f} s of timing, but the checker's clock saw {seen:.3f} s pass: "
-                "the timings do not add up (was the clock replaced?).")
-    return None
+def _stage_worker(stage_id, limits, say, arena):
+    worker = runner.Worker(arena, say)
+    try:
+        reply, _ = worker.request({"op": "load", "kind": "py", "stage": stage_id}, limits.loading, "loading")
+    except BaseException:
+        worker.close()
+        raise
+    if reply != {"ok": True}:
+        worker.close()
+        raise ImportError(str(reply.get("load_error", reply)))
+    return _Closing(worker)
 
 
-def _time_stage(stage_id, vertices, shape, repeats, options, say) -> tuple[list, str]:
-    """Seconds per mask of polymask's own stage, per repeat (here, in the checker's process)."""
-    import time
+class _Closing:
+    def __init__(self, worker):
+        self.worker = worker
 
+    def __enter__(self):
+        return self.worker
+
+    def __exit__(self, *exc):
+        self.worker.close()
+
+
+def _time_stage(stage_id, timed, limits, say, arena, options) -> tuple[list, str]:
+    """Seconds per mask of polymask's own stage on the very polygons the learner was timed on."""
     from polymask import stages
-    from polymask.bench.timing import calibrate
 
     stage = stages.get(stage_id)
     stage_options = {"threads": options["threads"]} if "threads" in options and stage.threaded else {}
     try:
-        function = stage.load()
-    except ImportError as error:
+        with _stage_worker(stage_id, limits, say, arena) as worker:
+            seconds = []
+            for batch in timed:
+                _, elapsed = judge.ask(worker, "masks", batch, limits.timing, f"timing {stage_id}",
+                                       options=stage_options)
+                seconds.append(elapsed / len(batch))
+    except (ImportError, runner.WorkerEnded) as error:
         return [], f"stage {stage_id!r} is not available here: {error}"
-    say(f"  timing {stage_id} ...")
-    calls, _ = calibrate(lambda: function(vertices, shape, **stage_options), 0.02)
-    seconds = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            function(vertices, shape, **stage_options)
-        seconds.append((time.perf_counter() - start) / calls)
     return seconds, ""
+
+
+def _yellow_report(learner_path) -> str | None:
+    from polymask._build import cython_include_path
+
+    yellow = source.yellow_hot_lines(learner_path, cython_include_path())
+    if not yellow:
+        return None
+    shown = "\n".join(f"  line {line.number} (score {line.score}): {line.text}" for line in yellow[:8])
+    return (f"its loops still call into Python: Cython's annotation (cython -a) shows yellow on {len(yellow)} "
+            f"line{'s' if len(yellow) > 1 else ''} of its per-pixel code:\n{shown}\nType the loop variables and "
+            "everything the loop touches with cdef (and read the vertices through the typed memoryview).")
+
+
+def _ended_report(ended, fail, tail, result, label, learner_path) -> CheckResult:
+    """The FAIL for a worker that stopped answering: timeout, crash, refusal, protocol violation."""
+    quoted = ""
+    if tail.strip():
+        lines = tail.rstrip().splitlines()[-12:]
+        quoted = "\noutput of your code (its last lines):\n" + "\n".join("  | " + line for line in lines)
+    how, phase = ended.how, ended.phase
+    if how == "timeout":
+        return fail(f"did not finish {phase} within {ended.limit:g} s, its time limit (an endless loop? a loop "
+                    "index that never advances?); it was stopped, with everything it started.", phase)
+    if how.startswith("refused: "):
+        return fail(f"{how[len('refused: '):]} while running ({phase}); the checker does not allow that: "
+                    "compute the mask yourself, in this process.", phase)
+    if how.startswith("raised: "):
+        return fail(f"failed during {phase}: your code raised\n  " + how[len("raised: "):].replace("\n", "\n  ")
+                    + quoted, phase)
+    if how.startswith("protocol: "):
+        return fail(f"broke the checker's protocol during {phase} ({how[len('protocol: '):]}): something in "
+                    "the worker wrote on the checker's private channel." + quoted, phase)
+    return fail(f"crashed the Python process ({how}) during {phase}: in compiled code this is usually a NULL "
+                "or out-of-range pointer; in Python, an exit or a kill." + quoted, phase)
 
 
 def _busy_note(seconds: list) -> str:

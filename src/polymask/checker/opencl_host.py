@@ -1,0 +1,78 @@
+"""Exercise 07's host side: the learner's kernel built through polymask.opencl, as mask(vertices, shape).
+
+The learner writes only the kernel (a .cl file); this module, run inside
+the worker, builds it with the precision switch and ``precision.h`` -- not
+polymask's own kernels or its crossing predicate -- and launches it one work-item per pixel on a mask buffer
+that starts as 2s, so a pixel the kernel never wrote is seen.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+#: Name of the kernel a .cl exercise must define.
+OPENCL_KERNEL = "mask_pixel"
+
+
+def precision_folder(kernel_dir) -> Path:
+    """A folder holding only polymask's precision.h (in the build cache), the one header 07 hands out."""
+    import hashlib
+
+    from polymask._build import cache_dir
+
+    text = (Path(kernel_dir) / "precision.h").read_text(encoding="utf-8")
+    folder = cache_dir() / f"learner-cl-include-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+    if not (folder / "precision.h").is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f"precision.h.{os.getpid()}.partial"
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, folder / "precision.h")
+    return folder
+
+
+def opencl_mask_function(path):
+    """Build the learner's kernel through polymask.opencl's engine; a host mask(vertices, shape)."""
+    import pyopencl as cl
+
+    from polymask import opencl
+
+    path = Path(path)
+    # precision="double" refuses a device without fp64, with a message naming it.
+    engine = opencl.MaskEngine(precision="double")
+    # polymask's own kernels and its crossing predicate stay out of reach: only precision.h.
+    options = [option for option in opencl.build_options(use_double=True) if not option.startswith("-I")]
+    options = [option for option in options if option != str(opencl.kernel_dir())]
+    program = opencl.build_program(path.read_text(encoding="utf-8"), engine.device,
+                                   options=["-I", str(precision_folder(opencl.kernel_dir())), *options],
+                                   label=str(path))
+    names = program.get_info(cl.program_info.KERNEL_NAMES).split(";")
+    if OPENCL_KERNEL not in names:
+        raise LookupError(f"{path} defines no kernel named {OPENCL_KERNEL!r}; it defines: "
+                          f"{', '.join(n for n in names if n) or 'no kernel at all'}")
+    kernel = getattr(program, OPENCL_KERNEL)
+    context, command_queue = engine.context, engine.queue
+    unwritten = np.uint8(2)
+
+    def mask(vertices, shape):
+        rows, cols = shape
+        h_xy = np.ascontiguousarray(vertices, dtype=np.float64).reshape(-1)
+        n_vertices = h_xy.size // 2
+        if h_xy.size == 0:
+            h_xy = np.zeros(2)  # an OpenCL buffer cannot be empty; n_vertices = 0 says there are none
+        d_xy = cl.Buffer(context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=h_xy)
+        h_mask = np.empty((rows, cols), dtype=np.uint8)
+        d_mask = cl.Buffer(context, cl.mem_flags.WRITE_ONLY, h_mask.nbytes)
+        cl.enqueue_fill_buffer(command_queue, d_mask, unwritten, 0, h_mask.nbytes)
+        kernel(command_queue, (cols, rows), None, d_xy, np.int32(n_vertices), d_mask,
+               np.int32(rows), np.int32(cols))
+        cl.enqueue_copy(command_queue, h_mask, d_mask)
+        command_queue.finish()
+        bad = np.count_nonzero(h_mask > 1)
+        if bad:
+            raise ValueError(f"the kernel left {bad} of {h_mask.size} pixels unwritten (or wrote values "
+                             "other than 0 and 1): every work-item must write mask[row * cols + col] = 0 or 1")
+        return h_mask.view(bool)
+
+    return mask

@@ -1,0 +1,160 @@
+"""Technique checks that only the technique can meet, measured from outside the worker.
+
+* **06, prange.**  The learner's own ``mask`` at ``threads=2`` must be
+  measurably faster than at ``threads=1`` on the same kind of problem
+  (fresh polygons, every answer checked), and the worker's threads seen in
+  ``/proc`` must share the CPU work: the busiest thread at ``threads=2``
+  may use at most MAX_BUSIEST_SHARE of the CPU time ``threads=1`` needed
+  (CPU time, unlike wall time, does not depend on how busy the machine
+  is).  A second thread that only burns CPU leaves one thread doing all
+  the rows: FAIL.  When the worker did not
+  get two cores' worth of CPU (a busy machine), the verdict is
+  *inconclusive*, never PASS.
+* **05, cdef class.**  A random number (120 to 240) of ``Polygon`` objects
+  of a large polygon are built, asked for a mask (answers checked) and
+  dropped; the worker's private memory is read from ``/proc`` before and
+  after.
+* **03, types.**  Cython's annotation must be white on every line of the
+  per-pixel function and of every loop (see :mod:`source`), and the
+  learner's ``mask`` must beat the plain compiled stage by a floor, timed
+  here on the same polygons.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+
+from polymask.checker import judge
+from polymask.checker.runner import Worker
+
+#: 06: how much faster two threads must be than one (an honest prange on two cores: ~1.8x).
+THREAD_SPEEDUP_FLOOR = 1.3
+#: 06: the most of the serial stage's CPU time per mask the busiest thread may use at threads=2
+#: (rows shared by two threads: about 0.5).
+MAX_BUSIEST_SHARE = 0.8
+#: 03: how much faster than cython_plain typed loops must be (typed loops: far more).
+TYPED_SPEEDUP_FLOOR = 3.0
+
+
+class Inconclusive(Exception):
+    """The machine was too busy to tell; re-run."""
+
+
+def thread_failure(worker: Worker, stage_worker_factory, baseline: str, rng, limit: float,
+                   side: int = 512) -> tuple[str | None, str]:
+    """(why 06 fails or None, the note for the PASS line).  Inconclusive when it cannot tell.
+
+    Each round asks the learner for the same fresh polygons at threads=1 and
+    threads=2, and polymask's serial `baseline` stage for them too.  The
+    baseline cannot be padded: a learner whose threads=1 path does extra work
+    (a thrown-away twin) looks fast at threads=2 against itself, not against it.
+    """
+    from polymask.problems import STANDARD_VERTICES
+
+    phase = "the thread check"
+
+    def run(target, batch, options):
+        """(wall seconds per mask, {thread: CPU seconds per mask}), or None when an answer is wrong."""
+        before = target.thread_cpu()
+        answers, seconds = judge.ask(target, "masks", batch, limit, phase, options=options)
+        after = target.thread_cpu()
+        if not all(judge.is_right(answer, vertices, shape) for answer, (vertices, shape) in zip(answers, batch)):
+            return None
+        return seconds / len(batch), {tid: (after[tid] - before.get(tid, 0.0)) / len(batch) for tid in after}
+
+    def polygons(count):
+        return [(rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2)), (side, side)) for _ in range(count)]
+
+    wrong = f"is wrong on a {side}x{side} problem at threads=1 or 2 (the thread check)."
+    first = run(worker, polygons(1), {"threads": 1})
+    if first is None:
+        return wrong, ""
+    # Enough masks per request for /proc's CPU clock (10 ms ticks) to resolve each thread's share.
+    count = max(1, min(32, math.ceil(0.25 / max(first[0], 1e-6))))
+    walls: dict[str, list] = {"one": [], "two": [], "base": []}
+    busiest, base_cpu, shared_rounds, two_wall = [], [], 0, 0.0
+    with stage_worker_factory(baseline) as stage:
+        for _ in range(4):
+            batch = polygons(count)
+            serial, parallel, base = run(worker, batch, {"threads": 1}), run(worker, batch, {"threads": 2}), \
+                run(stage, batch, {})
+            if serial is None or parallel is None:
+                return wrong, ""
+            walls["one"].append(serial[0])
+            walls["two"].append(parallel[0])
+            walls["base"].append(base[0])
+            shares = sorted(parallel[1].values(), reverse=True)
+            busiest.append(shares[0])
+            if len(shares) > 1 and shares[1] >= 0.15 * sum(shares):
+                shared_rounds += 1  # a second thread did a real share of this round's work
+            two_wall += parallel[0]
+            base_cpu.append(sum(base[1].values()))
+    median = statistics.median
+    speedup = min(median(walls["one"]), median(walls["base"])) / median(walls["two"])
+    share = median(busiest) / max(median(base_cpu), 1e-9)
+    if shared_rounds < 3:
+        return (f"it ran on 1 thread: with threads=2, one thread did the CPU work ({speedup:.2f}x the speed of "
+                "threads=1). Split the rows over threads with cython.parallel.prange(..., nogil=True), and let "
+                "num_threads follow the `threads` argument."), ""
+    if share > MAX_BUSIEST_SHARE:
+        return (f"with threads=2 its busiest thread used {share:.0%} of the CPU time {baseline} needs for the "
+                "whole mask on one thread; with the rows shared by two threads it would be about half. A second "
+                "thread that burns CPU without taking a share of the rows does not count."), ""
+    if speedup >= THREAD_SPEEDUP_FLOOR:
+        return None, f", {speedup:.1f}x faster on 2 threads than on 1"
+    of_a_core = sum(busiest) / max(two_wall, 1e-9)  # CPU the busiest thread got per second
+    raise Inconclusive(f"the rows were shared, but threads=2 was only {speedup:.2f}x the speed of threads=1 "
+                       f"(and of {baseline}), with the busiest thread getting {of_a_core:.0%} of a core: "
+                       "the machine is too busy to tell")
+
+
+def memory_failure(worker: Worker, rng, limit: float, n_vertices: int = 20_000) -> str | None:
+    """05: build, ask and drop Polygon objects a random number of times; memory from /proc."""
+    from polymask.problems import random_polygon
+
+    phase = "the memory check"
+    base = random_polygon(n_vertices, 64, seed=int(rng.integers(2**31)))
+    constructions = int(rng.integers(120, 241))
+
+    def batch(count):
+        made = [(base + rng.uniform(-24, 24, size=2), (8, 8)) for _ in range(count)]
+        answers, _ = judge.ask(worker, "polygon_masks", made, limit, phase)
+        for answer, (vertices, shape) in zip(answers, made):
+            if isinstance(answer, dict):
+                return f"Polygon(vertices).mask(shape) failed in the memory check: {answer['message']}"
+            if not judge.is_right(answer, vertices, shape):
+                return "Polygon(vertices).mask(shape) gave a wrong mask in the memory check."
+        return None
+
+    problem = batch(4)  # warm up: allocator pools, first-use buffers
+    before = worker.anonymous_memory()
+    done = 0
+    while problem is None and done < constructions:
+        step = min(20, constructions - done)
+        problem = batch(step)
+        done += step
+    if problem:
+        return problem
+    grew = worker.anonymous_memory() - before
+    if grew > 0.5 * constructions * base.nbytes:
+        return (f"Polygon leaks its C++ polygon: building, asking for a mask and dropping "
+                f"Polygon({n_vertices:,} vertices) {constructions} times grew the process by "
+                f"{grew / 2**20:.0f} MiB. __dealloc__ must delete what __cinit__ made (del self.polygon).")
+    return None
+
+
+def typed_speed_failure(worker: Worker, stage_worker_factory, rng, limit: float, side: int = 128) -> str | None:
+    """03: the learner's mask must be TYPED_SPEEDUP_FLOOR times faster than cython_plain."""
+    from polymask.problems import STANDARD_VERTICES
+
+    polygons = [(rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2)), (side, side)) for _ in range(3)]
+    answers, yours = judge.ask(worker, "masks", polygons, limit, "the speed check")
+    if not all(judge.is_right(a, v, s) for a, (v, s) in zip(answers, polygons)):
+        return f"is wrong on a {side}x{side} problem (the speed check)."
+    with stage_worker_factory("cython_plain") as stage:
+        _, plain = judge.ask(stage, "masks", polygons, limit, "timing cython_plain")
+    if plain < TYPED_SPEEDUP_FLOOR * yours:
+        return (f"it is only {plain / yours:.1f}x faster than cython_plain on {side}x{side} problems "
+                f"(typed loops are at least {TYPED_SPEEDUP_FLOOR:g}x faster): the per-pixel work still "
+                "goes through Python objects.")
+    return None

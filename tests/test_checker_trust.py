@@ -1,0 +1,231 @@
+"""The checker is the judge: every dishonest submission in tests/dishonest/ fails.
+
+One test per class of hole: forged replies, reading the answer, borrowed
+answers, technique checks met without the technique, memoised timings,
+limits the learner would control, processes that outlive the check, and
+output that imitates the checker.  After every test, no process started
+during it is still running (counted through /proc).
+"""
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from polymask import checker
+from polymask.checker import judge, runner
+from polymask.checker.exercises import checker_cases
+
+ROOT = Path(__file__).resolve().parents[1]
+DISHONEST = ROOT / "tests" / "dishonest"
+SOLUTIONS = ROOT / "exercises" / "solutions"
+
+
+def _running_descendants():
+    return {pid for pid in runner.descendants({os.getpid()}) if _alive(pid)}
+
+
+def _alive(pid):
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def nothing_outlives_the_test():
+    before = _running_descendants()
+    yield
+    time.sleep(0.05)
+    assert _running_descendants() - before == set()
+
+
+def _copy(tmp_path, name, as_name=None):
+    target = tmp_path / (as_name or name)
+    shutil.copyfile(DISHONEST / name, target)
+    return target
+
+
+def _fails(result, *words):
+    report = str(result)
+    assert result.status == "wrong" and not result.passed, report
+    assert not any(line.startswith("PASS") for line in report.splitlines()), report
+    for word in words:
+        assert word in report, f"{word!r} missing from:\n{report}"
+
+
+# ---- forged or suppressed reports -----------------------------------------------------------
+
+
+def test_a_forged_reply_on_the_private_channel_is_a_protocol_violation(tmp_path):
+    _fails(checker.check("01", _copy(tmp_path, "forged_replies.py", "mask.py"), timing=False), "protocol")
+
+
+def test_a_learner_cannot_restart_the_case_clock_by_writing_on_the_channel(tmp_path):
+    start = time.monotonic()
+    result = checker.check("01", _copy(tmp_path, "slow_with_heartbeats.py", "mask.py"), case_timeout=3,
+                           timing=False)
+    _fails(result)
+    assert "protocol" in str(result) or "within 3 s" in str(result)
+    assert time.monotonic() - start < 30
+
+
+# ---- reading the answer ------------------------------------------------------------------------
+
+
+def test_a_reference_is_computed_only_after_its_answer_arrived(tmp_path, monkeypatch):
+    order = []
+    real_request, real_reference = runner.Worker.request, judge.reference
+
+    def request(self, message, limit, phase):
+        reply = real_request(self, message, limit, phase)
+        order.append(("answer", message.get("op")))
+        return reply
+
+    def reference(vertices, shape):
+        order.append(("reference", None))
+        return real_reference(vertices, shape)
+
+    monkeypatch.setattr(runner.Worker, "request", request)
+    monkeypatch.setattr(judge, "reference", reference)
+    result = checker.check("08", SOLUTIONS / "08_scanline" / "mask.py", time_size=32, repeats=1)
+    assert result.passed, str(result)
+    assert order[0] == ("answer", "load") and ("reference", None) in order
+    # Every reference follows an answer: none is computed before the learner has answered.
+    answers = 0
+    for kind, _ in order:
+        answers += kind == "answer"
+        assert kind == "answer" or answers >= 2
+
+
+# ---- borrowed answers ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, words", [
+    ("stage_by_path.py", ["loaded polymask's own module not_polymask"]),
+    ("core_by_ctypes.py", ["polymask's compiled library"]),
+    ("subprocess_polymask.py", ["started a process (subprocess.Popen)"]),
+])
+def test_borrowed_answers_are_refused_while_running(tmp_path, name, words):
+    _fails(checker.check("01", _copy(tmp_path, name, "mask.py"), timing=False), *words)
+
+
+def test_the_cores_finished_fill_is_not_handed_to_exercise_06(tmp_path):
+    result = checker.check("06", _copy(tmp_path, "core_fill.pyx", "mask.pyx"), timing=False)
+    assert result.status == "error" and not result.passed, str(result)
+    assert "'polymask/core/fill_per_pixel.pxd' not found" in str(result)
+
+
+@pytest.mark.parametrize("exercise, name, words", [
+    ("07", "crossing_header.cl", 'includes "polymask/crossing.h"'),
+    ("04", "absolute_include.pyx", "a file of polymask's that this exercise does not hand out"),
+])
+def test_polymask_headers_the_exercise_does_not_hand_out_are_refused(tmp_path, exercise, name, words):
+    target = "mask.cl" if name.endswith(".cl") else "mask.pyx"
+    _fails(checker.check(exercise, _copy(tmp_path, name, target), timing=False), "was not run", words)
+
+
+def test_answers_pasted_into_the_file_fail_on_the_fresh_cases(tmp_path):
+    import polymask
+
+    answers = {case.vertices.tobytes().hex(): polymask.mask(case.vertices, case.shape).tolist()
+               for case in checker_cases(24)}
+    (tmp_path / "answers.json").write_text(json.dumps(answers))
+    result = checker.check("08", _copy(tmp_path, "fixed_answers.py", "mask.py"), timing=False)
+    _fails(result, "case 'random_1'", "full_size_")
+    assert "case 'square'" not in str(result)
+
+
+def test_the_seed_replays_the_random_cases():
+    first = judge.random_cases(np.random.default_rng(7), 24, 128)
+    again = judge.random_cases(np.random.default_rng(7), 24, 128)
+    assert all(np.array_equal(a.vertices, b.vertices) for a, b in zip(first, again))
+    result = checker.check("08", SOLUTIONS / "08_scanline" / "mask.py", timing=False, seed=12345)
+    assert result.passed and "--seed 12345 replays them" in str(result)
+
+
+# ---- technique checks met without the technique ------------------------------------------------
+
+
+def test_point_inside_itself_is_checked(tmp_path):
+    _fails(checker.check("01", _copy(tmp_path, "wrong_point_inside.py", "mask.py"), timing=False),
+           "point_inside(polygon, ")
+
+
+def test_a_polygon_that_leaks_after_fifty_objects_fails_05(tmp_path):
+    _fails(checker.check("05", _copy(tmp_path, "leak_after_50.pyx", "mask.pyx"), timing=False),
+           "Polygon leaks its C++ polygon")
+
+
+def test_per_pixel_python_without_a_loop_keyword_fails_03(tmp_path):
+    _fails(checker.check("03", _copy(tmp_path, "frompyfunc.pyx", "mask.pyx"), timing=False), "frompyfunc")
+
+
+def test_a_second_thread_that_only_burns_cpu_never_passes_06(tmp_path):
+    result = checker.check("06", _copy(tmp_path, "busy_twin.pyx", "mask.pyx"), timing=False)
+    assert not result.passed, str(result)
+    assert result.status in ("wrong", "inconclusive") and result.phase == "the thread check", str(result)
+    assert result.exit_code in (1, 3)
+
+
+# ---- timings ---------------------------------------------------------------------------------------
+
+
+def test_answers_remembered_across_repeats_fail_timing(tmp_path):
+    result = checker.check("01", _copy(tmp_path, "memo_by_size.py", "mask.py"), time_size=80, repeats=3)
+    _fails(result, "wrong on a 80x80 timing problem")
+
+
+def test_memoising_by_polygon_reports_an_honest_speed_up(tmp_path):
+    result = checker.check("01", _copy(tmp_path, "memo_by_polygon.py", "mask.py"), time_size=48, repeats=3)
+    assert result.passed, str(result)
+    assert result.speedup < 3, str(result)  # fresh polygons each repeat: nothing to remember
+
+
+# ---- limits the learner would control ----------------------------------------------------------------
+
+
+def test_a_flood_of_output_is_kept_bounded_and_quoted_indented(tmp_path):
+    result = checker.check("01", _copy(tmp_path, "noisy_crash.py", "mask.py"), timing=False)
+    _fails(result, "crashed the Python process (exit 3)", "earlier bytes of output dropped",
+           "output of your code (its last lines):", "  | PASS exercise 01_python: everything is right")
+    assert len(str(result)) < 20_000
+
+
+def test_huge_and_padded_files_get_a_verdict_quickly(tmp_path):
+    solution = (SOLUTIONS / "08_scanline" / "mask.py").read_text()
+    padded = tmp_path / "mask.py"
+    padded.write_text(solution + "\n" * 100_000)
+    start = time.monotonic()
+    assert checker.check("08", padded, timing=False).passed
+    commented = tmp_path / "commented" / "mask.py"
+    commented.parent.mkdir()
+    commented.write_text(solution + "# a comment\n" * 500_000)
+    _fails(checker.check("08", commented, timing=False), "over 256 KiB")
+    huge = tmp_path / "huge" / "mask.py"
+    huge.parent.mkdir()
+    with open(huge, "wb") as handle:
+        handle.truncate(2 * 2**30)  # 2 GiB, sparse
+    _fails(checker.check("08", huge, timing=False), "over 256 KiB")
+    assert time.monotonic() - start < 60
+
+
+def test_a_symlink_to_a_file_without_py_is_checked(tmp_path):
+    target = tmp_path / "solution_text"
+    shutil.copyfile(SOLUTIONS / "08_scanline" / "mask.py", target)
+    link = tmp_path / "mask.py"
+    link.symlink_to(target)
+    assert checker.check("08", link, timing=False).passed
+
+
+def test_no_timing_still_checks_a_full_size_problem(tmp_path):
+    text = (SOLUTIONS / "08_scanline" / "mask.py").read_text()
+    marker = "def mask(vertices, shape):\n"
+    assert marker in text
+    small_only = text.replace(marker, marker + "    if shape[0] > 100:\n        return np.zeros(shape, bool)\n", 1)
+    path = tmp_path / "mask.py"
+    path.write_text(small_only if "import numpy as np" in small_only else "import numpy as np\n" + small_only)
+    _fails(checker.check("08", path, timing=False), "full_size_1024x1024")
