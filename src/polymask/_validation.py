@@ -10,6 +10,7 @@ an error and passes through untouched.
 from __future__ import annotations
 
 import operator
+import reprlib
 
 import numpy as np
 
@@ -27,9 +28,21 @@ MAX_SIDE = _core.MAX_SIDE
 MAX_THREADS = _core.MAX_THREADS
 
 
+#: Builds the value's part of a message: a few levels and items of a
+#: container, never the whole of it (a list nested 1,000 deep made repr()
+#: itself raise RecursionError while the message was being built).
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxlevel = 3
+_SHORT_REPR.maxlist = _SHORT_REPR.maxtuple = _SHORT_REPR.maxdict = _SHORT_REPR.maxset = 4
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 40
+
+
 def _describe(value) -> str:
-    """A short description of a value for error messages."""
-    text = repr(value)
+    """A short description of a value for error messages, whatever the value."""
+    try:
+        text = _SHORT_REPR.repr(value)
+    except Exception:  # a __repr__ that fails: the type still says what was received
+        text = f"<{type(value).__name__} object>"
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} (type {type(value).__name__})"
