@@ -141,7 +141,7 @@ class OutputTail:
 class Worker:
     """A worker process with its arena; use as a context manager (the exit kills everything)."""
 
-    def __init__(self, arena_bytes: int, say: Callable[[str], None]):
+    def __init__(self, arena_bytes: int, say: Callable[[str], None], learner: bool = True):
         self.say, self.phase = say, "starting"
         self.own_children_before = descendants({os.getpid()})
         self.subreaper_before = _prctl(_PR_GET_CHILD_SUBREAPER)
@@ -156,6 +156,8 @@ class Worker:
         output_read, output_write = os.pipe()
         # A waiting OpenMP thread sleeps rather than spins: its CPU time is the work it did.
         environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1", OMP_WAIT_POLICY="passive")
+        if learner:  # polymask refuses to import here and in every process started from here
+            environment["POLYMASK_CHECKER_WORKER"] = "1"
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)],
