@@ -64,6 +64,14 @@ def test_a_forged_reply_on_the_private_channel_is_a_protocol_violation(tmp_path)
     _fails(checker.check("01", _copy(tmp_path, "forged_replies.py", "mask.py"), timing=False), "protocol")
 
 
+def test_a_flood_on_the_private_channel_does_not_grow_the_checker(tmp_path):
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    _fails(checker.check("01", _copy(tmp_path, "channel_flood.py", "mask.py"), timing=False), "protocol")
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB: under 200 MiB
+
+
 def test_a_learner_cannot_restart_the_case_clock_by_writing_on_the_channel(tmp_path):
     start = time.monotonic()
     result = checker.check("01", _copy(tmp_path, "slow_with_heartbeats.py", "mask.py"), case_timeout=3,

@@ -44,8 +44,9 @@ import numpy as np
 HEARTBEAT_SECONDS = 10.0
 #: Bytes of the learner's output kept (its end); the rest is counted and dropped.
 OUTPUT_KEPT = 8192
-#: Longest reply line accepted.
+#: Longest reply line accepted, and most lines waiting (a protocol that is followed has one).
 REPLY_LIMIT = 1 << 20
+PENDING_LIMIT = 8
 WORKER_FILE = Path(__file__).with_name("worker.py")
 _PR_SET_DUMPABLE, _PR_GET_DUMPABLE = 4, 3
 _PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
@@ -173,6 +174,9 @@ class Worker:
     def _read_replies(self, fd: int) -> None:
         with os.fdopen(fd, "rb") as pipe:
             while line := pipe.readline(REPLY_LIMIT):
+                if self.replies.qsize() >= PENDING_LIMIT:  # a flood: stop reading, it is a violation anyway
+                    self.replies.put(b"flood")
+                    return
                 self.replies.put(line)
         self.replies.put(None)
 
