@@ -49,6 +49,30 @@ def build_cache(tmp_path_factory):
         os.environ[CACHE_ENV] = old
 
 
+def _running_descendants():
+    from polymask.checker.runner import descendants
+
+    alive = set()
+    for pid in descendants({os.getpid()}):
+        try:
+            if (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                alive.add(pid)
+        except OSError:
+            pass
+    return alive
+
+
+@pytest.fixture(autouse=True)
+def nothing_outlives_a_test():
+    """No process started during a test is still running after it (counted through /proc)."""
+    before = _running_descendants()
+    yield
+    import time
+
+    time.sleep(0.05)
+    assert _running_descendants() - before == set()
+
+
 def _make_stubs():
     spec = importlib.util.spec_from_file_location("make_stubs", EXERCISES_DIR / "make_stubs.py")
     module = importlib.util.module_from_spec(spec)
