@@ -119,7 +119,7 @@ def test_label_image_rasterio_from_geodataframe(benchmark, frame, expected_label
            n_polygons=len(table))
     # Random float polygons: GDAL agrees pixel for pixel; its all-touched
     # differs only where an edge passes exactly through a cell corner
-    # (docs/geospatial.md), which random float stars never do.
+    # (docs/guide/geospatial.md), which random float stars never do.
     assert benchmark.extra_info["matches_contract"]
 
 

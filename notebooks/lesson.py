@@ -29,6 +29,18 @@ REPEATS = 3
 PACKAGE_DIR = Path(polymask.__file__).resolve().parent
 EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
 
+
+def _warn_without_compiler() -> None:
+    """Say up front, not in a %%cython cell's build log, that this machine cannot compile Cython."""
+    from polymask._build import missing_compiler
+
+    reason = missing_compiler()
+    if reason:
+        print(f"Note: the %%cython cells of lessons 2-6 will not build here: {reason}")
+
+
+_warn_without_compiler()
+
 _times: dict[str, tuple[list, bool]] = {}
 
 

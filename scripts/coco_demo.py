@@ -5,7 +5,7 @@
 Writes a synthetic COCO annotation file (polymask.coco_samples: one 640x480
 image, a few hundred objects), loads it with pycocotools' COCO class, turns
 every annotation into an RLE both ways (polymask.coco.encode; pycocotools'
-annToRLE), and prints, as Markdown for docs/coco.md:
+annToRLE), and prints, as Markdown for docs/guide/coco.md:
 
 * how many pixels the two rasterisations differ by (polymask's rule is the
   contract at pixel centres; pycocotools draws outlines on a 5x grid);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything and run every test: the C++ core's GoogleTest suite
-# (ctest) and the Python suite (pytest: tests/ and, in a fast mode that runs
-# each benchmark once, benchmarks/).
+# (ctest, also under sanitizers, and a fuzzing run), the wheel (scripts/wheel.sh),
+# the Python suite against the repaired wheel (pytest: tests/ and, in a fast mode
+# that runs each benchmark once, benchmarks/) and the documentation build.
 #
 #   scripts/test.sh [extra pytest arguments]
 set -euo pipefail
@@ -27,5 +28,13 @@ scripts/test-sanitizers.sh thread
 echo "==> fuzzing the C++ core for ${POLYMASK_FUZZ_SECONDS:-60} s (CMake target polymask_fuzz_core, clang)"
 scripts/fuzz.sh "${POLYMASK_FUZZ_SECONDS:-60}"
 
-echo "==> Python: pytest"
+echo "==> the wheel: built, repaired, checked, tested without a compiler (scripts/wheel.sh)"
+scripts/wheel.sh
+echo "==> the repaired wheel replaces the source install in .venv: the suite tests what users install"
+.venv/bin/python -m pip install --quiet --no-deps --force-reinstall dist/polymask-*manylinux*.whl
+
+echo "==> Python: pytest (the README's and the docs' examples included)"
 .venv/bin/python -m pytest tests benchmarks --benchmark-disable "$@"
+
+echo "==> the documentation site: warnings are errors, every public name in the API reference"
+scripts/docs.sh

@@ -153,3 +153,19 @@ def test_importing_polymask_on_a_cpu_without_sse42_raises_before_any_compiled_mo
     assert completed.stdout.startswith("refused:"), completed.stdout
     assert "lacks SSE42" in completed.stdout
     assert completed.stdout.rstrip().endswith("compiled modules loaded: []"), completed.stdout
+
+
+def test_one_version_everywhere(capsys):
+    """pyproject.toml owns the version; the package, the core, `polymask info` and the docs report it."""
+    import importlib.metadata
+    import re
+
+    from polymask import cli
+
+    root = Path(__file__).resolve().parents[1]
+    declared = re.search(r'^version = "([^"]+)"$', (root / "pyproject.toml").read_text(encoding="utf-8"), re.M)[1]
+    assert polymask.__version__ == importlib.metadata.version("polymask") == declared
+    assert polymask.build_info()["version"] == declared
+    assert cli.main(["info"]) == 0
+    assert f"version: {declared}" in capsys.readouterr().out
+    assert "release = polymask.__version__" in (root / "docs" / "conf.py").read_text(encoding="utf-8")

@@ -191,7 +191,7 @@ def test_the_one_pass_path_leaves_bad_numbers_to_the_general_path():
 
 def test_area_of_many_rles_agrees_with_pycocotools_in_chunks():
     # pycocotools.mask.area overflows a uint8 count for 256 or more RLEs
-    # under NumPy 2 (docs/coco.md), so it is asked 100 at a time; ours takes
+    # under NumPy 2 (docs/guide/coco.md), so it is asked 100 at a time; ours takes
     # all 300 in one call.
     rng = np.random.default_rng(8)
     segmentations = [[list(rng.uniform(0, 50, (6, 2)).ravel())] for _ in range(300)]

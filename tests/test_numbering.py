@@ -2,7 +2,7 @@
 
 The registry (``polymask.stages.LESSONS`` and ``Stage.number``) is the one
 source; these tests fail when a notebook, an exercise folder, the checker's
-exercise table, a stage module's docstring or the README's lesson table
+exercise table, a stage module's docstring or the course page's lesson table
 says another number.
 """
 import importlib
@@ -74,11 +74,12 @@ def test_lookup_by_number_finds_the_notebook_exercise_and_module():
         stages.lesson(10)
 
 
-def test_the_readme_lesson_table_is_the_registrys(capsys):
+def test_the_course_page_lesson_table_is_the_registrys(capsys):
     assert cli.main(["lessons"]) == 0
     table = capsys.readouterr().out.strip()
     assert table == stages.lesson_table()
-    assert table in (ROOT / "README.md").read_text(encoding="utf-8"), "regenerate it with `polymask lessons`"
+    course_page = (ROOT / "docs" / "course" / "index.md").read_text(encoding="utf-8")
+    assert table in course_page, "regenerate it with `polymask lessons`"
 
 
 def test_one_lesson_from_the_command_line(capsys):

@@ -98,7 +98,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
         vertices are world coordinates (x = a·col + b·row + c,
         y = d·col + e·row + f; rotation and shear allowed).  Without one,
         integer coordinates are the sample points (the contract).  See
-        docs/geospatial.md.
+        docs/guide/geospatial.md.
     all_touched : bool, optional
         False (default): the contract's centre rule.  True: a pixel is in
         iff its cell (the unit square centred on the sample point) shares

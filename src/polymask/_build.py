@@ -20,9 +20,11 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,6 +119,24 @@ distribution.run_command("build_ext")
 """
 
 
+def missing_compiler() -> str | None:
+    """Why no learner's .pyx can be built here (no C++ compiler on PATH), or None when one is found.
+
+    The wheel runs everything else without a compiler; the course's Cython lessons
+    (``polymask check`` of a .pyx, ``%%cython``) compile the learner's code and need one.
+    """
+    if os.name != "posix":  # MSVC is found by setuptools through the registry, not PATH
+        return None
+    command = os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "c++"
+    compiler = shlex.split(command)[0] if command.strip() else "c++"
+    if shutil.which(compiler) or shutil.which("c++"):
+        return None
+    return (f"no C++ compiler found: {compiler!r} is not on PATH. Building a Cython exercise "
+            "(polymask check of a .pyx file, %%cython in a notebook) compiles it; install one "
+            "(Debian/Ubuntu: apt-get install build-essential; macOS: xcode-select --install; "
+            "Windows: Visual Studio Build Tools) or set CXX. Everything else in polymask runs without one.")
+
+
 def cache_dir() -> Path:
     base = os.environ.get(CACHE_ENV)
     if base:
@@ -155,6 +175,9 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
     generated = target_dir / f"{name}.cpp"
     if built and generated.is_file():
         return BuildResult(True, built[0], name, generated.read_text(encoding="utf-8"), "")
+    no_compiler = missing_compiler()
+    if no_compiler:
+        return BuildResult(False, None, name, "", no_compiler)
 
     with tempfile.TemporaryDirectory(prefix="polymask-build-") as scratch:
         scratch_dir = Path(scratch)

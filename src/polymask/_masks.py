@@ -36,8 +36,11 @@ class Crop(NamedTuple):
     Unpacks as ``mask, row0, col0``.
     """
 
+    #: The instance's pixels in its box, a (height, width) bool array.
     mask: np.ndarray
+    #: The image row of the box's first row.
     row0: int
+    #: The image column of the box's first column.
     col0: int
 
     @property

@@ -18,7 +18,7 @@ is inside some part under polymask's contract (even-odd, half-open,
 bit-exact in float64); i.e. the cell convention of polymask/_transform.py
 with the identity transform.  pycocotools rasterises polygons differently
 (it draws the outline on a 5x finer grid and rounds), so its masks differ
-from these by a few pixels along the boundaries; docs/coco.md measures how
+from these by a few pixels along the boundaries; docs/guide/coco.md measures how
 many.  The RLEs written here are byte for byte what
 ``pycocotools.mask.encode`` writes for the same mask.
 """

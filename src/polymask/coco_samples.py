@@ -5,7 +5,7 @@ decimals, object areas spread over four orders of magnitude, and about one
 object in ten split into several parts (occlusion cuts it in pieces, which
 may touch or overlap).  ``annotations`` draws such objects from a seed --
 smooth random blobs, a few harmonics on a circle -- and returns a dict in
-COCO's annotation-file layout, so the docs page (docs/coco.md), its script
+COCO's annotation-file layout, so the docs page (docs/guide/coco.md), its script
 (scripts/coco_demo.py) and the benchmark (benchmarks/test_coco.py) share one
 data set that anyone can regenerate.
 """

@@ -84,6 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main_from_args(args: argparse.Namespace) -> int:
+    """Run ``polymask check`` with the arguments :func:`add_arguments` parsed; return the exit status."""
     try:
         if args.hint is not None:
             print(hint(args.exercise, args.hint or None, near=args.file))

@@ -154,10 +154,12 @@ class Lesson:
 
     @property
     def notebook_path(self) -> str:
+        """The lesson's notebook, relative to the repository root."""
         return f"notebooks/{self.number:02d}_{self.notebook}.ipynb"
 
     @property
     def exercise_path(self) -> str | None:
+        """The lesson's exercise folder, relative to the repository root (None: no exercise)."""
         return None if self.exercise is None else f"exercises/{self.number:02d}_{self.exercise}/"
 
     @property
@@ -208,6 +210,9 @@ def lesson_table() -> str:
 
 
 class Availability(NamedTuple):
+    """Whether a stage runs here, and why not when it does not."""
+
+    #: True when the stage's module imports and runs here.
     available: bool
     #: Why not, when not available ("" when it is).
     reason: str

@@ -1,6 +1,6 @@
-"""Draw docs/coverage.png: a polygon's mask, all_touched mask and coverage fractions.
+"""Draw docs/guide/coverage.png: a polygon's mask, all_touched mask and coverage fractions.
 
-    .venv/bin/python docs/coverage_picture.py
+    .venv/bin/python docs/guide/coverage_picture.py
 """
 from pathlib import Path
 
