@@ -164,6 +164,14 @@ class Worker:
                 [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)],
                 stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
                 pass_fds=(reply_write, self.arena_fd), start_new_session=True, env=environment)
+        except BaseException:  # no worker: leave this process as it was
+            os.close(reply_read)
+            os.close(output_read)
+            self.arena.close()
+            os.close(self.arena_fd)
+            _prctl(_PR_SET_CHILD_SUBREAPER, self.subreaper_before)
+            _prctl(_PR_SET_DUMPABLE, self.dumpable_before)
+            raise
         finally:
             os.close(reply_write)
             os.close(output_write)
