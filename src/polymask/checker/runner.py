@@ -221,7 +221,14 @@ class Worker:
     def request(self, message: dict, limit: float, phase: str) -> tuple[dict, float]:
         """Send one request; (its reply, seconds on the checker's clock).  WorkerEnded otherwise."""
         self.phase = phase
-        if not self.replies.empty():
+        if not self.replies.empty():  # the worker's own refusal (see worker.py) says more than "protocol"
+            early = self.replies.get_nowait()
+            try:
+                refused = json.loads(early).get("refused") if early else None
+            except (ValueError, AttributeError):
+                refused = None
+            if refused:
+                raise self._ended(f"refused: {refused}")
             raise self._ended("protocol: a message arrived that answers no request")
         try:
             self.process.stdin.write((json.dumps(message) + "\n").encode())
