@@ -185,3 +185,68 @@ def test_alternating_ratio_script_prints_every_case():
     refused = subprocess.run([sys.executable, "-m", "benchmarks.alternating", "--pairs", "0"],
                              capture_output=True, text=True, cwd=root)
     assert refused.returncode == 2 and "--pairs must be at least 1, got 0" in refused.stderr
+
+
+def _one_benchmark(**changes):
+    """A minimal pytest-benchmark document, one entry, with `changes` made to it."""
+    entry = {"name": "test_x", "group": "g", "stats": {"median": 0.5},
+             "extra_info": {"backend": "scanline", "matches_contract": True}}
+    for key, value in changes.items():
+        if key == "median":
+            entry["stats"]["median"] = value
+        else:
+            entry["extra_info"][key] = value
+    return {"benchmarks": [entry]}
+
+
+@pytest.mark.parametrize("changes", [{"median": 0}, {"median": -1.0}, {"median": "fast"}, {"median": float("nan")},
+                                     {"matches_contract": "yes"}, {"matches_contract": [1]},
+                                     {"pixels_differing": "3"}, {"scale": 0}],
+                         ids=["zero-median", "negative-median", "string-median", "nan-median", "string-matches",
+                              "list-matches", "string-pixels", "zero-scale"])
+def test_from_json_refuses_values_that_cannot_be_what_they_name(tmp_path, capsys, changes):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(_one_benchmark(**changes)))
+    assert bench_main(["--from-json", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("polymask bench: cannot read --from-json") and "benchmark 0" in err
+    assert "Traceback" not in err
+
+
+def test_from_json_still_reads_the_minimal_document(tmp_path, capsys):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(_one_benchmark()))
+    assert bench_main(["--from-json", str(path)]) == 0
+    assert "`scanline`" in capsys.readouterr().out
+
+
+def test_from_json_refuses_deep_nesting_special_files_and_huge_files(tmp_path, capsys):
+    import os
+
+    from polymask.bench.from_json import MAX_JSON_BYTES
+
+    nested = tmp_path / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # opening it would block forever
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as handle:
+        handle.truncate(MAX_JSON_BYTES + 10)
+    for path, words in [(nested, "nests its JSON too deeply"), (fifo, "is not a regular file"),
+                        ("/dev/zero", "is not a regular file"), (huge, "is larger than")]:
+        assert bench_main(["--from-json", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err, err
+
+
+def test_an_output_file_that_cannot_be_written_stops_the_run_before_it_starts(tmp_path, capsys):
+    target = "/proc/version"  # exists, readable, never writable (even by root)
+    with pytest.raises(SystemExit) as stopped:
+        bench_main(["--json", target, "--stages", "scanline", "--no-peers", *SMALL])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--json {target!r} cannot be written" in err
+    # A file that can be written is not left behind by the check.
+    fresh = tmp_path / "fresh.json"
+    assert bench_main(["--json", str(fresh), "--stages", "scanline", "--no-peers", *SMALL]) == 0
+    assert json.loads(fresh.read_text())

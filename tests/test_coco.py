@@ -377,3 +377,21 @@ def test_refused_inputs_name_the_layout(call, error, words):
     with pytest.raises(error) as caught:
         call()
     assert words in str(caught.value)
+
+
+@pytest.mark.parametrize("counts", ["\u00e9a1", "0\u00ff", "12\u20ac"])
+def test_counts_strings_with_non_ascii_characters_are_corrupt(counts):
+    # Read with '?' in their place, "éa1" once gave a 49-pixel mask.
+    rle = {"size": [7, 7], "counts": counts}
+    for call in (coco.decode, coco.area):
+        with pytest.raises(ValueError, match=r"\['counts'\] is not a COCO counts string: character \d+ is"):
+            call(rle)
+
+
+def test_a_bytearray_or_memoryview_of_counts_is_read_as_the_bytes_it_holds():
+    rle = coco.encode([[[0, 0, 2, 0, 2, 2, 0, 2]]], 3, 3)[0]
+    expected = coco.decode(rle)
+    for wrapped in (bytearray(rle["counts"]), memoryview(rle["counts"])):
+        same = {"size": rle["size"], "counts": wrapped}
+        assert np.array_equal(coco.decode(same), expected)
+        assert coco.area(same) == coco.area(rle)

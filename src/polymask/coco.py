@@ -254,7 +254,15 @@ def _counts_of(rle, name: str, expected_size=None) -> np.ndarray:
         raise ValueError(f"{name} has size {[height, width]}, expected {list(expected_size)}")
     counts = rle["counts"]
     if isinstance(counts, str):
-        counts = counts.encode("ascii", errors="replace")
+        # COCO's counts strings are ASCII ('0' to 'o'); any other character is
+        # corruption, never a character to stand in for (it read as '?' once).
+        try:
+            counts = counts.encode("ascii")
+        except UnicodeEncodeError as error:
+            raise ValueError(f"{name}['counts'] is not a COCO counts string: character {error.start} "
+                             f"is {error.object[error.start]!r}, not ASCII") from None
+    if isinstance(counts, (bytearray, memoryview)):
+        counts = bytes(counts)  # bytes by another name, not a list of run lengths
     if isinstance(counts, bytes):
         try:
             runs = _coco.decompress(counts)

@@ -90,6 +90,16 @@ def _check_output_path(parser, option: str, path: str) -> None:
         parser.error(f"{option} {path!r}: the folder {str(folder)!r} {what}; create it first")
     if not os.access(folder, os.W_OK):
         parser.error(f"{option} {path!r}: the folder {str(folder)!r} is not writable")
+    # Permissions do not tell everything (root, read-only mounts, /proc): open
+    # the file for appending, as the run will write it, and undo a creation.
+    existed = target.exists()
+    try:
+        with open(target, "a"):
+            pass
+    except OSError as error:
+        parser.error(f"{option} {path!r} cannot be written: {error.strerror or error}")
+    if not existed:
+        target.unlink()
 
 
 def main(argv=None) -> int:

@@ -12,6 +12,9 @@ pure Python and ratios to the memory floor when those are in the group.
 from __future__ import annotations
 
 import json
+import math
+import os
+import stat
 from collections import defaultdict
 
 from polymask import peers as peer_registry
@@ -30,10 +33,35 @@ def _describe(backend: str) -> tuple[str, float | None]:
         return backend, None
 
 
+#: Largest file read: pytest-benchmark's files are kilobytes to a few megabytes.
+MAX_JSON_BYTES = 64 * 2**20
+
+
+def read_document(path):
+    """The JSON document in the regular file at `path`, read with bounds; ValueError / OSError otherwise.
+
+    Only a regular file is opened (a FIFO would block, /dev/zero never ends),
+    at most MAX_JSON_BYTES of it is read, and nesting deeper than Python's
+    parser can follow is an error, not a crash.
+    """
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ValueError(f"{path} is not a regular file")
+    with open(path, "rb") as handle:
+        text = handle.read(MAX_JSON_BYTES + 1)
+    if len(text) > MAX_JSON_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_JSON_BYTES // 2**20} MiB; "
+                         "a pytest-benchmark file is a few megabytes at most")
+    try:
+        return json.loads(text.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except RecursionError:
+        raise ValueError(f"{path} nests its JSON too deeply to be a pytest-benchmark file") from None
+
+
 def load_rows(path) -> dict[str, list[dict]]:
     """Rows per group from a pytest-benchmark JSON file."""
-    with open(path, encoding="utf-8") as handle:
-        document = json.load(handle)
+    document = read_document(path)
     if not isinstance(document, dict) or not isinstance(document.get("benchmarks"), list):
         raise ValueError(f"{path} is not a pytest-benchmark JSON file (no 'benchmarks' list)")
     groups = defaultdict(list)
@@ -46,19 +74,37 @@ def load_rows(path) -> dict[str, list[dict]]:
     return dict(groups)
 
 
+def _positive(value, what: str) -> float:
+    """`value` as a finite number > 0 (a time, a scale); ValueError naming `what` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{what} must be a positive number, got {value!r}"[:200])
+    return float(value)
+
+
 def _add_row(groups, entry: dict) -> None:
-    """One benchmark as a row of its group (KeyError / TypeError when the layout is not pytest-benchmark's)."""
+    """One benchmark as a row of its group (KeyError / TypeError / ValueError when the layout is not
+    pytest-benchmark's or a value cannot be what it names)."""
     info = entry.get("extra_info", {})
     backend = info.get("backend") or entry.get("name", "?")
+    group = entry.get("group") or "(no group)"
+    if not isinstance(backend, str) or not isinstance(group, str):
+        raise TypeError("backend, name and group must be strings")
+    matches = info.get("matches_contract")
+    if matches not in (True, False, None) or not isinstance(matches, (bool, type(None))):
+        raise ValueError(f"matches_contract must be true, false or absent, got {matches!r}"[:200])
+    differing = info.get("pixels_differing")
+    if differing is not None and (isinstance(differing, bool) or not isinstance(differing, int) or differing < 0):
+        raise ValueError(f"pixels_differing must be a count, got {differing!r}"[:200])
+    scale = _positive(info.get("scale", 1.0), "scale")
     title, seconds_2014 = _describe(backend)
-    groups[entry.get("group") or "(no group)"].append({
+    groups[group].append({
         "id": backend,
         "title": title,
-        "seconds": float(entry["stats"]["median"]) * float(info.get("scale", 1.0)),
-        "extrapolated": float(info.get("scale", 1.0)) != 1.0,
+        "seconds": _positive(entry["stats"]["median"], "the median time") * scale,
+        "extrapolated": scale != 1.0,
         "seconds_2014": seconds_2014,
-        "matches_contract": info.get("matches_contract"),
-        "pixels_differing": info.get("pixels_differing"),
+        "matches_contract": matches,
+        "pixels_differing": differing,
         "name": entry.get("name"),
     })
 
