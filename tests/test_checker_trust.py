@@ -64,6 +64,14 @@ def test_a_forged_reply_on_the_private_channel_is_a_protocol_violation(tmp_path)
     _fails(checker.check("01", _copy(tmp_path, "forged_replies.py", "mask.py"), timing=False), "protocol")
 
 
+def test_a_flood_on_the_private_channel_does_not_grow_the_checker(tmp_path):
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    _fails(checker.check("01", _copy(tmp_path, "channel_flood.py", "mask.py"), timing=False), "protocol")
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB: under 200 MiB
+
+
 def test_a_learner_cannot_restart_the_case_clock_by_writing_on_the_channel(tmp_path):
     start = time.monotonic()
     result = checker.check("01", _copy(tmp_path, "slow_with_heartbeats.py", "mask.py"), case_timeout=3,
@@ -105,12 +113,17 @@ def test_a_reference_is_computed_only_after_its_answer_arrived(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("name, words", [
-    ("stage_by_path.py", ["loaded polymask's own module not_polymask"]),
-    ("core_by_ctypes.py", ["polymask's compiled library"]),
+    ("stage_by_path.py", ["used polymask's own code (polymask/_core"]),
+    ("core_by_ctypes.py", ["used polymask's own code (libpolymask_core"]),
     ("subprocess_polymask.py", ["started a process (subprocess.Popen)"]),
 ])
 def test_borrowed_answers_are_refused_while_running(tmp_path, name, words):
     _fails(checker.check("01", _copy(tmp_path, name, "mask.py"), timing=False), *words)
+
+
+def test_polymask_refuses_to_import_in_a_process_the_worker_started_natively(tmp_path):
+    _fails(checker.check("01", _copy(tmp_path, "exec_polymask.py", "mask.py"), timing=False), "case 'square'")
+    assert not (tmp_path / "polymask-ran").exists()  # the child's `import polymask` was refused
 
 
 def test_the_cores_finished_fill_is_not_handed_to_exercise_06(tmp_path):

@@ -13,7 +13,9 @@ array([[0, 0, 0, 0, 0, 0, 0],
        [0, 0, 0, 0, 0, 0, 0],
        [0, 0, 0, 0, 0, 0, 0]])
 """
-# _cpu first: importing it checks this CPU before any compiled module loads.
+# _worker_guard first: polymask does not run where `polymask check` runs a learner's code.
+# _cpu next: importing it checks this CPU before any compiled module loads.
+from polymask import _worker_guard  # noqa: F401, I001
 from polymask import _cpu, cases, problems, stages  # noqa: F401
 from polymask._api import available_backends, build_info, mask
 from polymask._build import get_include, get_library_dirs

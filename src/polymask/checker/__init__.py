@@ -99,5 +99,8 @@ def main_from_args(args: argparse.Namespace) -> int:
     except (ValueError, FileNotFoundError) as error:
         print(f"polymask check: {error}", file=sys.stderr)
         return 2
+    except (MemoryError, OSError) as error:  # the checker could not judge: not the same as "wrong"
+        print(f"polymask check: could not finish the check ({type(error).__name__}: {error})", file=sys.stderr)
+        return 2
     print(outcome)
     return outcome.exit_code

@@ -44,8 +44,9 @@ import numpy as np
 HEARTBEAT_SECONDS = 10.0
 #: Bytes of the learner's output kept (its end); the rest is counted and dropped.
 OUTPUT_KEPT = 8192
-#: Longest reply line accepted.
+#: Longest reply line accepted, and most lines waiting (a protocol that is followed has one).
 REPLY_LIMIT = 1 << 20
+PENDING_LIMIT = 8
 WORKER_FILE = Path(__file__).with_name("worker.py")
 _PR_SET_DUMPABLE, _PR_GET_DUMPABLE = 4, 3
 _PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
@@ -141,7 +142,7 @@ class OutputTail:
 class Worker:
     """A worker process with its arena; use as a context manager (the exit kills everything)."""
 
-    def __init__(self, arena_bytes: int, say: Callable[[str], None]):
+    def __init__(self, arena_bytes: int, say: Callable[[str], None], learner: bool = True):
         self.say, self.phase = say, "starting"
         self.own_children_before = descendants({os.getpid()})
         self.subreaper_before = _prctl(_PR_GET_CHILD_SUBREAPER)
@@ -156,11 +157,21 @@ class Worker:
         output_read, output_write = os.pipe()
         # A waiting OpenMP thread sleeps rather than spins: its CPU time is the work it did.
         environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1", OMP_WAIT_POLICY="passive")
+        if learner:  # polymask refuses to import here and in every process started from here
+            environment["POLYMASK_CHECKER_WORKER"] = "1"
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)],
                 stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
                 pass_fds=(reply_write, self.arena_fd), start_new_session=True, env=environment)
+        except BaseException:  # no worker: leave this process as it was
+            os.close(reply_read)
+            os.close(output_read)
+            self.arena.close()
+            os.close(self.arena_fd)
+            _prctl(_PR_SET_CHILD_SUBREAPER, self.subreaper_before)
+            _prctl(_PR_SET_DUMPABLE, self.dumpable_before)
+            raise
         finally:
             os.close(reply_write)
             os.close(output_write)
@@ -171,6 +182,9 @@ class Worker:
     def _read_replies(self, fd: int) -> None:
         with os.fdopen(fd, "rb") as pipe:
             while line := pipe.readline(REPLY_LIMIT):
+                if self.replies.qsize() >= PENDING_LIMIT:  # a flood: stop reading, it is a violation anyway
+                    self.replies.put(b"flood")
+                    return
                 self.replies.put(line)
         self.replies.put(None)
 
@@ -207,7 +221,14 @@ class Worker:
     def request(self, message: dict, limit: float, phase: str) -> tuple[dict, float]:
         """Send one request; (its reply, seconds on the checker's clock).  WorkerEnded otherwise."""
         self.phase = phase
-        if not self.replies.empty():
+        if not self.replies.empty():  # the worker's own refusal (see worker.py) says more than "protocol"
+            early = self.replies.get_nowait()
+            try:
+                refused = json.loads(early).get("refused") if early else None
+            except (ValueError, AttributeError):
+                refused = None
+            if refused:
+                raise self._ended(f"refused: {refused}")
             raise self._ended("protocol: a message arrived that answers no request")
         try:
             self.process.stdin.write((json.dumps(message) + "\n").encode())

@@ -154,7 +154,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     def fail(what, phase):
         return result("wrong", f"FAIL {label}: {learner_path} {what}\n  ({seed_note})", phase=phase)
 
-    worker = runner.Worker(arena, say)
+    worker = runner.Worker(arena, say, learner=spec.kind != "cl")  # 07's host code is polymask.opencl
     tail, outcome = "", None
     try:
         outcome = _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label,
@@ -296,7 +296,7 @@ def _time_learner(worker, side, repeats, rng, limits, options, say):
 
 
 def _stage_worker(stage_id, limits, say, arena):
-    worker = runner.Worker(arena, say)
+    worker = runner.Worker(arena, say, learner=False)
     try:
         reply, _ = worker.request({"op": "load", "kind": "py", "stage": stage_id}, limits.loading, "loading")
     except BaseException:

@@ -36,6 +36,7 @@ import numpy as np
 _THIS_FILE = os.path.abspath(__file__)
 # polymask's installed package folder (this file is polymask/checker/worker.py).
 _PACKAGE_DIR = os.path.realpath(os.path.dirname(os.path.dirname(_THIS_FILE)))
+_CHECKER_DIR = os.path.realpath(os.path.dirname(_THIS_FILE))
 # Bound now: learner code that swaps os.write or os._exit cannot blunt the audit hook.
 _write, _exit, _realpath = os.write, os._exit, os.path.realpath
 _PROCESS_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
@@ -43,15 +44,19 @@ _PROCESS_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.pos
 REFUSED_EXIT = 86
 
 
-def _is_polymask_binary(name) -> bool:
+def _polymask_file(name) -> str | None:
+    """`name` relative to polymask's package when it is polymask's own code (not this checker), else None."""
     if not isinstance(name, (str, bytes, os.PathLike)):
-        return False
+        return None
     text = os.fsdecode(name)
     if "polymask" not in text.lower():
-        return False
+        return None
     path = _realpath(text)
-    inside = path.startswith(_PACKAGE_DIR + os.sep)
-    return "libpolymask" in os.path.basename(path).lower() or (inside and ".so" in os.path.basename(path))
+    if os.path.basename(path).lower().startswith("libpolymask"):
+        return os.path.basename(path)
+    if path.startswith(_PACKAGE_DIR + os.sep) and not path.startswith(_CHECKER_DIR + os.sep):
+        return os.path.relpath(path, os.path.dirname(_PACKAGE_DIR))
+    return None
 
 
 def install_guard(reply_fd: int) -> None:
@@ -69,12 +74,14 @@ def install_guard(reply_fd: int) -> None:
             refuse(f"started a process ({event})")
         elif event == "import":
             module, filename = args[0], args[1]
-            if module == "polymask" or str(module).startswith("polymask.") or _is_polymask_binary(filename):
-                refuse(f"loaded polymask's own module {module}")
-        elif event == "ctypes.dlopen" and _is_polymask_binary(args[0]):
-            refuse(f"loaded polymask's compiled library {os.fsdecode(args[0])}")
-        elif event == "open" and args and _is_polymask_binary(args[0]):
-            refuse(f"opened polymask's compiled library {os.fsdecode(args[0])}")
+            if module == "polymask" or str(module).startswith("polymask."):
+                refuse(f"used polymask's own code (module {module})")
+            elif _polymask_file(filename):
+                refuse(f"used polymask's own code ({_polymask_file(filename)}, as module {module})")
+        elif event in ("open", "ctypes.dlopen") and args and _polymask_file(args[0]):
+            refuse(f"used polymask's own code ({_polymask_file(args[0])})")
+        elif event == "exec" and args and _polymask_file(getattr(args[0], "co_filename", None)):
+            refuse(f"used polymask's own code ({_polymask_file(args[0].co_filename)})")
 
     sys.addaudithook(hook)
 
