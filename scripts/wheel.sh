@@ -31,7 +31,7 @@ echo "==> wheel: installed in a fresh environment outside the checkout, no compi
 outside=$(mktemp -d /tmp/polymask-wheel.XXXXXX)
 trap 'rm -rf "$outside"' EXIT
 python3 -m venv "$outside/venv"
-"$outside/venv/bin/python" -m pip install --quiet "$wheel[dask]" "shapely>=2" "pytest>=7" "hypothesis>=6"
+"$outside/venv/bin/python" -m pip install --quiet "$wheel[dask]" "shapely>=2" "affine>=2.4" "pytest>=7" "hypothesis>=6"
 # A PATH with every tool of the usual folders except the compilers.
 mkdir "$outside/bin"
 for folder in /usr/local/bin /usr/bin /bin; do
