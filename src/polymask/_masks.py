@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from polymask import _core
-from polymask._rings import as_polygon_list
+from polymask._rings import as_polygon_list, vertex_ranges
 from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
@@ -112,7 +112,7 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
     vertices = flat.vertices
     matrix = as_transform(transform)
     if matrix is not None:
-        vertices = to_sample_frame(vertices, matrix)
+        vertices = to_sample_frame(vertices, matrix, "polygons", vertex_ranges(flat)[1])
     if crop:
         if out is not None:
             raise ValueError("out= cannot be used with crop=True: crops have one shape per instance")

@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 
 from polymask import _core
 from polymask._geometries import column_values
-from polymask._rings import as_polygon_list
+from polymask._rings import as_polygon_list, vertex_ranges
 from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
@@ -108,7 +108,8 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     flat = as_polygon_list(polygons)
     values = column_values(polygons, values)  # a GeoDataFrame column named by values=
     cells = as_transform(transform)
-    vertices = flat.vertices if cells is None else to_sample_frame(flat.vertices, cells)
+    vertices = flat.vertices if cells is None else to_sample_frame(flat.vertices, cells, "polygons",
+                                                                   vertex_ranges(flat)[1])
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
