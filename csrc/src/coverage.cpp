@@ -211,10 +211,6 @@ public:
         y_top_ = y_top;
         y_bottom_ = y_bottom;
 
-        breaks_.clear();
-        breaks_.push_back(y_top);
-        breaks_.push_back(y_bottom);
-        order_.clear();
         state_.clear();
         current_.clear();
         starting_.clear();
@@ -229,21 +225,12 @@ public:
             const auto slot = static_cast<int32_t>(state_.size());
             state_.push_back({s, 0, ya, wa, wa, wb, marked.first, marked.last});
             if (seg.y0 > y_top) {
-                breaks_.push_back(seg.y0);
                 starting_.push_back(slot);
             } else {
                 current_.push_back({0, 0, s, 0, 0, slot, 0, 0});
             }
-            if (seg.y1 < y_bottom) {
-                breaks_.push_back(seg.y1);
-                ending_.push_back(slot);
-            }
-            order_.push_back({xb, xa, s, 0, 0, slot, 0, 0});
+            if (seg.y1 < y_bottom) ending_.push_back({seg.y1, s, slot});
         }
-        // Keep `active` in x order at the row's bottom: the next row's and
-        // the pieces' sorts then start nearly sorted and cost O(n).
-        sort_mostly_sorted(order_, crossing_less<Crossing>);
-        for (size_t k = 0; k < order_.size(); ++k) active[k] = order_[k].segment;
         for (const Flat *flat = row_flats_begin_; flat != row_flats_end_; ++flat) {
             if (flat->y >= y_top && flat->y <= y_bottom) mark(flat->x_min, flat->x_max);
             if (exact_zeros_) {
@@ -258,25 +245,40 @@ public:
             }
         }
         ticker_.tick(static_cast<int64_t>(state_.size()));
-        std::sort(breaks_.begin(), breaks_.end());
-        breaks_.erase(std::unique(breaks_.begin(), breaks_.end()), breaks_.end());
-        // Edges enter at their top (segments are numbered by it) and leave
-        // at their bottom: the pieces then hold only the edges that span
-        // them, so a strip cut by many vertices (a detailed outline, many
-        // vertices per cell) costs the edges in each piece, not all of them.
-        std::sort(starting_.begin(), starting_.end(),
-                  [&](int32_t a, int32_t b) { return state_[a].segment < state_[b].segment; });
-        std::sort(ending_.begin(), ending_.end(), [&](int32_t a, int32_t b) {
-            const Segment &sa = segments_[state_[a].segment], &sb = segments_[state_[b].segment];
-            return sa.y1 < sb.y1 || (sa.y1 == sb.y1 && state_[a].segment < state_[b].segment);
+        // Edges enter at their top and leave at their bottom: the pieces then
+        // hold only the edges that span them, so a strip cut by many
+        // vertices (a detailed outline, many vertices per cell) costs the
+        // edges in each piece, not all of them.  Edges that start inside the
+        // strip joined `active` this row, in the order of their tops
+        // (segments are numbered by it): already sorted, nearly always.
+        const auto by_top = [&](int32_t a, int32_t b) { return state_[a].segment < state_[b].segment; };
+        if (!std::is_sorted(starting_.begin(), starting_.end(), by_top)) {
+            std::sort(starting_.begin(), starting_.end(), by_top);
+        }
+        sort_mostly_sorted(ending_, [](const Leaving &a, const Leaving &b) {
+            return a.y < b.y || (a.y == b.y && a.segment < b.segment);
         });
+        // The pieces' ends: the strip's, and every vertex inside it (both lists are sorted).
+        breaks_.clear();
+        breaks_.push_back(y_top);
         size_t next_start = 0, next_end = 0;
+        while (next_start < starting_.size() || next_end < ending_.size()) {
+            const double start = next_start < starting_.size() ? segments_[state_[starting_[next_start]].segment].y0 : y_bottom;
+            const double end = next_end < ending_.size() ? ending_[next_end].y : y_bottom;
+            const double y = std::min(start, end);
+            if (y != breaks_.back()) breaks_.push_back(y);
+            next_start += start == y ? 1 : 0;
+            next_end += end == y ? 1 : 0;
+        }
+        if (y_bottom != breaks_.back()) breaks_.push_back(y_bottom);
+        next_start = 0;
+        next_end = 0;
         for (size_t b = 0; b + 1 < breaks_.size(); ++b) {
             const double ya = breaks_[b], yb = breaks_[b + 1];
-            if (next_end < ending_.size() && segments_[state_[ending_[next_end]].segment].y1 <= ya) {
-                for (; next_end < ending_.size() && segments_[state_[ending_[next_end]].segment].y1 <= ya; ++next_end) {
-                    EdgeState &edge = state_[ending_[next_end]];
-                    flush(edge, segments_[edge.segment].y1, edge.x_strip_bottom);
+            if (next_end < ending_.size() && ending_[next_end].y <= ya) {
+                for (; next_end < ending_.size() && ending_[next_end].y <= ya; ++next_end) {
+                    EdgeState &edge = state_[ending_[next_end].slot];
+                    flush(edge, ending_[next_end].y, edge.x_strip_bottom);
                     edge.sign = kLeft;
                 }
                 current_.erase(std::remove_if(current_.begin(), current_.end(),
@@ -290,7 +292,13 @@ public:
             }
             add_piece(ya, yb);
         }
-        for (const Crossing &c : current_) flush(state_[c.slot], y_bottom, state_[c.slot].x_strip_bottom);
+        // The edges left, in x order at the row's bottom, are the next row's
+        // `active`: its pieces' sorts then start nearly sorted and cost O(n).
+        active.clear();
+        for (const Crossing &c : current_) {
+            flush(state_[c.slot], y_bottom, state_[c.slot].x_strip_bottom);
+            active.push_back(c.segment);
+        }
     }
 
     // Write the row into line[0, width): touched cells get their area
@@ -594,11 +602,15 @@ private:
     std::vector<Columns> touched_;  // runs of columns some edge passes
     std::vector<double> breaks_;
     std::vector<Event> events_;
-    std::vector<Crossing> order_;
     std::vector<Crossing> top_;
     std::vector<Crossing> current_;  // the edges spanning the current piece
     std::vector<EdgeState> state_;   // every edge of the row's strip, by slot
-    std::vector<int32_t> starting_, ending_;  // slots of edges that begin / end inside the strip
+    struct Leaving {
+        double y;  // the edge's lower end, inside the strip
+        int32_t segment, slot;
+    };
+    std::vector<int32_t> starting_;  // slots of the edges that begin inside the strip
+    std::vector<Leaving> ending_;    // the edges that end inside it
     const Flat *row_flats_begin_ = nullptr, *row_flats_end_ = nullptr;  // the horizontal edges of the row
     detail::InterruptTicker ticker_;
     double base_ = 0.0;  // added to every column of the row
