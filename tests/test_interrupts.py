@@ -254,3 +254,37 @@ ONE_BAND = HARNESS + textwrap.dedent('''
 @pytest.mark.parametrize("threads", [1, 2])
 def test_sigint_inside_one_band_of_a_pathological_polygon_raises_keyboard_interrupt(case, threads):
     assert_interrupted_promptly(ONE_BAND, f"{case}, threads={threads}", case, threads)
+
+
+# ---- what out= holds after an interrupt ---------------------------------------------
+# Documented (the `out` parameters, docs/guide/threads.md): partly written,
+# some rows holding the result and the others what they held before.
+
+INTERRUPTED_OUT = HARNESS + textwrap.dedent('''
+    call = sys.argv[1]
+    if call == "mask":
+        polygon, side = comb(16000, 6000), 16000
+        out = np.full((side, side), 7, dtype=np.uint8)  # 7: a value no mask writes
+        run = lambda: polymask.mask(polygon, (side, side), out=out, threads=2)
+    else:
+        polygon, side = comb(4000, 8000), 4000
+        out = np.full((side, side), 7.0, dtype=np.float32)  # 7.0: a value no fraction takes
+        run = lambda: polymask.coverage(polygon, (side, side), out=out, threads=2)
+    interrupt_during(run)
+    old = out == 7
+    written = out[~old]
+    print(json.dumps({"old": int(old.sum()), "size": int(out.size),
+                      "in_range": bool(((written >= 0) & (written <= 1)).all())}))
+''')
+
+
+@pytest.mark.parametrize("call", ["mask", "coverage"])
+def test_an_interrupted_fill_leaves_out_partly_written(call):
+    completed = run_isolated([sys.executable, "-c", INTERRUPTED_OUT, call], 120)
+    assert completed is not None and completed.returncode == 0, completed and completed.stderr[-3000:]
+    interrupted, written = (json.loads(line) for line in completed.stdout.strip().splitlines()[-2:])
+    assert not interrupted["returned"] and interrupted["latency"] < 0.5, interrupted
+    # Partly: not every byte is the result (some keep their old value), and
+    # what was written is a result (0/1 for a mask, a fraction for coverage).
+    assert written["old"] > 0, f"{call}: out was complete after the interrupt: {written}"
+    assert written["in_range"], written

@@ -13,6 +13,9 @@ and checks what reaches the core, not only what the caller passed.
 """
 from __future__ import annotations
 
+import json
+import sys
+import textwrap
 import warnings
 
 import numpy as np
@@ -22,6 +25,7 @@ import polymask
 import polymask.coco
 import polymask.dask
 from polymask import _coverage_sweep
+from tests._support import run_isolated
 
 #: A square covering any image, at ±1e300: finite, and infinite once a cell
 #: of 1e-100 maps it into pixels.
@@ -183,3 +187,40 @@ def test_the_union_of_good_coco_parts_still_fills_out():
     assert result is out
     expected = polymask.mask([(1, 1), (6, 1), (6, 6)], (8, 8)) | polymask.mask([(1, 5), (2, 5), (1, 7)], (8, 8))
     np.testing.assert_array_equal(out, expected)
+
+
+# ---- out= after a MemoryError while filling --------------------------------------------
+
+OUT_OF_MEMORY = textwrap.dedent('''
+    import json, resource, sys
+    import numpy as np
+    import polymask
+
+    call = sys.argv[1]
+    angles = np.linspace(0, 2 * np.pi, 2_000_000, endpoint=False)
+    outline = np.column_stack([50 + 40 * np.cos(angles), 50 + 40 * np.sin(angles)])
+    out = np.full((100, 100), 7, dtype=np.uint8 if call == "mask" else np.float64)
+    with open("/proc/self/statm") as statm:
+        pages = int(statm.read().split()[0])
+    # Room for the call's small arrays, none for the core's edge tables (~100 MB).
+    limit = pages * resource.getpagesize() + 48 * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        if call == "mask":
+            polymask.mask(outline, (100, 100), out=out, all_touched=True)
+        else:
+            polymask.coverage(outline, (100, 100), out=out)
+        error = None
+    except MemoryError as caught:
+        error = type(caught).__name__
+    written = out[out != 7]
+    print(json.dumps({"error": error, "in_range": bool(((written >= 0) & (written <= 1)).all())}))
+''')
+
+
+@pytest.mark.parametrize("call", ["mask", "coverage"])
+def test_a_memory_error_while_filling_leaves_out_holding_old_or_result_values(call):
+    completed = run_isolated([sys.executable, "-c", OUT_OF_MEMORY, call], 120)
+    assert completed is not None and completed.returncode == 0, completed and completed.stderr[-3000:]
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report == {"error": "MemoryError", "in_range": True}, report

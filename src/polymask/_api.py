@@ -64,6 +64,12 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
         A C-contiguous, writable bool or uint8 array of the result's shape
         (`shape`, or the window's (height, width)) to fill in place instead
         of allocating a new one.  It is returned.
+        After an exception: if the input is refused (TypeError,
+        ValueError) `out` is exactly as it was, since every argument is
+        checked before the first byte is written; if the fill is
+        interrupted (KeyboardInterrupt) or runs out of memory while it
+        fills (MemoryError), `out` is partly written: some rows hold the
+        result, the others what they held before.
     threads : int, optional
         The most threads to use, the calling thread included.  None or 0
         means the default: the innermost ``polymask.threads(n)`` block, else

@@ -60,6 +60,12 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
     out : numpy.ndarray, optional
         A C-contiguous, writable float64, float32 or uint8 array of the
         result's shape to fill and return.
+        After an exception: if the input is refused (TypeError,
+        ValueError) `out` is exactly as it was, since every argument is
+        checked before the first byte is written; if the fill is
+        interrupted (KeyboardInterrupt) or runs out of memory while it
+        fills (MemoryError), `out` is partly written: some rows hold the
+        result, the others what they held before.
     dtype : {float64, float32, uint8}, optional
         float64 (default, or out's dtype) or float32: the fraction in
         [0, 1].  uint8: an anti-aliased mask, ``floor(255 * fraction + ½)``

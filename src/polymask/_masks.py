@@ -68,6 +68,12 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
         A C-contiguous, writable bool or uint8 array of shape (P, rows, cols)
         to fill in place (every byte is written); it is returned.  Not
         allowed with ``crop=True``.
+        After an exception: if the input is refused (TypeError,
+        ValueError) `out` is exactly as it was, since every argument is
+        checked before the first byte is written; if the fill is
+        interrupted (KeyboardInterrupt) or runs out of memory while it
+        fills (MemoryError), `out` is partly written: some rows hold the
+        result, the others what they held before.
     threads : int, optional
         None or 0: all cores.  Threads go across instances; each instance
         is filled by one thread (fewer instances than threads: threads

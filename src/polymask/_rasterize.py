@@ -65,6 +65,12 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
         result's shape, to burn into.  Its existing content is the
         background: pixels inside no polygon keep their value, so layers
         can be burned in several calls.  Without `out`, the background is 0.
+        After an exception: if the input is refused (TypeError,
+        ValueError) `out` is exactly as it was, since every argument is
+        checked before the first byte is written; if the fill is
+        interrupted (KeyboardInterrupt) or runs out of memory while it
+        fills (MemoryError), `out` is partly written: some rows hold the
+        result, the others what they held before.
     dtype : numpy dtype, optional
         One of uint8, uint16, int32, uint32, int64, float32, float64.
         Default: out's dtype, else the smallest of uint8, uint16, int32
