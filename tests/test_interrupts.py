@@ -212,3 +212,79 @@ BATCHES = HARNESS + textwrap.dedent('''
 @pytest.mark.parametrize("threads", [1, 2])
 def test_sigint_during_a_batch_with_a_huge_object_raises_keyboard_interrupt(call, threads):
     assert_interrupted_promptly(BATCHES, f"{call}, threads={threads}", call, threads)
+
+
+# ---- one band of a pathological polygon ---------------------------------------------
+# The exact sweeps (coverage, and all_touched once edges overlap) checked for
+# Ctrl-C only between bands of rows, and one band could hold minutes of work:
+# thousands of edges crossing each other inside one row (quadratic in the
+# edges), or a detailed outline with tens of thousands of vertices per cell.
+# They now poll every bounded number of steps inside a band.
+
+ONE_BAND = HARNESS + textwrap.dedent('''
+    case, threads = sys.argv[1], int(sys.argv[2])
+    rng = np.random.default_rng(7)
+
+    def crossing_polygon(edges, rows, width=4096):
+        """Random vertices in `rows` rows: about 0.12 * edges**2 crossings."""
+        return np.column_stack([rng.uniform(0, width, edges), rng.uniform(-0.45, rows - 0.55, edges)])
+
+    def outline(vertices, radius, centre):
+        angles = np.linspace(0, 2 * np.pi, vertices, endpoint=False)
+        return np.column_stack([centre + radius * np.cos(angles), centre + radius * np.sin(angles)])
+
+    if case in ("crossings-1-row", "crossings-4-rows", "crossings-100-rows"):
+        rows = {"crossings-1-row": 1, "crossings-4-rows": 4, "crossings-100-rows": 100}[case]
+        polygon = crossing_polygon(30000, rows)  # seconds of crossings
+        run = lambda: polymask.coverage(polygon, (rows, 4096), threads=threads)
+    elif case == "all_touched-overlap":  # one edge traced back and forth: the exact area sweep
+        polygon = crossing_polygon(30000, 4)
+        polygon = np.concatenate([polygon, polygon[-2::-1]])
+        run = lambda: polymask.mask(polygon, (4, 4096), all_touched=True, threads=threads)
+    else:  # "outline": 300,000 vertices on a circle of radius 4 px, thousands per cell
+        # (one took 15 s and held Ctrl-C back for all of it; now 0.1 s, so 30 of them)
+        polygon = outline(300_000, 4.0, 50.0)
+        run = lambda: polymask.coverages([polygon] * 30, (100, 100), threads=threads)
+    interrupt_during(run)
+''')
+
+
+@pytest.mark.parametrize("case", ["crossings-1-row", "crossings-4-rows", "crossings-100-rows", "all_touched-overlap",
+                                  "outline"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_sigint_inside_one_band_of_a_pathological_polygon_raises_keyboard_interrupt(case, threads):
+    assert_interrupted_promptly(ONE_BAND, f"{case}, threads={threads}", case, threads)
+
+
+# ---- what out= holds after an interrupt ---------------------------------------------
+# Documented (the `out` parameters, docs/guide/threads.md): partly written,
+# some rows holding the result and the others what they held before.
+
+INTERRUPTED_OUT = HARNESS + textwrap.dedent('''
+    call = sys.argv[1]
+    if call == "mask":
+        polygon, side = comb(16000, 6000), 16000
+        out = np.full((side, side), 7, dtype=np.uint8)  # 7: a value no mask writes
+        run = lambda: polymask.mask(polygon, (side, side), out=out, threads=2)
+    else:
+        polygon, side = comb(4000, 8000), 4000
+        out = np.full((side, side), 7.0, dtype=np.float32)  # 7.0: a value no fraction takes
+        run = lambda: polymask.coverage(polygon, (side, side), out=out, threads=2)
+    interrupt_during(run)
+    old = out == 7
+    written = out[~old]
+    print(json.dumps({"old": int(old.sum()), "size": int(out.size),
+                      "in_range": bool(((written >= 0) & (written <= 1)).all())}))
+''')
+
+
+@pytest.mark.parametrize("call", ["mask", "coverage"])
+def test_an_interrupted_fill_leaves_out_partly_written(call):
+    completed = run_isolated([sys.executable, "-c", INTERRUPTED_OUT, call], 120)
+    assert completed is not None and completed.returncode == 0, completed and completed.stderr[-3000:]
+    interrupted, written = (json.loads(line) for line in completed.stdout.strip().splitlines()[-2:])
+    assert not interrupted["returned"] and interrupted["latency"] < 0.5, interrupted
+    # Partly: not every byte is the result (some keep their old value), and
+    # what was written is a result (0/1 for a mask, a fraction for coverage).
+    assert written["old"] > 0, f"{call}: out was complete after the interrupt: {written}"
+    assert written["in_range"], written

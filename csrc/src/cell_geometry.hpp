@@ -18,6 +18,7 @@
 
 #include "polymask/core.hpp"
 #include "polymask/scanline.hpp"
+#include "thread_pool.hpp"
 
 // Inline every call in the hot loops of the cell sweeps.  GCC kept
 // std::vector::push_back out of line there, and passing each small struct
@@ -83,6 +84,28 @@ SegmentT<Wide> make_segment(double x0, double y0, double x1, double y1, int wind
     return {x0, y0, x1, y1, winding, origin,
             static_cast<Wide>(x0) - static_cast<Wide>(origin), static_cast<Wide>(x1) - static_cast<Wide>(origin)};
 }
+
+// Polls for Ctrl-C (thread_pool.hpp: interruption_point) once every
+// kEvery units of a sweep's work: a unit is an edge in a piece, a crossing,
+// a column an edge passes, each well under a microsecond, so a sweep checks
+// every millisecond or so whatever the input, also inside one band of rows.
+// (The check itself reads the clock and polls the caller's hook at most
+// every 10 ms.)
+class InterruptTicker {
+public:
+    void tick(int64_t units)
+    {
+        left_ -= units;
+        if (left_ <= 0) {
+            left_ = kEvery;
+            interruption_point();
+        }
+    }
+
+private:
+    static constexpr int64_t kEvery = int64_t{1} << 14;
+    int64_t left_ = kEvery;
+};
 
 // A horizontal edge: it bounds area without spanning any height.
 struct Flat {

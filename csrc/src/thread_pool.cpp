@@ -194,21 +194,28 @@ struct Job {
     int helpers_in = 0;      // helpers that joined and have not left
 };
 
-// The stop flag of the job whose chunk this thread is running, if any: a
-// chunk may start a job of its own (an instance of a batch swept in bands,
-// one polygon's coverage), and that inner job stops when the enclosing one
-// does.  Without it a helper deep in one huge instance of a batch ran on
-// after Ctrl-C, and the caller, which waits for its helpers, with it.
-thread_local const std::atomic<bool> *enclosing_stop = nullptr;
+// The job whose chunk this thread is running, if any, and the one that
+// chunk belongs to in turn: a chunk may start a job of its own (an instance
+// of a batch swept in bands, one polygon's coverage), and that inner job
+// stops when the enclosing one does.  Without it a helper deep in one huge
+// instance of a batch ran on after Ctrl-C, and the caller, which waits for
+// its helpers, with it.  The caller's thread also keeps its poller here, so
+// interruption_point() can poll from inside a long chunk.
+struct ChunkContext {
+    Job *job;
+    Poller *poller;  // the caller's only: signals reach the thread that waits in Python
+    const ChunkContext *enclosing;
+};
+thread_local const ChunkContext *current_chunk = nullptr;
 
 // Claim and run chunks of `job` until none is left or it must stop.  Only
-// the caller passes a poller: signals reach the thread that waits in Python.
-// Returns whether it stopped because the enclosing job did; `ran` counts the
-// chunks this thread ran.
+// the caller passes a poller.  Returns whether it stopped because the
+// enclosing job did; `ran` counts the chunks this thread ran.
 bool work_on(Job &job, Poller *poller, int64_t *ran = nullptr)
 {
-    const std::atomic<bool> *const enclosing = enclosing_stop;
-    enclosing_stop = &job.stop;
+    const ChunkContext *const enclosing = current_chunk;
+    const ChunkContext here{&job, poller, enclosing};
+    current_chunk = &here;
     bool enclosing_stopped = false;
     while (!job.stop.load(std::memory_order_relaxed)) {
         if (poller != nullptr && poller->should_stop()) {
@@ -216,7 +223,7 @@ bool work_on(Job &job, Poller *poller, int64_t *ran = nullptr)
             job.stop.store(true);
             break;
         }
-        if (enclosing != nullptr && enclosing->load(std::memory_order_relaxed)) {
+        if (enclosing != nullptr && enclosing->job->stop.load(std::memory_order_relaxed)) {
             enclosing_stopped = true;
             job.stop.store(true);
             break;
@@ -232,7 +239,7 @@ bool work_on(Job &job, Poller *poller, int64_t *ran = nullptr)
             job.stop.store(true);
         }
     }
-    enclosing_stop = enclosing;
+    current_chunk = enclosing;
     return enclosing_stopped;
 }
 
@@ -462,6 +469,19 @@ double work_per_thread_for(double work)
     if (now - last < kProbeInterval.count() || !last_probe_ns.compare_exchange_strong(last, now)) return raised;
     kept_alone.store(0, std::memory_order_relaxed);
     return kWorkPerThread;
+}
+
+void interruption_point()
+{
+    const ChunkContext *const here = current_chunk;
+    for (const ChunkContext *c = here; c != nullptr; c = c->enclosing) {
+        if (c->job->stop.load(std::memory_order_relaxed)) throw Interrupted();
+    }
+    if (here != nullptr && here->poller != nullptr && here->poller->should_stop()) {
+        here->job->interrupted = true;
+        here->job->stop.store(true);
+        throw Interrupted();
+    }
 }
 
 void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context)

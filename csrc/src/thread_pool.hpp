@@ -31,6 +31,14 @@ using ChunkFunction = void (*)(void *context, int64_t chunk);
 // returns only once no thread still runs one of this call's chunks.
 void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context);
 
+// Called from inside a chunk: throws polymask::Interrupted when the job (or
+// one enclosing it) is stopping, or when this is the caller's thread and its
+// interrupt check asks to stop (polled at most every 10 ms).  A chunk whose
+// work is unbounded (a sweep through one band of a pathological polygon)
+// calls it every bounded amount of work, so Ctrl-C lands within the promise
+// whatever a chunk holds.  Outside any job it does nothing.
+void interruption_point();
+
 // Starts a detached thread running `work`; returns false if it could not.
 // Replaceable so tests can make thread creation fail.
 using ThreadStarter = bool (*)(std::function<void()> work);

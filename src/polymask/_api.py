@@ -64,6 +64,12 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
         A C-contiguous, writable bool or uint8 array of the result's shape
         (`shape`, or the window's (height, width)) to fill in place instead
         of allocating a new one.  It is returned.
+        After an exception: if the input is refused (TypeError,
+        ValueError) `out` is exactly as it was, since every argument is
+        checked before the first byte is written; if the fill is
+        interrupted (KeyboardInterrupt) or runs out of memory while it
+        fills (MemoryError), `out` is partly written: some rows hold the
+        result, the others what they held before.
     threads : int, optional
         The most threads to use, the calling thread included.  None or 0
         means the default: the innermost ``polymask.threads(n)`` block, else
@@ -184,13 +190,22 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
 
 
 def _union_of_parts(parts, shape, *, out, **options) -> np.ndarray:
-    """The union of the parts' masks (each a COCO flat list): COCO's meaning of an object's parts."""
-    result = mask(_layouts.flat_ring(parts[0], "vertices[0]"), shape, out=out, **options)
-    for k, part in enumerate(parts[1:], start=1):
+    """The union of the parts' masks (each a COCO flat list): COCO's meaning of an object's parts.
+
+    Every part is read, and mapped by the transform, before the first is
+    filled: a bad later part must leave `out` as it was.
+    """
+    rings = []
+    for k, part in enumerate(parts):
         if not _layouts.is_flat(part):
             raise ValueError(f"vertices[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like vertices[0], "
                              f"got {_describe(part)}")
-        ring = _layouts.flat_ring(part, f"vertices[{k}]")
+        rings.append(_layouts.flat_ring(part, f"vertices[{k}]"))
+    cells = as_transform(options.pop("transform"))
+    if cells is not None:
+        rings = [to_sample_frame(ring, cells, f"vertices[{k}]") for k, ring in enumerate(rings)]
+    result = mask(rings[0], shape, out=out, **options)  # checks every other argument before it writes
+    for ring in rings[1:]:
         np.logical_or(result, mask(ring, shape, **options), out=result)
     return result
 

@@ -60,6 +60,12 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
     out : numpy.ndarray, optional
         A C-contiguous, writable float64, float32 or uint8 array of the
         result's shape to fill and return.
+        After an exception: if the input is refused (TypeError,
+        ValueError) `out` is exactly as it was, since every argument is
+        checked before the first byte is written; if the fill is
+        interrupted (KeyboardInterrupt) or runs out of memory while it
+        fills (MemoryError), `out` is partly written: some rows hold the
+        result, the others what they held before.
     dtype : {float64, float32, uint8}, optional
         float64 (default, or out's dtype) or float32: the fraction in
         [0, 1].  uint8: an anti-aliased mask, ``floor(255 * fraction + ½)``
@@ -120,7 +126,7 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     chosen = _coverage_dtype(dtype, None)
-    vertices = _map_vertices(flat.vertices, transform)
+    vertices = _map_vertices(flat.vertices, transform, "polygons", vertex_ranges(flat)[1])
     # Every crop in one buffer, filled by one core call (threads across
     # polygons): a loop over 10,000 regions in Python cost as much again as
     # their sweeps.  Each crop is a view of that buffer.
@@ -149,14 +155,14 @@ def _polygon_in_sample_frame(polygon, transform):
     else:
         rings = as_rings(polygon, "polygon")
         coordinates, ring_ends = rings.vertices, rings.ring_ends
-    return _map_vertices(coordinates, transform), ring_ends
+    return _map_vertices(coordinates, transform, "polygon"), ring_ends
 
 
-def _map_vertices(coordinates: np.ndarray, transform) -> np.ndarray:
+def _map_vertices(coordinates: np.ndarray, transform, name: str, polygon_ends=None) -> np.ndarray:
     checked = as_transform(transform)
     if checked is None:
         return coordinates
-    return to_sample_frame(coordinates, checked)
+    return to_sample_frame(coordinates, checked, name, polygon_ends)
 
 
 def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:

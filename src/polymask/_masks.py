@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from polymask import _core
-from polymask._rings import as_polygon_list
+from polymask._rings import as_polygon_list, vertex_ranges
 from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
@@ -68,6 +68,12 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
         A C-contiguous, writable bool or uint8 array of shape (P, rows, cols)
         to fill in place (every byte is written); it is returned.  Not
         allowed with ``crop=True``.
+        After an exception: if the input is refused (TypeError,
+        ValueError) `out` is exactly as it was, since every argument is
+        checked before the first byte is written; if the fill is
+        interrupted (KeyboardInterrupt) or runs out of memory while it
+        fills (MemoryError), `out` is partly written: some rows hold the
+        result, the others what they held before.
     threads : int, optional
         None or 0: all cores.  Threads go across instances; each instance
         is filled by one thread (fewer instances than threads: threads
@@ -112,7 +118,7 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
     vertices = flat.vertices
     matrix = as_transform(transform)
     if matrix is not None:
-        vertices = to_sample_frame(vertices, matrix)
+        vertices = to_sample_frame(vertices, matrix, "polygons", vertex_ranges(flat)[1])
     if crop:
         if out is not None:
             raise ValueError("out= cannot be used with crop=True: crops have one shape per instance")

@@ -13,7 +13,7 @@ from numpy.typing import ArrayLike
 
 from polymask import _core
 from polymask._geometries import column_values
-from polymask._rings import as_polygon_list
+from polymask._rings import as_polygon_list, vertex_ranges
 from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
@@ -65,6 +65,12 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
         result's shape, to burn into.  Its existing content is the
         background: pixels inside no polygon keep their value, so layers
         can be burned in several calls.  Without `out`, the background is 0.
+        After an exception: if the input is refused (TypeError,
+        ValueError) `out` is exactly as it was, since every argument is
+        checked before the first byte is written; if the fill is
+        interrupted (KeyboardInterrupt) or runs out of memory while it
+        fills (MemoryError), `out` is partly written: some rows hold the
+        result, the others what they held before.
     dtype : numpy dtype, optional
         One of uint8, uint16, int32, uint32, int64, float32, float64.
         Default: out's dtype, else the smallest of uint8, uint16, int32
@@ -108,7 +114,8 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     flat = as_polygon_list(polygons)
     values = column_values(polygons, values)  # a GeoDataFrame column named by values=
     cells = as_transform(transform)
-    vertices = flat.vertices if cells is None else to_sample_frame(flat.vertices, cells)
+    vertices = flat.vertices if cells is None else to_sample_frame(flat.vertices, cells, "polygons",
+                                                                   vertex_ranges(flat)[1])
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)

@@ -89,25 +89,46 @@ def as_transform(transform, name: str = "transform") -> Transform | None:
     return result
 
 
-def to_sample_frame(vertices: np.ndarray, transform: Transform) -> np.ndarray:
+def to_sample_frame(vertices: np.ndarray, transform: Transform, name: str = "vertices",
+                    polygon_ends: np.ndarray | None = None) -> np.ndarray:
     """Map (N, 2) world coordinates into the contract's sample-point frame.
 
     Returns a new C-contiguous float64 array ``T⁻¹·(x, y) - (½, ½)``.  For a
     transform without rotation or shear (b = d = 0) each axis is mapped on
     its own, ``(x - c) / a - ½``, so a grid-aligned vertex lands exactly on
     a half-integer, as GDAL's inverse geotransform does.
+
+    Raises ValueError, naming the vertex and the transform, when a finite
+    vertex maps to a non-finite coordinate (a tiny scale sends ±1e300 to
+    ±inf): the fills must never see infinities, which would make an empty
+    mask of a polygon that covers the image.  `name` is what the caller
+    called the vertices; with `polygon_ends` (a polygon list's vertex ends)
+    the message names the polygon instead.
     """
     x = vertices[:, 0]
     y = vertices[:, 1]
     a, b, c, d, e, f = transform
     mapped = np.empty(vertices.shape, dtype=np.float64)
-    if b == 0.0 and d == 0.0:
-        mapped[:, 0] = (x - c) / a - 0.5
-        mapped[:, 1] = (y - f) / e - 0.5
-    else:
-        det = transform.determinant
-        dx = x - c
-        dy = y - f
-        mapped[:, 0] = (e * dx - b * dy) / det - 0.5
-        mapped[:, 1] = (a * dy - d * dx) / det - 0.5
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below, in our words
+        if b == 0.0 and d == 0.0:
+            mapped[:, 0] = (x - c) / a - 0.5
+            mapped[:, 1] = (y - f) / e - 0.5
+        else:
+            det = transform.determinant
+            dx = x - c
+            dy = y - f
+            mapped[:, 0] = (e * dx - b * dy) / det - 0.5
+            mapped[:, 1] = (a * dy - d * dx) / det - 0.5
+    finite = np.isfinite(mapped).all(axis=1)
+    if not finite.all():
+        k = int(np.argmin(finite))
+        where = f"{name}[{k}]"
+        if polygon_ends is not None:
+            where = f"{name}[{int(np.searchsorted(polygon_ends, k, side='right'))}]"
+        raise ValueError(
+            f"transform={tuple(transform)} maps the vertex ({float(vertices[k, 0])!r}, {float(vertices[k, 1])!r}) "
+            f"of {where} to ({float(mapped[k, 0])!r}, {float(mapped[k, 1])!r}) in pixels, which is not finite: "
+            "the transform's cells "
+            "are too small (or too large) for these coordinates; every vertex must map to finite numbers"
+        )
     return mapped

@@ -15,10 +15,20 @@ from libcpp.vector cimport vector
 # pending Python error and otherwise translates like `except +` does.
 cdef extern from *:
     """
+    #include <cstring>
     #include <new>
     #include <stdexcept>
     #include <typeinfo>
     #include "polymask/core.hpp"
+    /* The core names its own functions ("polymask::coverage: vertices must
+     * be finite"); Python users called polymask.something, so the C++ name
+     * is dropped and the rest, which says what was wrong, is kept. */
+    static inline const char *polymask_public_words(const char *what)
+    {
+        if (std::strncmp(what, "polymask::", 10) != 0) return what;
+        const char *rest = std::strstr(what, ": ");
+        return rest != nullptr ? rest + 2 : what;
+    }
     static inline void polymask_raise_py_error(void)
     {
         if (PyErr_Occurred()) return;  /* KeyboardInterrupt from the interrupt check */
@@ -29,15 +39,15 @@ cdef extern from *:
         } catch (const std::bad_alloc &) {
             PyErr_SetString(PyExc_MemoryError, "polymask: out of memory");
         } catch (const std::invalid_argument &error) {
-            PyErr_SetString(PyExc_ValueError, error.what());
+            PyErr_SetString(PyExc_ValueError, polymask_public_words(error.what()));
         } catch (const std::domain_error &error) {
-            PyErr_SetString(PyExc_ValueError, error.what());
+            PyErr_SetString(PyExc_ValueError, polymask_public_words(error.what()));
         } catch (const std::out_of_range &error) {
-            PyErr_SetString(PyExc_IndexError, error.what());
+            PyErr_SetString(PyExc_IndexError, polymask_public_words(error.what()));
         } catch (const std::overflow_error &error) {
-            PyErr_SetString(PyExc_OverflowError, error.what());
+            PyErr_SetString(PyExc_OverflowError, polymask_public_words(error.what()));
         } catch (const std::exception &error) {
-            PyErr_SetString(PyExc_RuntimeError, error.what());
+            PyErr_SetString(PyExc_RuntimeError, polymask_public_words(error.what()));
         } catch (...) {
             PyErr_SetString(PyExc_RuntimeError, "polymask: unknown C++ exception");
         }
@@ -92,10 +102,10 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         size_t size()
 
     cdef cppclass Polygon:
-        Polygon() except +
-        Polygon(const double *xy, int64_t n_vertices) except +
+        Polygon() except +raise_py_error
+        Polygon(const double *xy, int64_t n_vertices) except +raise_py_error
         Polygon(const double *xy, int64_t n_vertices,
-                const int64_t *ring_ends, int64_t n_rings) except +
+                const int64_t *ring_ends, int64_t n_rings) except +raise_py_error
         int64_t vertex_count()
         int64_t ring_count()
         ConstSpan[double] xy()

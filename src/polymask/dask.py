@@ -121,7 +121,8 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     flat = as_polygon_list(polygons)
     values = column_values(polygons, values)
     cells = as_transform(transform)
-    vertices = flat.vertices.copy() if cells is None else to_sample_frame(flat.vertices, cells)
+    vertices = (flat.vertices.copy() if cells is None
+                else to_sample_frame(flat.vertices, cells, "polygons", vertex_ranges(flat)[1]))
     flat = PolygonList(vertices, flat.ring_ends.copy(), flat.polygon_ends.copy())  # a snapshot
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)

@@ -20,9 +20,9 @@ cdef extern from "polymask/rle.hpp" namespace "polymask" nogil:
                     int64_t n_objects, int64_t height, int64_t width, FillRule rule,
                     int threads, vector[vector[uint32_t]] &counts,
                     vector[string] *strings) except +raise_py_error
-    string rle_compress(const uint32_t *counts, int64_t n_counts) except +
-    vector[uint32_t] rle_decompress(const char *text, int64_t n_chars) except +
+    string rle_compress(const uint32_t *counts, int64_t n_counts) except +raise_py_error
+    vector[uint32_t] rle_decompress(const char *text, int64_t n_chars) except +raise_py_error
     vector[uint32_t] rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b,
-                               bool intersect) except +
+                               bool intersect) except +raise_py_error
     uint64_t rle_intersection_area(const uint32_t *a, int64_t n_a,
                                    const uint32_t *b, int64_t n_b)
