@@ -5,7 +5,8 @@ wrapping) is filled by the scanline core in a sample-point frame (``_Grid``);
 the points regionmask tries a second time (the dateline column, the South
 Pole row) are ``_EdgePoints``.  The coordinate checks and the longitude
 wrapping live here too.  Other grids (uneven 1-D coordinates, 2-D lon/lat)
-go through ``polymask.contains``: polymask/_xarray_points.py.
+go through ``polymask.contains``: polymask/_xarray_points.py, which
+polymask.xarray hands to ``_Grid.from_arguments``.
 """
 from __future__ import annotations
 
@@ -52,7 +53,12 @@ class _Grid:
         self.pole_row = None  # fill row of -90 N, refilled 1e-10 degrees north
 
     @classmethod
-    def from_arguments(cls, lon, lat, like, vertices, wrap_lon):
+    def from_arguments(cls, lon, lat, like, vertices, wrap_lon, point_grid):
+        """The grid of the public arguments; `point_grid` builds the grids that are not regular.
+
+        point_grid(lon, lat, lon_name, lat_name, wrap, wrap_lon), with wrap(lon_values) wrapping
+        longitudes to the regions' convention (polymask/_xarray_points.py).
+        """
         if like is not None:
             if lon is not None or lat is not None:
                 raise TypeError("pass either lon and lat, or like=, not both")
@@ -69,13 +75,17 @@ class _Grid:
                 lon_name = lon.dims[0]
             if isinstance(lat, xr.DataArray) and lat.ndim == 1:
                 lat_name = lat.dims[0]
+        if lon is not None and lat is not None and (np.ndim(lon) != 1 or np.ndim(lat) != 1):  # 2-D: curvilinear
+            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
         lon_values = _coordinate(lon, "lon")
         lat_values = _coordinate(lat, "lat")
         wrapped = _wrap(lon_values, vertices, wrap_lon)
         lon_order = np.argsort(-wrapped, kind="stable")  # east to west
         lat_order = np.argsort(-lat_values, kind="stable")  # north to south
-        lon_step = _spacing(wrapped[lon_order], "lon")
-        lat_step = _spacing(lat_values[lat_order], "lat")
+        lon_step = _spacing(wrapped[lon_order])
+        lat_step = _spacing(lat_values[lat_order])
+        if lon_step is None or lat_step is None:  # uneven (Gaussian latitudes, stretched grids)
+            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
         origin = (float(wrapped[lon_order[0]]), float(lat_values[lat_order[0]]))
         grid = cls(lon_values, lat_values, lon_name, lat_name, lon_order=lon_order, lat_order=lat_order,
                    origin=origin, step=(lon_step, lat_step))
@@ -206,10 +216,12 @@ def _wrap(lon: np.ndarray, vertices: np.ndarray, wrap_lon) -> np.ndarray:
         return lon
     if wrap_lon is None or wrap_lon is True:
         low, high = float(vertices[:, 0].min()), float(vertices[:, 0].max())
-        if low < 0 and high > 180:
+        # Rounded to 1e-6 degrees, as regionmask decides: real files carry a few ulps of noise
+        # (Natural Earth reaches 180.00000000000006).
+        if round(low, 6) < 0 and round(high, 6) > 180:
             raise ValueError(f"the regions' longitudes span {low}..{high}: neither -180..180 nor 0..360; "
                              "pass wrap_lon=False to use them as they are")
-        wrap_lon = 360 if high > 180 else 180
+        wrap_lon = 360 if round(high, 6) > 180 else 180
     if wrap_lon == 360:
         return np.mod(lon, 360.0)
     if wrap_lon == 180:
@@ -217,12 +229,12 @@ def _wrap(lon: np.ndarray, vertices: np.ndarray, wrap_lon) -> np.ndarray:
     raise ValueError(f"wrap_lon must be None, False, 180 or 360, got {_describe(wrap_lon)}")
 
 
-def _spacing(descending: np.ndarray, name: str) -> float:
+def _spacing(descending: np.ndarray) -> float | None:
+    """The step of equally spaced, unique, descending coordinates, or None for any other."""
     steps = -np.diff(descending)
     step = float(steps[0])
     if step <= 0 or not np.allclose(steps, step):
-        raise ValueError(f"{name} must be equally spaced and unique (after wrapping to the regions' longitudes), "
-                         f"got steps from {steps.min()!r} to {steps.max()!r}")
+        return None
     return step
 
 

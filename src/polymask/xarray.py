@@ -8,8 +8,8 @@ Three outputs, named after what regionmask users know them as:
 * :func:`mask_3d` -- many regions, a bool stack (region, lat, lon)
   (regionmask's ``mask_3D``).
 
-The grid comes as 1-D ``lon`` and ``lat`` coordinates or as ``like=`` a
-DataArray / Dataset.  Two conventions, one per kind of grid:
+The grid comes as ``lon`` and ``lat`` (1-D coordinates, or 2-D arrays of a
+curvilinear grid) or as ``like=`` a DataArray / Dataset.  Two conventions, one per kind of grid:
 
 * **Points** (lon/lat coordinates, as regionmask has them): each grid point
   is tested 1e-8 degrees west and 1e-10 south of where it is, as regionmask
@@ -33,9 +33,14 @@ DataArray / Dataset.  Two conventions, one per kind of grid:
 
 Longitudes are wrapped to the regions' convention (-180..180 or 0..360)
 before the fill and the result keeps the grid's own coordinates, so a
-0..360 grid and -180..180 regions agree with regionmask.  Grids must be
-equally spaced (after wrapping and sorting).  With ``chunks=`` (or a grid of
-more than 2**26 points) the result is a lazy Dask array filled block by
+0..360 grid and -180..180 regions agree with regionmask (the regions'
+convention is read rounded to 1e-6 degrees, as regionmask reads it, so a
+few ulps of noise past 180 or 360 do not count).  Equally spaced grids
+(after wrapping and sorting) are filled by the scanline core; uneven 1-D
+coordinates (Gaussian latitudes) and 2-D lon/lat (rotated-pole, tripolar)
+are tested point by point with ``polymask.contains``, with the same nudge
+and second tries (polymask/_xarray_points.py).  With ``chunks=`` (or a grid
+of more than 2**26 points) the result is a lazy Dask array filled block by
 block.
 
 xarray is an optional extra: ``pip install 'polymask[xarray]'``.
@@ -59,6 +64,7 @@ from polymask._rings import PolygonList, as_polygon_list, as_rings
 from polymask._types import PolygonLike
 from polymask._validation import _describe
 from polymask._xarray_grids import _Grid
+from polymask._xarray_points import PointGrid, point_grid
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
 
@@ -78,7 +84,7 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
     """
     rings = as_rings(_in_crs_of(polygon, like), "polygon")
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
+    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid)
     labels = _burn(grid, flat, np.array([1.0]), chunks)
     return grid.to_dataarray(labels == 1, "mask")
 
@@ -94,7 +100,7 @@ def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     0, 1, 2, ...  Where regions overlap, the later one wins.
     """
     flat, numbers, _, _ = _regions(regions, numbers, like)
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
+    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid)
     return grid.to_dataarray(_burn(grid, flat, numbers, chunks), "mask")
 
 
@@ -113,7 +119,7 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     """
     one_per_point = getattr(regions, "overlap", None) is False and hasattr(regions, "polygons")
     flat, numbers, names, abbrevs = _regions(regions, numbers, like)
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon)
+    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid)
     rows, cols = grid.fill_shape
     if one_per_point:  # each point in at most one region: the label image, one layer per number
         index = np.arange(len(flat), dtype=np.float64)
@@ -123,6 +129,8 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
             chunks = DEFAULT_CHUNK
         labels = _burn(grid, flat, index, chunks)
         layers = labels[None, :, :] == index[:, None, None]
+    elif isinstance(grid, PointGrid):  # uneven or 2-D coordinates: polymask.contains, region by region
+        layers = grid.layers(flat, _point_chunks(chunks, len(flat) * rows * cols))
     elif chunks is None and len(flat) * rows * cols <= LAZY_POINTS:
         layers = _Stack(grid, flat).window(0, 0, rows, cols)
     else:
@@ -249,6 +257,8 @@ def _in_crs_of(regions, like):
 
 def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     """The float64 label image (NaN background) of the regions on the grid, in the grid's order."""
+    if isinstance(grid, PointGrid):
+        return grid.labels(flat, numbers, _point_chunks(chunks, grid.fill_shape[0] * grid.fill_shape[1]))
     vertices = grid.sample_frame(flat.vertices)
     frame = PolygonList(vertices, flat.ring_ends, flat.polygon_ends)
     values = np.ascontiguousarray(numbers, dtype=np.float64)
@@ -276,6 +286,15 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     table = np.concatenate([[np.nan], values])
     numbers_lazy = labels.map_blocks(_lookup, table, edges, dtype=np.float64, meta=np.empty((0, 0)))
     return grid.reorder(numbers_lazy)
+
+
+def _point_chunks(chunks, points: int):
+    """Dask chunks for a grid tested point by point: `chunks`, or the default for a grid too large to hold."""
+    if chunks is None and points > LAZY_POINTS:
+        from polymask.dask import DEFAULT_CHUNK
+
+        return DEFAULT_CHUNK
+    return chunks
 
 
 def _block_chunks(normalize, chunks, shape, dtype):
