@@ -32,7 +32,7 @@ def rotated_pole(rlon: np.ndarray, rlat: np.ndarray, pole_lon: float, pole_lat: 
     rlon2, rlat2 = np.meshgrid(np.radians(rlon), np.radians(rlat))
     x, y, z = np.cos(rlat2) * np.cos(rlon2), np.cos(rlat2) * np.sin(rlon2), np.sin(rlat2)
     tilt = np.radians(90.0 - pole_lat)  # the rotated pole's colatitude, then its longitude
-    x, z = x * np.cos(tilt) + z * np.sin(tilt), -x * np.sin(tilt) + z * np.cos(tilt)
+    x, z = x * np.cos(tilt) - z * np.sin(tilt), x * np.sin(tilt) + z * np.cos(tilt)
     turn = np.radians(pole_lon + 180.0)
     x, y = x * np.cos(turn) - y * np.sin(turn), x * np.sin(turn) + y * np.cos(turn)
     return np.degrees(np.arctan2(y, x)), np.degrees(np.arcsin(np.clip(z, -1, 1)))
