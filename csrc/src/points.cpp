@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "parallel.hpp"
 
@@ -16,8 +17,9 @@ namespace {
 
 // Edge copies the bands may hold, per edge: a polygon whose edges all span
 // most of its height (a star) would otherwise store N edges in each of N
-// bands.  Fewer bands keep memory O(N); each query then sees more edges.
-constexpr int64_t kCopiesPerEdge = 8;
+// bands.  Fewer bands keep memory O(N); the spanning edges then cover wider
+// ranges of x, and a query tests more of them.
+constexpr int64_t kCopiesPerEdge = 32;
 
 // Where x_cross can lie: between the edge's end-points up to a few ulps of
 // the largest |x| (two roundings of a product, a quotient and a sum).  A
@@ -38,6 +40,7 @@ PointIndex::PointIndex(const Polygon &polygon)
     if (edges.empty()) {
         band_bottom_ = {0.0};
         band_start_ = {0};
+        span_start_ = {0};
         return;
     }
     x_min_ = x_max_ = edges[0].xi;
@@ -72,17 +75,71 @@ PointIndex::PointIndex(const Polygon &polygon)
         if (copies <= kCopiesPerEdge * n_edges || bands == 1) break;
         bands = std::max<int64_t>(1, bands / 2);
     }
-    band_start_.assign(static_cast<size_t>(bands) + 1, 0);
+    // Each band's copies (edge indices), then split into spanning and partial edges.
+    std::vector<int64_t> copy_start(static_cast<size_t>(bands) + 1, 0);
     for (int64_t e = 0; e < n_edges; ++e) {
-        for (int64_t b = first[e]; b <= last[e]; ++b) ++band_start_[b + 1];
+        for (int64_t b = first[e]; b <= last[e]; ++b) ++copy_start[b + 1];
     }
-    for (int64_t b = 0; b < bands; ++b) band_start_[b + 1] += band_start_[b];
-    edges_.resize(static_cast<size_t>(band_start_[bands]));
-    std::vector<int64_t> fill(band_start_.begin(), band_start_.end() - 1);
-    for (int64_t e = 0; e < n_edges; ++e) {
-        for (int64_t b = first[e]; b <= last[e]; ++b) {
-            edges_[fill[b]++] = BandEdge{edges[e].xi, edges[e].yi, edges[e].xj, edges[e].yj};
+    for (int64_t b = 0; b < bands; ++b) copy_start[b + 1] += copy_start[b];
+    std::vector<int64_t> copies(static_cast<size_t>(copy_start[bands]));
+    {
+        std::vector<int64_t> fill(copy_start.begin(), copy_start.end() - 1);
+        for (int64_t e = 0; e < n_edges; ++e) {
+            for (int64_t b = first[e]; b <= last[e]; ++b) copies[fill[b]++] = e;
         }
+    }
+    margin_ = x_margin(x_min_, x_max_);
+    band_start_.assign(1, 0);
+    span_start_.assign(1, 0);
+    std::vector<SpanEdge> band_spans;
+    std::vector<double> widths;
+    for (int64_t b = 0; b < bands; ++b) {
+        const double bottom = band_bottom_[b], top = band_bottom_[b + 1];
+        band_spans.clear();
+        for (int64_t k = copy_start[b]; k < copy_start[b + 1]; ++k) {
+            const Edge &e = edges[copies[k]];
+            const BandEdge edge{e.xi, e.yi, e.xj, e.yj};
+            if (e.y_low <= bottom && e.y_high >= top && bottom < top) {
+                const double at_bottom = pm_x_cross(e.xi, e.yi, e.xj, e.yj, bottom);
+                const double at_top = pm_x_cross(e.xi, e.yi, e.xj, e.yj, top);
+                band_spans.push_back(SpanEdge{std::min(at_bottom, at_top) - margin_,
+                                              std::max(at_bottom, at_top) + margin_, edge, 0});
+            } else {
+                edges_.push_back(edge);
+            }
+        }
+        // A few wide spans (nearly horizontal edges) would widen every search of the band:
+        // those are tested like the partial edges instead.
+        double width_limit = std::numeric_limits<double>::infinity();
+        if (band_spans.size() >= 8) {
+            widths.clear();
+            for (const SpanEdge &span : band_spans) widths.push_back(span.x_high - span.x_low);
+            std::nth_element(widths.begin(), widths.begin() + widths.size() * 3 / 4, widths.end());
+            width_limit = 4 * widths[widths.size() * 3 / 4];
+        }
+        double widest = 0;
+        int winding = 0;
+        const size_t band_first = spans_.size();
+        for (const SpanEdge &span : band_spans) {
+            if (span.x_high - span.x_low > width_limit) {
+                edges_.push_back(span.edge);
+            } else {
+                spans_.push_back(span);
+                widest = std::max(widest, span.x_high - span.x_low);
+            }
+        }
+        std::sort(spans_.begin() + static_cast<std::ptrdiff_t>(band_first), spans_.end(),
+                  [](const SpanEdge &a, const SpanEdge &b) { return a.x_low < b.x_low; });
+        for (size_t k = band_first; k < spans_.size(); ++k) {
+            span_x_low_.push_back(spans_[k].x_low);
+            spans_[k].winding_before = winding;
+            winding += (spans_[k].edge.yi > spans_[k].edge.yj) ? 1 : -1;
+        }
+        // Widened so that x_low < px - width implies x_high < px despite the rounding of both.
+        span_width_.push_back(widest * (1 + 0x1p-40) + margin_);
+        span_winding_.push_back(winding);
+        band_start_.push_back(static_cast<int64_t>(edges_.size()));
+        span_start_.push_back(static_cast<int64_t>(spans_.size()));
     }
 }
 
@@ -103,29 +160,41 @@ bool PointIndex::contains(double px, double py, FillRule rule) const
 {
     // Outside [y_min, y_max) no edge crosses the line y = py (half-open rule).
     if (!(py >= y_min_ && py < y_max_)) return false;
-    const double margin = x_margin(x_min_, x_max_);
-    if (px < x_min_ - margin || px > x_max_ + margin) return false;
+    if (px < x_min_ - margin_ || px > x_max_ + margin_) return false;
     const int64_t b = band_of(py);
-    const BandEdge *edge = edges_.data() + band_start_[b];
-    const BandEdge *end = edges_.data() + band_start_[b + 1];
-    if (rule == FillRule::even_odd) {
-        bool inside = false;
-        for (; edge != end; ++edge) {
-            if (pm_edge_crosses_row(edge->yi, edge->yj, py) &&
-                px < pm_x_cross(edge->xi, edge->yi, edge->xj, edge->yj, py)) {
-                inside = !inside;
-            }
-        }
-        return inside;
-    }
+    bool inside = false;
     int winding = 0;
-    for (; edge != end; ++edge) {
+    // The edges that start, end or are wide in the band: each tested.
+    for (const BandEdge *edge = edges_.data() + band_start_[b], *end = edges_.data() + band_start_[b + 1];
+         edge != end; ++edge) {
         if (pm_edge_crosses_row(edge->yi, edge->yj, py) &&
             px < pm_x_cross(edge->xi, edge->yi, edge->xj, edge->yj, py)) {
+            inside = !inside;
             winding += (edge->yi > edge->yj) ? 1 : -1;
         }
     }
-    return winding != 0;
+    // The edges that span the band, sorted by x_low: those wholly right of px all cross
+    // to its right; only those whose range holds px need the test.
+    // The searches read x_low from its own array: a band's keys share a few cache lines.
+    const double *first = span_x_low_.data() + span_start_[b], *end = span_x_low_.data() + span_start_[b + 1];
+    if (first != end) {
+        const double *right = std::upper_bound(first, end, px);
+        if (right != end) {
+            inside ^= ((end - right) & 1) != 0;
+            winding += span_winding_[b] - spans_[right - span_x_low_.data()].winding_before;
+        }
+        const double *near = std::lower_bound(first, right, px - span_width_[b]);
+        for (; near != right; ++near) {
+            const SpanEdge &span = spans_[near - span_x_low_.data()];
+            const BandEdge &edge = span.edge;
+            if (span.x_high >= px && pm_edge_crosses_row(edge.yi, edge.yj, py) &&
+                px < pm_x_cross(edge.xi, edge.yi, edge.xj, edge.yj, py)) {
+                inside = !inside;
+                winding += (edge.yi > edge.yj) ? 1 : -1;
+            }
+        }
+    }
+    return rule == FillRule::even_odd ? inside : winding != 0;
 }
 
 namespace {
@@ -147,8 +216,10 @@ void for_point_blocks(int64_t n, double work_per_point, int threads, Body &&body
 // A query's cost in pixel units: finding the band, then a few per edge in it.
 double query_work(const PointIndex &index)
 {
-    const double per_band = static_cast<double>(index.stored_edges()) / static_cast<double>(index.band_count());
-    return 8.0 + 4.0 * per_band;
+    const double bands = static_cast<double>(index.band_count());
+    const double tested = static_cast<double>(index.stored_edges() - index.spanning_edges()) / bands;
+    const double sorted = static_cast<double>(index.spanning_edges()) / bands;
+    return 16.0 + 4.0 * tested + std::log2(1.0 + sorted);
 }
 
 }  // namespace
