@@ -91,6 +91,33 @@ TEST(Points, StarKeepsMemoryLinear)
     expect_index_agrees(polygon, hard_points(xy, rng, -100, 100));
 }
 
+TEST(Points, ShallowAndSteepEdgesTogether)
+{
+    // A zig-zag of long, nearly horizontal edges beside steep spikes: wide
+    // and narrow spans in the same bands, points on and one ulp off them.
+    std::vector<double> xy;
+    for (int k = 0; k < 300; ++k) {
+        xy.push_back(k % 2 ? 1000.0 + 0.37 * k : 0.13 * k);
+        xy.push_back(0.5 * k + (k % 3) * 0.001);
+    }
+    for (int k = 0; k < 300; ++k) {
+        xy.push_back(1200.0 - 3.0 * k);
+        xy.push_back(k % 2 ? 150.0 : -5.0 + 0.01 * k);
+    }
+    const int n = static_cast<int>(xy.size() / 2);
+    std::mt19937_64 rng(6);
+    auto points = hard_points(xy, rng, -10, 1250);
+    std::uniform_real_distribution<double> row(-5, 155);
+    for (int k = 0; k < 3000; ++k) {  // on the edges: x_cross itself, and its neighbours
+        const int i = static_cast<int>(rng() % n), j = (i + n - 1) % n;
+        const double py = row(rng);
+        if (!polymask::pm_edge_crosses_row(xy[2 * i + 1], xy[2 * j + 1], py)) continue;
+        const double x = polymask::pm_x_cross(xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], py);
+        for (double to : {-1e300, 0.0, 1e300}) points.emplace_back(to == 0 ? x : std::nextafter(x, to), py);
+    }
+    expect_index_agrees(Polygon(xy.data(), n), points);
+}
+
 TEST(Points, EmptyAndDegeneratePolygonsHoldNoPoint)
 {
     const double flat[] = {0, 1, 5, 1, 9, 1};  // only horizontal edges
