@@ -197,6 +197,22 @@ bool PointIndex::contains(double px, double py, FillRule rule) const
     return rule == FillRule::even_odd ? inside : winding != 0;
 }
 
+void PointIndex::row_crossings(double py, std::vector<double> &x_cross, std::vector<int> &winding) const
+{
+    x_cross.clear();
+    winding.clear();
+    if (!(py >= y_min_ && py < y_max_)) return;
+    const int64_t b = band_of(py);
+    const auto add = [&](const BandEdge &edge) {
+        if (pm_edge_crosses_row(edge.yi, edge.yj, py)) {
+            x_cross.push_back(pm_x_cross(edge.xi, edge.yi, edge.xj, edge.yj, py));
+            winding.push_back((edge.yi > edge.yj) ? 1 : -1);
+        }
+    };
+    for (int64_t k = band_start_[b]; k < band_start_[b + 1]; ++k) add(edges_[k]);
+    for (int64_t k = span_start_[b]; k < span_start_[b + 1]; ++k) add(spans_[k].edge);
+}
+
 namespace {
 
 // Run body(begin, end) over [0, n) points in blocks, on as many threads as
@@ -230,6 +246,43 @@ void contains_points(const Polygon &polygon, const double *x, const double *y, i
     const PointIndex index(polygon);
     for_point_blocks(n, query_work(index), threads, [&](int64_t begin, int64_t end) {
         for (int64_t k = begin; k < end; ++k) out[k] = index.contains(x[k], y[k], rule) ? 1 : 0;
+    });
+}
+
+void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y, int64_t height,
+                   uint8_t *out, FillRule rule, int threads)
+{
+    if (width <= 0 || height <= 0) return;
+    const PointIndex index(polygon);
+    const double crossings = static_cast<double>(index.stored_edges()) / static_cast<double>(index.band_count());
+    const double work_per_row = static_cast<double>(width) + 8.0 * crossings * std::log2(2.0 + width);
+    for_point_blocks(height, work_per_row, threads, [&](int64_t begin, int64_t end) {
+        std::vector<double> x_cross;
+        std::vector<int> winding;
+        std::vector<int64_t> change(static_cast<size_t>(width) + 1);
+        for (int64_t r = begin; r < end; ++r) {
+            uint8_t *row = out + r * width;
+            index.row_crossings(y[r], x_cross, winding);
+            if (x_cross.empty()) {
+                std::fill(row, row + width, uint8_t(0));
+                continue;
+            }
+            // Crossing k counts for the columns with x[c] < x_cross[k]: the first
+            // `columns` of them, x being sorted.  A running sum of the changes
+            // gives each column its count (even-odd) or winding (nonzero).
+            std::fill(change.begin(), change.end(), int64_t(0));
+            for (size_t k = 0; k < x_cross.size(); ++k) {
+                const int64_t columns = std::lower_bound(x, x + width, x_cross[k]) - x;
+                const int step = rule == FillRule::even_odd ? 1 : winding[k];
+                change[0] += step;
+                change[columns] -= step;
+            }
+            int64_t count = 0;
+            for (int64_t c = 0; c < width; ++c) {
+                count += change[c];
+                row[c] = (rule == FillRule::even_odd ? (count & 1) != 0 : count != 0) ? 1 : 0;
+            }
+        }
     });
 }
 

@@ -3,6 +3,7 @@
 // points equals the per-pixel mask.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -163,4 +164,36 @@ TEST(Points, WhichPolygonPutsLaterOverEarlier)
     int64_t out[5] = {-9, -9, -9, -9, -9};
     polymask::which_polygon(polygons.data(), 2, x, y, 5, out, FillRule::even_odd, 1);
     EXPECT_EQ(std::vector<int64_t>(out, out + 5), (std::vector<int64_t>{1, 2, 2, 0, 0}));
+}
+
+TEST(Points, ContainsGridEqualsContainsPointsAtEveryPoint)
+{
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> coordinate(-60, 60);
+    for (int trial = 0; trial < 12; ++trial) {
+        const auto xy = trial % 2 ? random_grid_vertices(rng, 40, -50, 50, 1.0) : random_vertices(rng, 40, -50, 50);
+        const Polygon polygon(xy.data(), 40);
+        // Uneven x (sorted, with repeats and the vertices' own x) and y in any order.
+        std::vector<double> x, y;
+        for (int k = 0; k < 70; ++k) x.push_back(coordinate(rng));
+        for (int k = 0; k < 40; ++k) x.push_back(xy[2 * k]);
+        x.push_back(x[3]);
+        std::sort(x.begin(), x.end());
+        for (int k = 0; k < 50; ++k) y.push_back(coordinate(rng));
+        for (int k = 0; k < 40; ++k) y.push_back(xy[2 * k + 1]);
+        const int64_t width = static_cast<int64_t>(x.size()), height = static_cast<int64_t>(y.size());
+        std::vector<double> px, py;
+        for (double row : y) {
+            for (double col : x) {
+                px.push_back(col);
+                py.push_back(row);
+            }
+        }
+        for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+            std::vector<uint8_t> grid(px.size(), 0xAA), points(px.size(), 0xAA);
+            polymask::contains_grid(polygon, x.data(), width, y.data(), height, grid.data(), rule, trial % 3);
+            polymask::contains_points(polygon, px.data(), py.data(), width * height, points.data(), rule, 1);
+            ASSERT_EQ(grid, points) << "trial " << trial;
+        }
+    }
 }

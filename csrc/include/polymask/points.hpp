@@ -39,6 +39,11 @@ public:
     // The contract at (px, py), the same answer as polygon.contains(px, py, rule).
     bool contains(double px, double py, FillRule rule = FillRule::even_odd) const;
 
+    // Every crossing of the line y = py: x_cross and the winding (+1 where y[i] > y[j],
+    // as crossing.h counts it) of each edge that crosses
+    // it, in no particular order.  Appended to the two vectors, which are cleared first.
+    void row_crossings(double py, std::vector<double> &x_cross, std::vector<int> &winding) const;
+
     // The bounding box of the edges: no point outside it is inside.
     double x_min() const { return x_min_; }
     double x_max() const { return x_max_; }
@@ -82,6 +87,15 @@ private:
 // the interrupt check between blocks.
 void contains_points(const Polygon &polygon, const double *x, const double *y, int64_t n, uint8_t *out,
                      FillRule rule = FillRule::even_odd, int threads = 0);
+
+// The contract on a rectilinear grid: out[r * width + c] = 1 if the point
+// (x[c], y[r]) is inside, else 0.  x must be non-decreasing (any spacing:
+// Gaussian latitudes, stretched axes); y may be in any order.  Each row's
+// crossings are computed once and compared with the sorted x by binary
+// search, as the scanline fill compares them with ceil(x_cross): the same
+// bits as contains_points at every (x[c], y[r]).  Threads over rows.
+void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y, int64_t height,
+                   uint8_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
 
 // out[k] = p + 1 for the last polygon p (in [0, n_polygons)) whose region
 // holds the point (x[k], y[k]), or 0 where none does: later polygons over
