@@ -75,6 +75,25 @@ def test_at_the_grid_it_is_the_mask(threads):
                 expected)
 
 
+@pytest.mark.parametrize("fill_rule", RULES)
+def test_a_row_of_x_and_a_column_of_y_fill_by_rows_with_the_same_answers(fill_rule):
+    # x uneven, unsorted, with repeats and the vertices' own x; y in any order:
+    # the rectilinear fill must give every point what the point path gives it.
+    rng = np.random.default_rng(12)
+    for trial in range(8):
+        ring = rng.uniform(-50, 50, size=(30, 2))
+        if trial % 2:
+            ring = ring.round()
+        x = np.concatenate([rng.uniform(-60, 60, 80), ring[:, 0], [ring[0, 0]]])
+        y = np.concatenate([rng.uniform(-60, 60, 40), ring[:, 1]])
+        x_grid, y_grid = np.meshgrid(x, y)  # full arrays: the point path
+        by_points = polymask.contains(ring, x_grid, y_grid, fill_rule=fill_rule)
+        for row, column in [(x, y[:, None]), (x[None, :], y[:, None])]:
+            np.testing.assert_array_equal(polymask.contains(ring, row, column, fill_rule=fill_rule), by_points)
+        np.testing.assert_array_equal(by_points[:5, :5], double_points([ring], x_grid[:5, :5], y_grid[:5, :5],
+                                                                        fill_rule))
+
+
 def test_many_points_on_threads_equal_one_thread():
     rng = np.random.default_rng(8)
     angles = np.sort(rng.uniform(0, 2 * np.pi, 1000))

@@ -41,6 +41,11 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
         The most threads to use, as for ``polymask.mask``; a call too small
         to gain from threads runs on the calling thread alone.
 
+    A row of x (shape (W,) or (1, W)) with a column of y (shape (H, 1)) is
+    a rectilinear grid of any spacing (Gaussian latitudes, stretched axes):
+    it is filled row by row, each row's edge crossings computed once, with
+    the same answer at every point.
+
     Returns
     -------
     numpy.ndarray of bool
@@ -74,7 +79,10 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
     rings = as_rings(polygon, "polygon")
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    x_flat, y_flat, shape = _points_of(x, y)
+    x_array, y_array = _coordinates(x, "x"), _coordinates(y, "y")
+    if _is_grid(x_array, y_array):  # a row of x and a column of y: the rectilinear fill
+        return _contains_grid(rings, x_array.reshape(-1), y_array.reshape(-1), rule, thread_count)
+    x_flat, y_flat, shape = _points_of(x_array, y_array)
     inside = np.empty(shape, dtype=np.bool_)
     _points.contains(rings.vertices, x_flat, y_flat, inside.reshape(-1).view(np.uint8), rule, thread_count,
                      rings.ring_ends)
@@ -122,16 +130,34 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None))
-    x_flat, y_flat, shape = _points_of(x, y)
+    x_flat, y_flat, shape = _points_of(_coordinates(x, "x"), _coordinates(y, "y"))
     which = np.empty(x_flat.shape, dtype=np.int64)
     _points.which_polygon(flat.vertices, flat.ring_ends, flat.polygon_ends, x_flat, y_flat, which, rule,
                           thread_count)
     return np.concatenate([np.zeros(1, dtype=labels.dtype), labels])[which].reshape(shape)
 
 
-def _points_of(x, y) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
-    """x and y broadcast together, as flat contiguous float64 arrays, and their shape."""
-    x_array, y_array = _coordinates(x, "x"), _coordinates(y, "y")
+def _is_grid(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether x is a row (W,) or (1, W) and y a column (H, 1): the points of a rectilinear grid."""
+    return x.ndim in (1, 2) and x.shape[:-1] in ((), (1,)) and y.ndim == 2 and y.shape[1] == 1
+
+
+def _contains_grid(rings, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
+    """contains on the grid of columns x and rows y, by rows: the same answer at every point."""
+    inside = np.empty((len(y), len(x)), dtype=np.bool_)
+    order = np.argsort(x, kind="stable")
+    ascending = bool(np.all(order == np.arange(len(x))))
+    x_sorted = np.ascontiguousarray(x if ascending else x[order], dtype=np.float64)
+    filled = inside if ascending else np.empty_like(inside)
+    _points.contains_grid(rings.vertices, x_sorted, np.ascontiguousarray(y, dtype=np.float64),
+                          filled.view(np.uint8), rule, threads, rings.ring_ends)
+    if not ascending:
+        inside[:, order] = filled
+    return inside
+
+
+def _points_of(x_array: np.ndarray, y_array: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """Checked x and y broadcast together, as flat contiguous float64 arrays, and their shape."""
     try:
         shape = np.broadcast_shapes(x_array.shape, y_array.shape)
     except ValueError:

@@ -9,7 +9,11 @@ from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
 from polymask.core cimport Polygon, note_main_thread, watch_interrupts
-from polymask.points cimport contains_points as core_contains_points, which_polygon as core_which_polygon
+from polymask.points cimport (
+    contains_grid as core_contains_grid,
+    contains_points as core_contains_points,
+    which_polygon as core_which_polygon,
+)
 from polymask.views cimport as_rule, flat_polygons, new_polygon
 
 import threading
@@ -31,6 +35,22 @@ def contains(const double[:, ::1] vertices not None, const double[::1] x not Non
     with nogil:
         watch_interrupts()
         core_contains_points(polygon.get()[0], &x[0], &y[0], n, &out[0], as_rule(rule), threads)
+
+
+def contains_grid(const double[:, ::1] vertices not None, const double[::1] x not None,
+                  const double[::1] y not None, uint8_t[:, ::1] out not None, int rule=0, int threads=0,
+                  const int64_t[::1] ring_ends=None):
+    """out[r, c] = 1 where (x[c], y[r]) is inside, else 0; x non-decreasing (the caller sorts it)."""
+    cdef int64_t width = x.shape[0], height = y.shape[0]
+    if out.shape[0] != height or out.shape[1] != width:
+        raise ValueError(f"out must have shape ({height}, {width}), got ({out.shape[0]}, {out.shape[1]})")
+    if width == 0 or height == 0:
+        return
+    cdef unique_ptr[Polygon] polygon
+    polygon.reset(new_polygon(vertices, ring_ends))
+    with nogil:
+        watch_interrupts()
+        core_contains_grid(polygon.get()[0], &x[0], width, &y[0], height, &out[0, 0], as_rule(rule), threads)
 
 
 def which_polygon(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,

@@ -17,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from polymask._contains import contains, contains_labels
+from polymask import _points
+from polymask._contains import contains
 from polymask._rings import PolygonList
+from polymask._threads import as_threads
 from polymask._validation import _describe
 from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON
 
@@ -49,7 +51,7 @@ class PointGrid:
         With `chunks` (anything dask.array takes), a lazy Dask array computed block by block.
         """
         table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
-        turned = _turned(flat)
+        turned = PolygonList(np.ascontiguousarray(-flat.vertices), flat.ring_ends, flat.polygon_ends)
         if chunks is None:
             return _block_labels(self.lon, self.lat, *self._edges(), turned=turned, table=table)
         return self._lazy(chunks).map_blocks(_block_labels, *self._lazy_edges(chunks), turned=turned, table=table,
@@ -105,19 +107,30 @@ def _second_try(lon, lat, dateline, pole):
     return where, -second_lon, -second_lat
 
 
+def _which(turned: PolygonList, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """1 + the index of the last region holding each point, 0 for none (the regions flat already)."""
+    x_flat = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
+    which = np.empty(x_flat.shape, dtype=np.int64)
+    _points.which_polygon(turned.vertices, turned.ring_ends, turned.polygon_ends, x_flat,
+                          np.ascontiguousarray(y, dtype=np.float64).reshape(-1), which, 0, as_threads(None))
+    return which.reshape(np.shape(x))
+
+
 def _block_labels(lon, lat, dateline, pole, *, turned, table):
     """Region numbers of a block of points; the edge points no region took get their second try."""
-    which = contains_labels(turned, *_frame(lon, lat), dtype=np.int64) if turned else np.zeros(lon.shape, np.int64)
-    if turned and (dateline.any() or pole.any()):
+    which = _which(turned, *_frame(lon, lat))
+    if dateline.any() or pole.any():
         where, x, y = _second_try(lon, lat, dateline, pole)
         first = which[where]
-        which[where] = np.where(first == 0, contains_labels(turned, x, y, dtype=np.int64), first)
+        which[where] = np.where(first == 0, _which(turned, x, y), first)
     return table[which]
 
 
 def _block_layers(lon, lat, dateline, pole, *, turned):
     """The (region, ...) stack of a block of points; every edge point gets its second try, as in regionmask."""
     x, y = _frame(lon, lat)
+    if lon.ndim == 2 and (lon == lon[:1]).all() and (lat == lat[:, :1]).all():
+        x, y = x[:1], y[:, :1]  # a rectilinear block: contains fills it row by row
     stack = np.zeros((len(turned),) + lon.shape, dtype=bool)
     second = _second_try(lon, lat, dateline, pole) if (dateline.any() or pole.any()) else None
     for index, region in enumerate(turned):
@@ -145,8 +158,8 @@ def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointG
 
     `wrap(lon_values)` wraps longitudes to the regions' convention.
     """
-    lon_values = _points(lon, "lon")
-    lat_values = _points(lat, "lat")
+    lon_values = _grid_points(lon, "lon")
+    lat_values = _grid_points(lat, "lat")
     if lon_values.ndim == 1 and lat_values.ndim == 1:
         lon_grid, lat_grid = np.meshgrid(wrap(lon_values), lat_values)
         lon_dim = lon.dims[0] if isinstance(lon, xr.DataArray) else lon_name
@@ -170,7 +183,7 @@ def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointG
     return PointGrid(wrap(lon_values), lat_values, tuple(dims), coords, wrap_lon)
 
 
-def _points(values, name: str) -> np.ndarray:
+def _grid_points(values, name: str) -> np.ndarray:
     array = np.asarray(values, dtype=np.float64) if not isinstance(values, str) else None
     if array is None or array.ndim not in (1, 2) or array.size == 0:
         raise ValueError(f"{name} must be 1-D coordinates or a 2-D array of grid points, got {_describe(values)}")

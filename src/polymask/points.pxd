@@ -9,5 +9,7 @@ from polymask.core cimport FillRule, Polygon, raise_py_error
 cdef extern from "polymask/points.hpp" namespace "polymask" nogil:
     void contains_points(const Polygon &polygon, const double *x, const double *y, int64_t n, uint8_t *out,
                          FillRule rule, int threads) except +raise_py_error
+    void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y, int64_t height,
+                       uint8_t *out, FillRule rule, int threads) except +raise_py_error
     void which_polygon(const Polygon *polygons, int64_t n_polygons, const double *x, const double *y, int64_t n,
                        int64_t *out, FillRule rule, int threads) except +raise_py_error
