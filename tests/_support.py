@@ -159,3 +159,39 @@ def run_isolated(command, timeout, env=None, preexec_fn=None):
         process.communicate()
         return None
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+# ---- arbitrary points (polymask.contains) -----------------------------------
+
+
+def double_points(rings, px, py, fill_rule: str = "evenodd") -> np.ndarray:
+    """The contract's float64 formula at each point (px[k], py[k]), over every edge of every ring."""
+    xi, yi, xj, yj = _ring_edge_arrays(rings)
+    px, py = np.broadcast_arrays(np.asarray(px, dtype=np.float64), np.asarray(py, dtype=np.float64))
+    result = np.zeros(px.shape, dtype=bool)
+    for index in np.ndindex(px.shape):
+        x, y = px[index], py[index]
+        crosses = (yi > y) != (yj > y)
+        a, b, c, d = xi[crosses], yi[crosses], xj[crosses], yj[crosses]
+        right = x < (c - a) * (y - b) / (d - b) + a
+        if fill_rule == "evenodd":
+            result[index] = right.sum() % 2 == 1
+        else:
+            result[index] = np.where(b > d, 1, -1)[right].sum() != 0
+    return result
+
+
+def exact_points(rings, px, py, fill_rule: str = "evenodd") -> np.ndarray:
+    """The crossing rule at each point (px[k], py[k]) in exact rational arithmetic (slow: small cases)."""
+    edges = []
+    for ring in rings:
+        points = [(Fraction(float(x)), Fraction(float(y))) for x, y in np.asarray(ring, dtype=float).reshape(-1, 2)]
+        edges.extend(_edges(points))
+    px, py = np.broadcast_arrays(np.asarray(px, dtype=np.float64), np.asarray(py, dtype=np.float64))
+    result = np.zeros(px.shape, dtype=bool)
+    for index in np.ndindex(px.shape):
+        x, y = Fraction(float(px[index])), Fraction(float(py[index]))
+        right = [1 if yi > yj else -1 for xi, yi, xj, yj in edges
+                 if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi]
+        result[index] = (len(right) % 2 == 1) if fill_rule == "evenodd" else sum(right) != 0
+    return result

@@ -48,7 +48,7 @@ def test_learner_builds_use_the_flags_cmake_built_the_core_with():
     assert _build_flags.CORE_USES_OPENMP == polymask.build_info()["openmp"]
 
 
-COMPILED_MODULES = ["_core", "_coco", "_coverage_sweep"]
+COMPILED_MODULES = ["_core", "_coco", "_coverage_sweep", "_points"]
 
 
 @pytest.mark.parametrize("name", COMPILED_MODULES)

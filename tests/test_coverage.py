@@ -262,12 +262,15 @@ def test_coverages_are_crops_of_coverage():
     polygons = [_star(rng, rng.uniform(-5, 45, 2), 6, 7) for _ in range(6)] + [[(100, 100), (101, 100), (101, 101)]]
     crops = polymask.coverages(polygons, (40, 40), fill_rule="nonzero")
     assert len(crops) == len(polygons)
-    for polygon, (row0, col0, fractions) in zip(polygons, crops):
+    for polygon, crop in zip(polygons, crops):
+        assert isinstance(crop, polymask.Crop)  # one crop type across the API: masks(crop=True)'s
+        fractions, row0, col0 = crop
         full = polymask.coverage(polygon, (40, 40), fill_rule="nonzero")
         height, width = fractions.shape
         np.testing.assert_array_equal(fractions, full[row0:row0 + height, col0:col0 + width])
+        np.testing.assert_array_equal(fractions, full[crop.slices])
         assert fractions.sum() == pytest.approx(full.sum(), abs=1e-12)  # nothing outside the crop
-    assert crops[-1][2].size == 0
+    assert crops[-1].mask.size == 0
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -289,9 +292,9 @@ def test_coverages_in_one_core_call_keep_every_crop(threads, dtype):
     crops = polymask.coverages(polygons, shape, dtype=dtype, threads=threads)
     assert len(crops) == len(polygons)
     # As documented: the crops are views of one shared buffer.
-    bases = [fractions.base for _, _, fractions in crops if fractions.size]
+    bases = [fractions.base for fractions, _, _ in crops if fractions.size]
     assert bases[0] is not None and all(base is bases[0] for base in bases)
-    for index, (polygon, (row0, col0, fractions)) in enumerate(zip(polygons, crops)):
+    for index, (polygon, (fractions, row0, col0)) in enumerate(zip(polygons, crops)):
         assert fractions.dtype == dtype
         coordinates = np.asarray(shapely.get_coordinates(polygon) if index == 5 else polygon, dtype=float)
         if len(coordinates) == 0:
@@ -317,9 +320,8 @@ def test_coverages_refuse_a_transform_that_overflows():
 def test_coverages_zonal_mean():
     image = np.arange(400, dtype=float).reshape(20, 20)
     square = [(2.5, 2.5), (6.5, 2.5), (6.5, 4.5), (2.5, 4.5)]  # cells 3..6 x 3..4 exactly
-    (row0, col0, weights), = polymask.coverages([square], image.shape)
-    cells = image[row0:row0 + weights.shape[0], col0:col0 + weights.shape[1]]
-    assert (weights * cells).sum() / weights.sum() == image[3:5, 3:7].mean()
+    crop, = polymask.coverages([square], image.shape)
+    assert (crop.mask * image[crop.slices]).sum() / crop.mask.sum() == image[3:5, 3:7].mean()
 
 
 def test_dask_coverage_equals_in_memory():

@@ -19,6 +19,7 @@ from polymask import _worker_guard  # noqa: F401, I001
 from polymask import _cpu, cases, problems, stages  # noqa: F401
 from polymask._api import available_backends, build_info, mask
 from polymask._build import get_include, get_library_dirs
+from polymask._contains import contains, contains_labels
 from polymask._coverage import coverage, coverages
 from polymask._masks import Crop, masks
 from polymask._rasterize import rasterize
@@ -27,6 +28,7 @@ from polymask._version import __version__
 
 # polymask.dask is imported on demand only: importing polymask never imports dask.
 __all__ = [
-    "Crop", "__version__", "available_backends", "build_info", "cases", "coverage", "coverages", "get_include",
+    "Crop", "__version__", "available_backends", "build_info", "cases", "contains", "contains_labels", "coverage",
+    "coverages", "get_include",
     "get_library_dirs", "mask", "masks", "problems", "rasterize", "stages", "threads",
 ]

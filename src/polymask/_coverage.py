@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _coverage_sweep as _sweep
+from polymask._masks import Crop
 from polymask._rings import as_polygon_list, as_rings, vertex_ranges
 from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
@@ -105,21 +106,22 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
 
 def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike | None = None,
               fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
-              threads: int | None = None) -> list[tuple[int, int, np.ndarray]]:
+              threads: int | None = None) -> list[Crop]:
     """Coverage of many regions, each cropped to the cells it can reach.
 
     For zonal statistics over many regions without a (P, rows, cols) stack:
-    returns one ``(row0, col0, fractions)`` per polygon, where `fractions`
-    is ``polymask.coverage(polygon, shape, window=(row0, col0, h, w))`` over
-    the polygon's bounding box clipped to the image (an empty (0, 0) array
-    when it misses the image).  All crops are filled in one core call,
+    returns one ``polymask.Crop(fractions, row0, col0)`` per polygon, the
+    same crop type as ``polymask.masks(..., crop=True)``, where `fractions`
+    (the crop's ``mask`` field) is ``polymask.coverage(polygon, shape,
+    window=(row0, col0, h, w))`` over the polygon's bounding box clipped to
+    the image (an empty (0, 0) array at (0, 0) when it misses the image);
+    ``image[crop.slices]`` is the image under the crop.  All crops are filled in one core call,
     threads across polygons, and are views of one shared buffer (``.copy()``
     the few you keep if the rest should be freed).  The weighted zonal mean
     of an image is then::
 
-        for row0, col0, w in polymask.coverages(regions, image.shape):
-            cells = image[row0:row0 + w.shape[0], col0:col0 + w.shape[1]]
-            mean = (w * cells).sum() / w.sum()
+        for crop in polymask.coverages(regions, image.shape):
+            mean = (crop.mask * image[crop.slices]).sum() / crop.mask.sum()
     """
     flat = as_polygon_list(polygons)
     rows_cols = as_shape(shape)
@@ -136,7 +138,7 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
     np.cumsum(areas[:-1], out=offsets[1:])
     buffer = np.zeros(int(areas.sum()), dtype=chosen)
     _sweep.coverage_crops(vertices, flat.ring_ends, flat.polygon_ends, boxes, offsets, buffer, rule, thread_count)
-    return [(row0, col0, buffer[offset:offset + height * width].reshape(height, width))
+    return [Crop(buffer[offset:offset + height * width].reshape(height, width), row0, col0)
             for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist())]
 
 

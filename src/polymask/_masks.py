@@ -33,10 +33,11 @@ class Crop(NamedTuple):
     ``mask`` is a (height, width) bool array whose pixel (r, c) is the image
     pixel (row0 + r, col0 + c); ``image_mask[crop.slices] == crop.mask``.
     An instance with no pixel in the image has a (0, 0) mask at (0, 0).
-    Unpacks as ``mask, row0, col0``.
+    Unpacks as ``mask, row0, col0``.  ``polymask.coverages`` returns the
+    same type, with the fractions of the cells in the box as ``mask``.
     """
 
-    #: The instance's pixels in its box, a (height, width) bool array.
+    #: The instance's pixels in its box, a (height, width) bool array (coverages: its fractions).
     mask: np.ndarray
     #: The image row of the box's first row.
     row0: int

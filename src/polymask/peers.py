@@ -113,3 +113,32 @@ def ids() -> list[str]:
 def available_peers() -> dict[str, tuple[bool, str]]:
     """Every peer id mapped to (available, reason)."""
     return {peer.id: peer.availability() for peer in PEERS}
+
+
+# ---- the same libraries asked about scattered points -----------------------
+#
+# polymask.contains answers the contract at any (x, y); these peers answer
+# "which of these points are inside" the way a careful user calls them:
+# shapely with a prepared polygon, matplotlib with one Path.
+
+
+def shapely_contains_points(vertices, x, y):
+    import shapely
+
+    polygon = shapely.Polygon(vertices)
+    shapely.prepare(polygon)
+    return shapely.contains_xy(polygon, x, y)
+
+
+def matplotlib_path_contains_points(vertices, x, y):
+    from matplotlib.path import Path
+
+    return Path(vertices).contains_points(np.column_stack([x, y]))
+
+
+POINT_PEERS: tuple[Peer, ...] = (
+    Peer("shapely", "shapely contains_xy", "boundary out; invalid (self-intersecting) polygons give "
+         "undefined answers", "shapely", shapely_contains_points),
+    Peer("matplotlib", "matplotlib Path.contains_points", "boundary undefined (radius 0)", "matplotlib",
+         matplotlib_path_contains_points),
+)

@@ -1,0 +1,199 @@
+// Points: PointIndex answers the contract at any (x, y), bit for bit the
+// per-point rule of Polygon::contains, and contains_points at the grid's
+// points equals the per-pixel mask.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "polymask/points.hpp"
+#include "test_support.hpp"
+
+using namespace polymask_test;
+using polymask::PointIndex;
+
+namespace {
+
+// Points that stress the index: random ones, every vertex, the edges'
+// midpoints and their neighbours one ulp away, and rows through vertices.
+std::vector<std::pair<double, double>> hard_points(const std::vector<double> &xy, std::mt19937_64 &rng,
+                                                   double lo, double hi)
+{
+    std::vector<std::pair<double, double>> points;
+    std::uniform_real_distribution<double> coordinate(lo - 1, hi + 1);
+    for (int k = 0; k < 2000; ++k) points.emplace_back(coordinate(rng), coordinate(rng));
+    const size_t n = xy.size() / 2;
+    for (size_t i = 0; i < n; ++i) {
+        const size_t j = (i + 1) % n;
+        const double x = xy[2 * i], y = xy[2 * i + 1];
+        const double mx = 0.5 * (x + xy[2 * j]), my = 0.5 * (y + xy[2 * j + 1]);
+        for (double dx : {-1.0, 0.0, 1.0}) {
+            for (double dy : {-1.0, 0.0, 1.0}) {
+                points.emplace_back(std::nextafter(x, x + dx), std::nextafter(y, y + dy));
+                points.emplace_back(std::nextafter(mx, mx + dx), std::nextafter(my, my + dy));
+            }
+        }
+        points.emplace_back(coordinate(rng), y);  // on the row of a vertex
+    }
+    return points;
+}
+
+void expect_index_agrees(const Polygon &polygon, const std::vector<std::pair<double, double>> &points)
+{
+    const PointIndex index(polygon);
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        for (const auto &[px, py] : points) {
+            ASSERT_EQ(index.contains(px, py, rule), polygon.contains(px, py, rule))
+                << "point (" << px << ", " << py << ") rule " << static_cast<int>(rule);
+        }
+    }
+}
+
+}  // namespace
+
+TEST(Points, IndexEqualsTheRuleOnRandomPolygons)
+{
+    std::mt19937_64 rng(35);
+    for (int n : {3, 4, 7, 24, 100, 1000}) {
+        const auto xy = random_vertices(rng, n, -50, 50);
+        expect_index_agrees(Polygon(xy.data(), n), hard_points(xy, rng, -50, 50));
+        const auto grid = random_grid_vertices(rng, n, -20, 20, 0.5);  // horizontal edges, shared rows
+        expect_index_agrees(Polygon(grid.data(), n), hard_points(grid, rng, -20, 20));
+    }
+}
+
+TEST(Points, IndexEqualsTheRuleWithHolesAndFarCoordinates)
+{
+    const double xy[] = {0, 0, 10, 0, 10, 10, 0, 10,  2, 2, 4, 2, 4, 4, 2, 4,
+                         1048576, -1048576, -1048576, 1048576, 1048576, 1048576};
+    const int64_t ends[] = {4, 8, 11};
+    const Polygon polygon(xy, 11, ends, 3);
+    std::mt19937_64 rng(2);
+    expect_index_agrees(polygon, hard_points(std::vector<double>(xy, xy + 22), rng, -1048576, 1048576));
+}
+
+TEST(Points, StarKeepsMemoryLinear)
+{
+    // Every edge of a star spans most of its height: the bands must not
+    // hold N edges each.
+    const int n = 2000;
+    std::vector<double> xy;
+    for (int k = 0; k < n; ++k) {
+        const double angle = 2 * M_PI * k / n, radius = (k % 2) ? 100 : 5;
+        xy.push_back(radius * std::cos(angle));
+        xy.push_back(radius * std::sin(angle));
+    }
+    const Polygon polygon(xy.data(), n);
+    const PointIndex index(polygon);
+    EXPECT_LE(index.stored_edges(), 32 * n);
+    EXPECT_GT(index.spanning_edges(), index.stored_edges() / 2);  // most are sorted by x, not tested
+    std::mt19937_64 rng(3);
+    expect_index_agrees(polygon, hard_points(xy, rng, -100, 100));
+}
+
+TEST(Points, ShallowAndSteepEdgesTogether)
+{
+    // A zig-zag of long, nearly horizontal edges beside steep spikes: wide
+    // and narrow spans in the same bands, points on and one ulp off them.
+    std::vector<double> xy;
+    for (int k = 0; k < 300; ++k) {
+        xy.push_back(k % 2 ? 1000.0 + 0.37 * k : 0.13 * k);
+        xy.push_back(0.5 * k + (k % 3) * 0.001);
+    }
+    for (int k = 0; k < 300; ++k) {
+        xy.push_back(1200.0 - 3.0 * k);
+        xy.push_back(k % 2 ? 150.0 : -5.0 + 0.01 * k);
+    }
+    const int n = static_cast<int>(xy.size() / 2);
+    std::mt19937_64 rng(6);
+    auto points = hard_points(xy, rng, -10, 1250);
+    std::uniform_real_distribution<double> row(-5, 155);
+    for (int k = 0; k < 3000; ++k) {  // on the edges: x_cross itself, and its neighbours
+        const int i = static_cast<int>(rng() % n), j = (i + n - 1) % n;
+        const double py = row(rng);
+        if (!polymask::pm_edge_crosses_row(xy[2 * i + 1], xy[2 * j + 1], py)) continue;
+        const double x = polymask::pm_x_cross(xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1], py);
+        for (double to : {-1e300, 0.0, 1e300}) points.emplace_back(to == 0 ? x : std::nextafter(x, to), py);
+    }
+    expect_index_agrees(Polygon(xy.data(), n), points);
+}
+
+TEST(Points, EmptyAndDegeneratePolygonsHoldNoPoint)
+{
+    const double flat[] = {0, 1, 5, 1, 9, 1};  // only horizontal edges
+    for (const Polygon &polygon : {Polygon(), Polygon(flat, 3), Polygon(flat, 2)}) {
+        const PointIndex index(polygon);
+        EXPECT_FALSE(index.contains(1, 1));
+        EXPECT_FALSE(index.contains(-1, 0.5, FillRule::nonzero));
+    }
+}
+
+TEST(Points, ContainsPointsAtTheGridEqualsTheMask)
+{
+    std::mt19937_64 rng(4);
+    const int64_t rows = 61, cols = 53;
+    std::vector<double> x, y;
+    for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < cols; ++c) {
+            x.push_back(static_cast<double>(c));
+            y.push_back(static_cast<double>(r));
+        }
+    }
+    for (int trial = 0; trial < 20; ++trial) {
+        const auto xy = random_grid_vertices(rng, 30, -5, 65, 1.0);
+        const Polygon polygon(xy.data(), 30);
+        for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+            for (int threads : {1, 2, 0}) {
+                std::vector<uint8_t> inside(x.size(), 0xAA);
+                polymask::contains_points(polygon, x.data(), y.data(), static_cast<int64_t>(x.size()),
+                                          inside.data(), rule, threads);
+                ASSERT_EQ(inside, full_mask(polygon, rows, cols, Fill::per_pixel, rule));
+            }
+        }
+    }
+}
+
+TEST(Points, WhichPolygonPutsLaterOverEarlier)
+{
+    const double left[] = {0, 0, 4, 0, 4, 4, 0, 4};
+    const double right[] = {2, 0, 6, 0, 6, 4, 2, 4};
+    const std::vector<Polygon> polygons{Polygon(left, 4), Polygon(right, 4)};
+    const double x[] = {1, 3, 5, 7, 3};
+    const double y[] = {1, 1, 1, 1, 4};
+    int64_t out[5] = {-9, -9, -9, -9, -9};
+    polymask::which_polygon(polygons.data(), 2, x, y, 5, out, FillRule::even_odd, 1);
+    EXPECT_EQ(std::vector<int64_t>(out, out + 5), (std::vector<int64_t>{1, 2, 2, 0, 0}));
+}
+
+TEST(Points, ContainsGridEqualsContainsPointsAtEveryPoint)
+{
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> coordinate(-60, 60);
+    for (int trial = 0; trial < 12; ++trial) {
+        const auto xy = trial % 2 ? random_grid_vertices(rng, 40, -50, 50, 1.0) : random_vertices(rng, 40, -50, 50);
+        const Polygon polygon(xy.data(), 40);
+        // Uneven x (sorted, with repeats and the vertices' own x) and y in any order.
+        std::vector<double> x, y;
+        for (int k = 0; k < 70; ++k) x.push_back(coordinate(rng));
+        for (int k = 0; k < 40; ++k) x.push_back(xy[2 * k]);
+        x.push_back(x[3]);
+        std::sort(x.begin(), x.end());
+        for (int k = 0; k < 50; ++k) y.push_back(coordinate(rng));
+        for (int k = 0; k < 40; ++k) y.push_back(xy[2 * k + 1]);
+        const int64_t width = static_cast<int64_t>(x.size()), height = static_cast<int64_t>(y.size());
+        std::vector<double> px, py;
+        for (double row : y) {
+            for (double col : x) {
+                px.push_back(col);
+                py.push_back(row);
+            }
+        }
+        for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+            std::vector<uint8_t> grid(px.size(), 0xAA), points(px.size(), 0xAA);
+            polymask::contains_grid(polygon, x.data(), width, y.data(), height, grid.data(), rule, trial % 3);
+            polymask::contains_points(polygon, px.data(), py.data(), width * height, points.data(), rule, 1);
+            ASSERT_EQ(grid, points) << "trial " << trial;
+        }
+    }
+}

@@ -1,0 +1,191 @@
+"""Points: ``polymask.contains`` and ``polymask.contains_labels``.
+
+The mask contract is a predicate on points; a mask asks it at the grid's
+points (x=c, y=r).  These functions ask it at any points -- stations,
+catalogue sources, the cells of a curvilinear grid -- with the same
+operands, so a point gets exactly the answer a mask pixel at the same
+(x, y) gets.  Polygons come through polymask/_rings.py; x and y are
+validated here, then one call into the C++ core (csrc/include/polymask/
+points.hpp) answers every point with the GIL released, on threads, each
+query testing only the edges near its row.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from polymask import _points
+from polymask._rasterize import _label_dtype, _label_values
+from polymask._rings import as_polygon_list, as_rings
+from polymask._threads import as_threads
+from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike
+from polymask._validation import _describe, as_fill_rule
+
+
+def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: FillRule = "evenodd",
+             threads: int | None = None) -> np.ndarray:
+    """Return which of the points (x, y) lie inside a polygon, by the mask contract.
+
+    Parameters
+    ----------
+    polygon : polygon
+        Anything ``polymask.mask`` takes: an (N, 2) array-like of (x, y)
+        vertices, a list of rings (holes, parts), GeoJSON, a shapely
+        geometry, COCO or OpenCV forms.
+    x, y : array_like of real numbers
+        The points' coordinates, in the polygon's units; any shapes that
+        broadcast together (e.g. a column of y and a row of x).  Finite.
+    fill_rule : {"evenodd", "nonzero"}, optional
+        As for ``polymask.mask``.
+    threads : int, optional
+        The most threads to use, as for ``polymask.mask``; a call too small
+        to gain from threads runs on the calling thread alone.
+
+    A row of x (shape (W,) or (1, W)) with a column of y (shape (H, 1)) is
+    a rectilinear grid of any spacing (Gaussian latitudes, stretched axes):
+    it is filled row by row, each row's edge crossings computed once, with
+    the same answer at every point.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Of the broadcast shape of x and y: True where the point is inside
+        under the contract's crossing rule, evaluated exactly as a mask
+        pixel at (x, y) is.  The rule is half-open: a point on a left or
+        lower edge (smaller x, smaller y) is in, on a right or upper edge
+        out, so polygons that share an edge never both claim a point.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a polygon ``polymask.mask`` refuses, coordinates that are not
+        real numbers, non-finite or that do not broadcast together, or a bad
+        `fill_rule` or `threads`.
+
+    Examples
+    --------
+    >>> import polymask
+    >>> square = [(0, 0), (2, 0), (2, 2), (0, 2)]
+    >>> polymask.contains(square, [0, 1, 2, 1, 1], [1, 1, 1, 0, 2])
+    array([ True,  True, False,  True, False])
+
+    At the grid's points it is ``polymask.mask``:
+
+    >>> import numpy as np
+    >>> rows, cols = np.mgrid[0:3, 0:4]
+    >>> bool((polymask.contains(square, cols, rows) == polymask.mask(square, (3, 4))).all())
+    True
+    """
+    rings = as_rings(polygon, "polygon")
+    rule = as_fill_rule(fill_rule)
+    thread_count = as_threads(threads)
+    x_array, y_array = _coordinates(x, "x"), _coordinates(y, "y")
+    if _is_grid(x_array, y_array):  # a row of x and a column of y: the rectilinear fill
+        return _contains_grid(rings, x_array.reshape(-1), y_array.reshape(-1), rule, thread_count)
+    x_flat, y_flat, shape = _points_of(x_array, y_array)
+    inside = np.empty(shape, dtype=np.bool_)
+    _points.contains(rings.vertices, x_flat, y_flat, inside.reshape(-1).view(np.uint8), rule, thread_count,
+                     rings.ring_ends)
+    return inside
+
+
+def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: ArrayLike | None = None, *,
+                    fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
+                    threads: int | None = None) -> np.ndarray:
+    """Label each point (x, y) with the polygon holding it: ``rasterize`` for points.
+
+    Parameters
+    ----------
+    polygons : sequence of polygons
+        Anything ``polymask.rasterize`` takes.
+    x, y : array_like of real numbers
+        The points, any shapes that broadcast together; finite.
+    values : scalar or sequence of P numbers, optional
+        The label of each polygon; by default 1, 2, ..., P.  0 is the
+        background.
+    fill_rule : {"evenodd", "nonzero"}, optional
+        As for ``polymask.mask``.
+    dtype : numpy dtype, optional
+        The labels' type; by default the smallest of uint8, uint16, int32,
+        int64 that holds every value (float64 for non-integers).
+    threads : int, optional
+        As for ``polymask.mask``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Of the broadcast shape of x and y: the value of the last polygon
+        that contains the point (later polygons over earlier ones, as in
+        ``rasterize``), or 0.  Each polygon claims exactly the points
+        ``polymask.contains`` gives it.
+
+    Examples
+    --------
+    >>> import polymask
+    >>> left, right = [(0, 0), (2, 0), (2, 3), (0, 3)], [(2, 0), (4, 0), (4, 3), (2, 3)]
+    >>> polymask.contains_labels([left, right], [0.5, 2, 3.5, 4], 1)
+    array([1, 2, 2, 0], dtype=uint8)
+    """
+    flat = as_polygon_list(polygons)
+    rule = as_fill_rule(fill_rule)
+    thread_count = as_threads(threads)
+    labels = _label_values(values, len(flat), _label_dtype(dtype, None))
+    x_flat, y_flat, shape = _points_of(_coordinates(x, "x"), _coordinates(y, "y"))
+    which = np.empty(x_flat.shape, dtype=np.int64)
+    _points.which_polygon(flat.vertices, flat.ring_ends, flat.polygon_ends, x_flat, y_flat, which, rule,
+                          thread_count)
+    return np.concatenate([np.zeros(1, dtype=labels.dtype), labels])[which].reshape(shape)
+
+
+def _is_grid(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether x is a row (W,) or (1, W) and y a column (H, 1): the points of a rectilinear grid."""
+    return x.ndim in (1, 2) and x.shape[:-1] in ((), (1,)) and y.ndim == 2 and y.shape[1] == 1
+
+
+def _contains_grid(rings, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
+    """contains on the grid of columns x and rows y, by rows: the same answer at every point."""
+    inside = np.empty((len(y), len(x)), dtype=np.bool_)
+    order = np.argsort(x, kind="stable")
+    ascending = bool(np.all(order == np.arange(len(x))))
+    x_sorted = np.ascontiguousarray(x if ascending else x[order], dtype=np.float64)
+    filled = inside if ascending else np.empty_like(inside)
+    _points.contains_grid(rings.vertices, x_sorted, np.ascontiguousarray(y, dtype=np.float64),
+                          filled.view(np.uint8), rule, threads, rings.ring_ends)
+    if not ascending:
+        inside[:, order] = filled
+    return inside
+
+
+def _points_of(x_array: np.ndarray, y_array: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """Checked x and y broadcast together, as flat contiguous float64 arrays, and their shape."""
+    try:
+        shape = np.broadcast_shapes(x_array.shape, y_array.shape)
+    except ValueError:
+        raise ValueError(f"x and y must broadcast to one shape, got shapes {x_array.shape} and "
+                         f"{y_array.shape}") from None
+    if x_array.shape != shape:
+        x_array = np.broadcast_to(x_array, shape)
+    if y_array.shape != shape:
+        y_array = np.broadcast_to(y_array, shape)
+    return (np.ascontiguousarray(x_array, dtype=np.float64).reshape(-1),
+            np.ascontiguousarray(y_array, dtype=np.float64).reshape(-1), shape)
+
+
+def _coordinates(values, name: str) -> np.ndarray:
+    """`values` as a float64 array of finite real numbers, or TypeError / ValueError naming `name`."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be real numbers, got {_describe(values)}")
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be an array of real numbers: {error}") from None
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be real numbers, got dtype {array.dtype}")
+    array = array.astype(np.float64, copy=False)
+    finite = np.isfinite(array)
+    if not finite.all():
+        index = np.unravel_index(int(np.argmin(finite)), array.shape)
+        where = f"[{', '.join(map(str, index))}]" if array.ndim else ""
+        raise ValueError(f"{name}{where} = {array[index].item()!r} is not finite; every coordinate must be "
+                         "a finite number")
+    return array

@@ -1,0 +1,69 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Binding of the point queries (csrc/src/points.cpp): the contract at any (x, y).
+
+Like polymask/_core.pyx it only adapts validated NumPy buffers and calls the
+core with the GIL released; polymask/_points.py validates first.
+"""
+from libc.stdint cimport int64_t, uint8_t
+from libcpp.memory cimport unique_ptr
+from libcpp.vector cimport vector
+
+from polymask.core cimport Polygon, note_main_thread, watch_interrupts
+from polymask.points cimport (
+    contains_grid as core_contains_grid,
+    contains_points as core_contains_points,
+    which_polygon as core_which_polygon,
+)
+from polymask.views cimport as_rule, flat_polygons, new_polygon
+
+import threading
+
+# Ctrl-C between blocks of points (core.pxd: watch_interrupts).
+note_main_thread(threading.main_thread().ident)
+
+
+def contains(const double[:, ::1] vertices not None, const double[::1] x not None, const double[::1] y not None,
+             uint8_t[::1] out not None, int rule=0, int threads=0, const int64_t[::1] ring_ends=None):
+    """out[k] = 1 where (x[k], y[k]) is inside the polygon, else 0."""
+    cdef int64_t n = x.shape[0]
+    if y.shape[0] != n or out.shape[0] != n:
+        raise ValueError(f"x, y and out must have one length, got {n}, {y.shape[0]} and {out.shape[0]}")
+    if n == 0:
+        return
+    cdef unique_ptr[Polygon] polygon
+    polygon.reset(new_polygon(vertices, ring_ends))
+    with nogil:
+        watch_interrupts()
+        core_contains_points(polygon.get()[0], &x[0], &y[0], n, &out[0], as_rule(rule), threads)
+
+
+def contains_grid(const double[:, ::1] vertices not None, const double[::1] x not None,
+                  const double[::1] y not None, uint8_t[:, ::1] out not None, int rule=0, int threads=0,
+                  const int64_t[::1] ring_ends=None):
+    """out[r, c] = 1 where (x[c], y[r]) is inside, else 0; x non-decreasing (the caller sorts it)."""
+    cdef int64_t width = x.shape[0], height = y.shape[0]
+    if out.shape[0] != height or out.shape[1] != width:
+        raise ValueError(f"out must have shape ({height}, {width}), got ({out.shape[0]}, {out.shape[1]})")
+    if width == 0 or height == 0:
+        return
+    cdef unique_ptr[Polygon] polygon
+    polygon.reset(new_polygon(vertices, ring_ends))
+    with nogil:
+        watch_interrupts()
+        core_contains_grid(polygon.get()[0], &x[0], width, &y[0], height, &out[0, 0], as_rule(rule), threads)
+
+
+def which_polygon(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
+                  const int64_t[::1] polygon_ends not None, const double[::1] x not None,
+                  const double[::1] y not None, int64_t[::1] out not None, int rule=0, int threads=0):
+    """out[k] = p + 1 for the last polygon p holding (x[k], y[k]), else 0 (flat rings as in _core.rasterize)."""
+    cdef int64_t n = x.shape[0]
+    if y.shape[0] != n or out.shape[0] != n:
+        raise ValueError(f"x, y and out must have one length, got {n}, {y.shape[0]} and {out.shape[0]}")
+    cdef vector[Polygon] polygons
+    watch_interrupts()  # building the polygons checks for Ctrl-C too
+    flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
+    if n == 0:
+        return
+    with nogil:
+        core_which_polygon(polygons.data(), polygons.size(), &x[0], &y[0], n, &out[0], as_rule(rule), threads)

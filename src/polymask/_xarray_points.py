@@ -1,0 +1,192 @@
+"""Grids given point by point for polymask.xarray: uneven 1-D coordinates and 2-D lon/lat.
+
+Gaussian latitudes, stretched ocean grids, rotated-pole and tripolar grids
+have no affine frame for the scanline core, so every grid point is asked
+the contract directly with ``polymask.contains`` (an edge index per region,
+each query testing only the edges near its latitude).  What a grid point
+means follows regionmask, as the regular grids of polymask/_xarray_grids.py
+do: each point is tested 1e-8 degrees west and 1e-10 south of where it is,
+in a frame turned by 180 degrees (x = -lon, y = -lat) so that the
+contract's half-open rule settles what the nudge leaves exactly on an edge
+the way the regular grids' east-to-west, north-to-south fill settles it;
+and the points at 180 W (0 E) and at -90 N are tried a second time, at
+180 E (360 E) and 1e-10 degrees north of the pole.
+"""
+from __future__ import annotations
+
+import numpy as np
+import xarray as xr
+
+from polymask import _points
+from polymask._contains import contains
+from polymask._rings import PolygonList
+from polymask._threads import as_threads
+from polymask._validation import _describe
+from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON
+
+
+class PointGrid:
+    """Grid points as arrays of one shape (lat, lon order for 1-D coordinates) and how to label the result."""
+
+    transform = None
+    crs = None
+
+    def __init__(self, lon: np.ndarray, lat: np.ndarray, dims: tuple, coords: dict, wrap_lon):
+        self.lon, self.lat = lon, lat  # wrapped to the regions' convention, one shape
+        self.dims, self.coords = dims, coords
+        self.fill_shape = lon.shape
+        self.edge_points = None
+        if wrap_lon is not False:
+            # regionmask's second try: points at 180 W / 0 E (as 180 E / 360 E) and at -90 N (from the north).
+            dateline = np.isclose(lon, -180.0 if np.min(lon) < 0 else 0.0)
+            pole = np.isclose(lat, -90.0)
+            if dateline.any() or pole.any():
+                self.edge_points = (dateline | pole, dateline, pole)
+
+    # ---- the tests --------------------------------------------------------------
+
+    def labels(self, flat: PolygonList, numbers: np.ndarray, chunks=None):
+        """Each point's region number (the later region where several hold it), NaN where none does.
+
+        With `chunks` (anything dask.array takes), a lazy Dask array computed block by block.
+        """
+        table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
+        turned = PolygonList(np.ascontiguousarray(-flat.vertices), flat.ring_ends, flat.polygon_ends)
+        if chunks is None:
+            return _block_labels(self.lon, self.lat, *self._edges(), turned=turned, table=table)
+        return self._lazy(chunks).map_blocks(_block_labels, *self._lazy_edges(chunks), turned=turned, table=table,
+                                             dtype=np.float64)
+
+    def layers(self, flat: PolygonList, chunks=None):
+        """A bool stack (region, ...): each region's points, the edge points' second try added."""
+        turned = _turned(flat)
+        if chunks is None:
+            return _block_layers(self.lon, self.lat, *self._edges(), turned=turned)
+        lon = self._lazy(chunks)
+        return lon.map_blocks(_block_layers, *self._lazy_edges(chunks), turned=turned, dtype=bool, new_axis=0,
+                              chunks=((len(turned),),) + lon.chunks)
+
+    def _edges(self):
+        if self.edge_points is None:
+            none = np.zeros(self.fill_shape, dtype=bool)
+            return none, none
+        return self.edge_points[1], self.edge_points[2]
+
+    def _lazy(self, chunks):
+        import dask.array as da
+
+        return da.from_array(self.lon, chunks=chunks)
+
+    def _lazy_edges(self, chunks):
+        import dask.array as da
+
+        lon = da.from_array(self.lon, chunks=chunks)
+        return [da.from_array(values, chunks=lon.chunks) for values in (self.lat,) + self._edges()]
+
+    # ---- the result -------------------------------------------------------------
+
+    def reorder(self, filled):
+        return filled
+
+    def to_dataarray(self, values, name, extra_dims=(), extra_coords=None) -> xr.DataArray:
+        coords = dict(self.coords)
+        coords.update(extra_coords or {})
+        return xr.DataArray(values, dims=tuple(extra_dims) + self.dims, coords=coords, name=name)
+
+
+def _frame(lon, lat):
+    """Points moved as regionmask moves them, in the turned frame (x = -lon, y = -lat)."""
+    return -(lon - NUDGE_LON), -(lat - NUDGE_LAT)
+
+
+def _second_try(lon, lat, dateline, pole):
+    """(where, x, y): the edge points and where they are tried again, in the turned frame."""
+    where = dateline | pole
+    second_lon = lon[where] - NUDGE_LON + np.where(dateline[where], 360.0, 0.0)
+    second_lat = np.where(pole[where], -90.0 + NUDGE_LAT, lat[where] - NUDGE_LAT)
+    return where, -second_lon, -second_lat
+
+
+def _which(turned: PolygonList, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """1 + the index of the last region holding each point, 0 for none (the regions flat already)."""
+    x_flat = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
+    which = np.empty(x_flat.shape, dtype=np.int64)
+    _points.which_polygon(turned.vertices, turned.ring_ends, turned.polygon_ends, x_flat,
+                          np.ascontiguousarray(y, dtype=np.float64).reshape(-1), which, 0, as_threads(None))
+    return which.reshape(np.shape(x))
+
+
+def _block_labels(lon, lat, dateline, pole, *, turned, table):
+    """Region numbers of a block of points; the edge points no region took get their second try."""
+    which = _which(turned, *_frame(lon, lat))
+    if dateline.any() or pole.any():
+        where, x, y = _second_try(lon, lat, dateline, pole)
+        first = which[where]
+        which[where] = np.where(first == 0, _which(turned, x, y), first)
+    return table[which]
+
+
+def _block_layers(lon, lat, dateline, pole, *, turned):
+    """The (region, ...) stack of a block of points; every edge point gets its second try, as in regionmask."""
+    x, y = _frame(lon, lat)
+    if lon.ndim == 2 and (lon == lon[:1]).all() and (lat == lat[:, :1]).all():
+        x, y = x[:1], y[:, :1]  # a rectilinear block: contains fills it row by row
+    stack = np.zeros((len(turned),) + lon.shape, dtype=bool)
+    second = _second_try(lon, lat, dateline, pole) if (dateline.any() or pole.any()) else None
+    for index, region in enumerate(turned):
+        stack[index] = contains(region, x, y)
+        if second is not None:
+            where, x2, y2 = second
+            stack[index][where] |= contains(region, x2, y2)
+    return stack
+
+
+def _turned(flat: PolygonList) -> list:
+    """Each region as its list of rings, turned by 180 degrees (exact: a negation)."""
+    regions, ring_begin = [], 0
+    vertices = -flat.vertices
+    for ring_end in flat.polygon_ends:
+        starts = np.concatenate([[0], flat.ring_ends])[ring_begin:ring_end]
+        ends = flat.ring_ends[ring_begin:ring_end]
+        regions.append([vertices[start:end] for start, end in zip(starts, ends)])
+        ring_begin = ring_end
+    return regions
+
+
+def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointGrid:
+    """A PointGrid of uneven 1-D coordinates (crossed) or 2-D lon/lat arrays of one shape.
+
+    `wrap(lon_values)` wraps longitudes to the regions' convention.
+    """
+    lon_values = _grid_points(lon, "lon")
+    lat_values = _grid_points(lat, "lat")
+    if lon_values.ndim == 1 and lat_values.ndim == 1:
+        lon_grid, lat_grid = np.meshgrid(wrap(lon_values), lat_values)
+        lon_dim = lon.dims[0] if isinstance(lon, xr.DataArray) else lon_name
+        lat_dim = lat.dims[0] if isinstance(lat, xr.DataArray) else lat_name
+        coords = {lat_dim: lat if isinstance(lat, xr.DataArray) else lat_values,
+                  lon_dim: lon if isinstance(lon, xr.DataArray) else lon_values}
+        return PointGrid(lon_grid, lat_grid, (lat_dim, lon_dim), coords, wrap_lon)
+    if lon_values.shape != lat_values.shape or lon_values.ndim != 2:
+        raise ValueError(f"lon and lat must be 1-D coordinates or 2-D arrays of one shape, got shapes "
+                         f"{lon_values.shape} and {lat_values.shape}")
+    if isinstance(lon, xr.DataArray) and isinstance(lat, xr.DataArray):
+        if lon.dims != lat.dims:
+            raise ValueError(f"2-D lon and lat must share their dims, got {lon.dims} and {lat.dims}")
+        coords = dict(lat.coords)
+        coords.update(lon.coords)
+        coords[lon_name], coords[lat_name] = lon, lat
+        dims = lon.dims
+    else:  # regionmask's names for the dims of plain 2-D arrays
+        dims = (f"{lat_name}_idx", f"{lon_name}_idx")
+        coords = {lon_name: (dims, lon_values), lat_name: (dims, lat_values)}
+    return PointGrid(wrap(lon_values), lat_values, tuple(dims), coords, wrap_lon)
+
+
+def _grid_points(values, name: str) -> np.ndarray:
+    array = np.asarray(values, dtype=np.float64) if not isinstance(values, str) else None
+    if array is None or array.ndim not in (1, 2) or array.size == 0:
+        raise ValueError(f"{name} must be 1-D coordinates or a 2-D array of grid points, got {_describe(values)}")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} coordinates must be finite, got {_describe(values)}")
+    return array

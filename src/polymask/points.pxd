@@ -1,0 +1,15 @@
+# points.pxd -- Cython's view of csrc/include/polymask/points.hpp.
+#
+# Both functions check for Ctrl-C between blocks of points:
+# `except +raise_py_error` (core.pxd) raises KeyboardInterrupt.
+from libc.stdint cimport int64_t, uint8_t
+
+from polymask.core cimport FillRule, Polygon, raise_py_error
+
+cdef extern from "polymask/points.hpp" namespace "polymask" nogil:
+    void contains_points(const Polygon &polygon, const double *x, const double *y, int64_t n, uint8_t *out,
+                         FillRule rule, int threads) except +raise_py_error
+    void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y, int64_t height,
+                       uint8_t *out, FillRule rule, int threads) except +raise_py_error
+    void which_polygon(const Polygon *polygons, int64_t n_polygons, const double *x, const double *y, int64_t n,
+                       int64_t *out, FillRule rule, int threads) except +raise_py_error
