@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _core
+from polymask._describe import short_repr
 
 #: shapely's type ids (shapely.GeometryType) this module treats by name.
 _POLYGON, _MULTIPOLYGON, _COLLECTION = 3, 6, 7
@@ -200,7 +201,7 @@ def column_values(polygons, values):
     """The values of a GeoDataFrame column named by `values`, or `values` unchanged."""
     if isinstance(values, str) and _from_module(polygons, "geopandas") and hasattr(polygons, "columns"):
         if values not in polygons.columns:
-            raise ValueError(f"values={values!r} names no column of the GeoDataFrame; its columns are "
+            raise ValueError(f"values={short_repr(values)} names no column of the GeoDataFrame; its columns are "
                              f"{list(polygons.columns)}")
         return polygons[values].to_numpy()
     return values

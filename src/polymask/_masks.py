@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polymask import _core
+from polymask import _core, _points
 from polymask._rings import as_polygon_list, vertex_ranges
 from polymask._threads import as_threads
 from polymask._transform import as_transform, to_sample_frame
@@ -123,6 +123,7 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
     if crop:
         if out is not None:
             raise ValueError("out= cannot be used with crop=True: crops have one shape per instance")
+        _refuse_impossible_crops(vertices, flat, *rows_cols, rule)
         boxes, buffer, offsets = _core.mask_crops(vertices, flat.ring_ends, flat.polygon_ends, *rows_cols,
                                                   rule, thread_count)
         crops = []
@@ -151,3 +152,51 @@ def _check_out(out, shape: tuple[int, int, int]) -> None:
     if out.dtype not in (np.dtype(bool), np.dtype(np.uint8)):
         raise TypeError(f"out must have dtype bool or uint8, got {out.dtype}")
     check_out_layout(out, shape, " (polygons, rows, cols)")
+
+
+#: Crops whose polygon's bounding box (clipped to the image) holds more
+#: pixels than this are sampled before the exact boxes are swept.
+_SAMPLED_CROP_PIXELS = 1 << 26
+#: Pixel centres sampled along each side of such a box.
+_CROP_SAMPLES = 33
+
+
+def _refuse_impossible_crops(vertices: np.ndarray, flat, rows: int, cols: int, rule: int) -> None:
+    """MemoryError at once when the crops cannot be allocated, before the sweep that finds their boxes.
+
+    The exact boxes cost a sweep of every row a polygon spans (minutes for
+    a polygon over a (2^31 - 1)^2 image) before the buffer is allocated.  A
+    lower bound on each large crop comes first: the box of the sampled
+    pixel centres that lie inside (polymask.contains on a 33x33 grid).  If
+    the sum of the lower bounds cannot be allocated, neither can the crops.
+    """
+    begins, ends = vertex_ranges(flat)
+    filled = np.nonzero(ends - begins >= 3)[0]
+    if filled.size == 0:
+        return
+    # Each polygon's box of pixel centres, clipped to the image (reduceat over the flat vertices).
+    low = np.minimum.reduceat(vertices, begins[filled], axis=0)
+    high = np.maximum.reduceat(vertices, begins[filled], axis=0)
+    first = np.clip(np.ceil(low), 0, [cols - 1, rows - 1])
+    last = np.clip(np.floor(high), 0, [cols - 1, rows - 1])
+    pixels = (last[:, 0] - first[:, 0] + 1) * (last[:, 1] - first[:, 1] + 1)
+    ring_ends = np.asarray(flat.ring_ends, dtype=np.int64)
+    polygon_ends = np.asarray(flat.polygon_ends, dtype=np.int64)
+    at_least = 0
+    for k in np.nonzero(pixels > _SAMPLED_CROP_PIXELS)[0].tolist():
+        p, begin, end = int(filled[k]), int(begins[filled[k]]), int(ends[filled[k]])
+        x = np.unique(np.round(np.linspace(first[k, 0], last[k, 0], _CROP_SAMPLES)))
+        y = np.unique(np.round(np.linspace(first[k, 1], last[k, 1], _CROP_SAMPLES)))
+        inside = np.zeros((y.size, x.size), dtype=np.uint8)
+        own_ring_ends = ring_ends[(polygon_ends[p - 1] if p else 0):polygon_ends[p]] - begin
+        _points.contains_grid(vertices[begin:end], x, y, inside, rule, 1, own_ring_ends)
+        hit_rows, hit_cols = np.nonzero(inside)
+        if hit_rows.size:
+            at_least += int(y[hit_rows.max()] - y[hit_rows.min()] + 1) * int(x[hit_cols.max()] - x[hit_cols.min()] + 1)
+    if at_least <= _SAMPLED_CROP_PIXELS:
+        return
+    try:
+        np.empty(at_least, dtype=np.bool_)
+    except (MemoryError, ValueError):
+        raise MemoryError(f"cannot allocate the crops of {len(flat)} masks in a {rows}x{cols} image: they need at "
+                          f"least {at_least:,} bytes ({at_least / 1e9:.1f} GB)") from None

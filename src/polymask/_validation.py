@@ -10,11 +10,11 @@ an error and passes through untouched.
 from __future__ import annotations
 
 import operator
-import reprlib
 
 import numpy as np
 
 from polymask import _core
+from polymask._describe import describe, short_repr
 
 #: Largest accepted image side (2**31 - 1; kept in _core, whose one-call
 #: path for plain arguments checks it too).  Row and column numbers must
@@ -28,24 +28,7 @@ MAX_SIDE = _core.MAX_SIDE
 MAX_THREADS = _core.MAX_THREADS
 
 
-#: Builds the value's part of a message: a few levels and items of a
-#: container, never the whole of it (a list nested 1,000 deep made repr()
-#: itself raise RecursionError while the message was being built).
-_SHORT_REPR = reprlib.Repr()
-_SHORT_REPR.maxlevel = 3
-_SHORT_REPR.maxlist = _SHORT_REPR.maxtuple = _SHORT_REPR.maxdict = _SHORT_REPR.maxset = 4
-_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 40
-
-
-def _describe(value) -> str:
-    """A short description of a value for error messages, whatever the value."""
-    try:
-        text = _SHORT_REPR.repr(value)
-    except Exception:  # a __repr__ that fails: the type still says what was received
-        text = f"<{type(value).__name__} object>"
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{text} (type {type(value).__name__})"
+_describe = describe
 
 
 def as_vertices(vertices, name: str = "vertices") -> np.ndarray:
@@ -123,7 +106,7 @@ def _as_integer(value, what: str) -> int:
     where a size belongs is a bug, not a 1.
     """
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an integer, got {value!r}")
+        raise TypeError(f"{what} must be an integer, got {short_repr(value)}")
     try:
         return operator.index(value)
     except TypeError:
@@ -137,7 +120,7 @@ def as_shape(shape, name: str = "shape") -> tuple[int, int]:
     except TypeError:
         raise TypeError(f"{name} must be a (rows, cols) pair of integers, got {_describe(shape)}") from None
     if len(sides) != 2:
-        raise ValueError(f"{name} must be a (rows, cols) pair, got {len(sides)} values: {sides!r}")
+        raise ValueError(f"{name} must be a (rows, cols) pair, got {len(sides)} values: {short_repr(sides)}")
     checked = []
     for label, side in zip(("rows", "cols"), sides):
         side = _as_integer(side, f"{name} {label}")
@@ -154,7 +137,7 @@ def checked_thread_count(threads, name: str) -> int:
     if threads is None:
         return 0
     if isinstance(threads, (bool, np.bool_)):
-        raise TypeError(f"{name} must be None or an integer, got {threads!r}")
+        raise TypeError(f"{name} must be None or an integer, got {short_repr(threads)}")
     try:
         threads = operator.index(threads)
     except TypeError:
@@ -252,7 +235,7 @@ def as_window(window, shape: tuple[int, int], name: str = "window") -> tuple[int
         raise TypeError(f"{name} must be a (row0, col0, height, width) tuple of integers, "
                         f"got {_describe(window)}") from None
     if len(parts) != 4:
-        raise ValueError(f"{name} must be (row0, col0, height, width), got {len(parts)} values: {parts!r}")
+        raise ValueError(f"{name} must be (row0, col0, height, width), got {len(parts)} values: {short_repr(parts)}")
     checked = []
     for label, value in zip(("row0", "col0", "height", "width"), parts):
         value = _as_integer(value, f"{name} {label}")

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from polymask import _coco, _core, _layouts
+from polymask._describe import short_repr
 from polymask._rings import Rings, as_rings
 from polymask._threads import as_threads
 from polymask._transform import IDENTITY, to_sample_frame
@@ -243,7 +244,7 @@ def _size_of(rle, name: str) -> tuple[int, int]:
     height = _as_integer(height, f"{name}['size'] height")
     width = _as_integer(width, f"{name}['size'] width")
     if height < 0 or width < 0 or height * width > _MAX_PIXELS:
-        raise ValueError(f"{name}['size'] must be two sizes >= 0 with fewer than 2^32 pixels, got {size!r}")
+        raise ValueError(f"{name}['size'] must be two sizes >= 0 with fewer than 2^32 pixels, got {short_repr(size)}")
     return height, width
 
 

@@ -45,6 +45,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polymask import _core, _coverage_sweep
+from polymask._describe import short_repr
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings, vertex_ranges
@@ -237,9 +238,9 @@ def _chunks(chunks, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int,
     try:
         normalized = da.core.normalize_chunks(chunks, shape, dtype=dtype)
     except (ValueError, TypeError, ZeroDivisionError) as error:  # chunks=0 divides by zero inside Dask
-        raise ValueError(f"{expected}, got {chunks!r}: {error or type(error).__name__}") from None
+        raise ValueError(f"{expected}, got {short_repr(chunks)}: {error or type(error).__name__}") from None
     if any(size < 1 for sizes in normalized for size in sizes):
-        raise ValueError(f"{expected}, got {chunks!r}: a block of size 0")
+        raise ValueError(f"{expected}, got {short_repr(chunks)}: a block of size 0")
     count = len(normalized[0]) * len(normalized[1])
     if count > MAX_BLOCKS:
         _refuse_block_count(chunks, count)
@@ -259,7 +260,7 @@ def _simple_block_count(chunks, shape: tuple[int, int]) -> int | None:
 
 
 def _refuse_block_count(chunks, count: int):
-    raise ValueError(f"chunks={chunks!r} would make {count:,} blocks; at most {MAX_BLOCKS:,} are allowed "
+    raise ValueError(f"chunks={short_repr(chunks)} would make {count:,} blocks; at most {MAX_BLOCKS:,} are allowed "
                      f"(each block is a Dask task); use larger chunks, such as the default {DEFAULT_CHUNK}")
 
 

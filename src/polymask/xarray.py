@@ -59,6 +59,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polymask import _core
+from polymask._describe import short_repr
 from polymask._geometries import geometry_array
 from polymask._rings import PolygonList, as_polygon_list, as_rings
 from polymask._types import PolygonLike
@@ -302,7 +303,8 @@ def _block_chunks(normalize, chunks, shape, dtype):
     try:
         return normalize(chunks, shape, np.dtype(dtype))
     except ZeroDivisionError:  # dask divides by a zero block size before it validates
-        raise ValueError(f"chunks must be positive block sizes for a grid of shape {shape}, got {chunks!r}") from None
+        raise ValueError(f"chunks must be positive block sizes for a grid of shape {shape}, "
+                         f"got {short_repr(chunks)}") from None
 
 
 def _lookup(block: np.ndarray, table: np.ndarray, edges, block_info=None) -> np.ndarray:

@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from polymask._describe import short_repr
 from polymask.opencl.common import OpenCLMemoryError, cl, device_label
 
 #: Room the runtime needs beside a CPU device's buffer (its own bookkeeping, the launch).
@@ -44,11 +45,11 @@ def allocated_buffer(context, queue, device, flags, nbytes: int, what: str):
 def byte_count(value) -> int:
     """`value` as a number of bytes >= 0 (NumPy integers too); TypeError / ValueError otherwise."""
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"keep_bytes must be an integer number of bytes, got {value!r}")
+        raise TypeError(f"keep_bytes must be an integer number of bytes, got {short_repr(value)}")
     try:
         count = operator.index(value)
     except TypeError:
-        raise TypeError(f"keep_bytes must be an integer number of bytes, got {value!r} "
+        raise TypeError(f"keep_bytes must be an integer number of bytes, got {short_repr(value)} "
                         f"(type {type(value).__name__})") from None
     if count < 0:
         raise ValueError(f"keep_bytes must be at least 0, got {count}")

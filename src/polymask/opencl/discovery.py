@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from polymask._describe import short_repr
 from polymask.opencl import programs
 from polymask.opencl.common import (
     CACHE,
@@ -304,7 +305,7 @@ def describe_default_device() -> str:
 def resolve_precision(precision: str, device) -> bool:
     """True for double, False for float32: "auto" is double where the device has fp64."""
     if precision not in PRECISIONS:
-        raise ValueError(f"precision must be one of {', '.join(map(repr, PRECISIONS))}, got {precision!r}")
+        raise ValueError(f"precision must be one of {', '.join(map(repr, PRECISIONS))}, got {short_repr(precision)}")
     fp64 = _has_fp64(device)
     if precision == "double" and not fp64:
         raise OpenCLError(f"precision='double' needs fp64, which device {device_label(device)} lacks; "

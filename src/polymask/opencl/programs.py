@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.resources
 from pathlib import Path
 
+from polymask._describe import short_repr
 from polymask.opencl.common import (
     CACHE,
     OpenCLBuildError,
@@ -51,7 +52,7 @@ def kernel_entry(kernel: str) -> tuple[str, str]:
     try:
         return KERNELS[kernel]
     except (KeyError, TypeError):
-        raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}, got {kernel!r}") from None
+        raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}, got {short_repr(kernel)}") from None
 
 
 def build_options(use_double: bool) -> list[str]:

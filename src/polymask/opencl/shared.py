@@ -12,6 +12,7 @@ import statistics
 
 import numpy as np
 
+from polymask._describe import short_repr
 from polymask._validation import as_shape
 from polymask.opencl.common import CACHE, check_not_forked
 from polymask.opencl.discovery import select_device
@@ -51,10 +52,10 @@ def profile(vertices, shape, *, kernel: str = "pixel", precision: str = "auto", 
             raise TypeError
         repeats = operator.index(repeats)
     except TypeError:
-        raise ValueError(f"repeats must be a positive integer, got {repeats!r} "
+        raise ValueError(f"repeats must be a positive integer, got {short_repr(repeats)} "
                          f"(type {type(repeats).__name__})") from None
     if repeats < 1:
-        raise ValueError(f"repeats must be a positive integer, got {repeats!r}")
+        raise ValueError(f"repeats must be a positive integer, got {short_repr(repeats)}")
     profiled = MaskEngine(device, precision=precision, profiling=True)
     profiled.mask(vertices, shape, kernel=kernel)  # warm-up: build and allocate
     samples = []

@@ -31,6 +31,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from polymask import _core
+from polymask._describe import short_repr
 from polymask._validation import output_buffer
 
 
@@ -300,7 +301,7 @@ def resolve(backend: str) -> Stage:
         except ValueError as error:  # name the variable: the caller never typed this backend
             raise ValueError(f"${BACKEND_ENV} = {forced!r}: {error}") from None
     elif not isinstance(backend, str):
-        raise TypeError(f"backend must be a string, got {backend!r}")
+        raise TypeError(f"backend must be a string, got {short_repr(backend)}")
     return _resolve_named(backend)
 
 
