@@ -65,6 +65,9 @@ CALLS = {
     "coco.merge": (lambda d: polymask.coco.merge(d), "rles"),
     "dask.mask chunks": (lambda d: polymask.dask.mask(SQUARE, (8, 8), chunks=d), "chunks"),
     "dask.rasterize values": (lambda d: polymask.dask.rasterize([SQUARE], (8, 8), values=d), "values"),
+    "xarray.mask_3d chunks": (lambda d: polymask.xarray.mask_3d([SQUARE], LON, LAT, chunks=d), "chunks"),
+    "dask.rasterize dtype": (lambda d: polymask.dask.rasterize([SQUARE], (8, 8), dtype=d), "dtype"),
+    "coverage dtype": (lambda d: polymask.coverage(SQUARE, (8, 8), dtype=d), "dtype"),
     "xarray.mask_3d lon": (lambda d: polymask.xarray.mask_3d([SQUARE], d, LAT), "lon"),
     "xarray.mask_2d lat": (lambda d: polymask.xarray.mask_2d([SQUARE], LON, d), "lat"),
 }

@@ -161,3 +161,33 @@ def test_read_only_out_and_bad_polygons_are_refused():
         polymask.masks(42, (4, 4))
     with pytest.raises(ValueError, match="shape"):
         polymask.masks([[(0, 0), (3, 0), (0, 3)]], (0, 4))
+
+
+# ---- crops too large to allocate fail before the sweep that finds their boxes ----------
+
+def test_crops_that_cannot_be_allocated_fail_before_their_boxes_are_swept(monkeypatch):
+    # A square over a (2^31 - 1)^2 image: its crop is the whole image.  The
+    # exact boxes took minutes of sweeping before the MemoryError came.
+    side = 2**31 - 1
+    square = [(-1, -1), (side + 1, -1), (side + 1, side + 1), (-1, side + 1)]
+
+    def sweep_boxes(*args, **kwargs):
+        raise AssertionError("the boxes were swept before the size was checked")
+
+    monkeypatch.setattr(polymask._masks._core, "mask_crops", sweep_boxes)
+    with pytest.raises(MemoryError, match=r"cannot allocate the crops of 2 masks in a 2147483647x2147483647 image"):
+        polymask.masks([[(0, 0), (3, 0), (0, 3)], square], (side, side), crop=True)
+
+
+def test_large_crops_that_fit_are_still_exact():
+    # Boxes over 2^26 pixels are sampled first; the crops are what they were.
+    side = 9000
+    star = [(4500 + r * np.cos(a), 4500 + r * np.sin(a))
+            for a, r in zip(np.linspace(0, 2 * np.pi, 40, endpoint=False), [4400, 1500] * 20)]
+    sliver = [(0.0, 0.5), (side - 1.0, 0.75), (side - 1.0, side - 0.25)]  # a thin triangle across the image
+    crops = polymask.masks([star, sliver], (side, side), crop=True)
+    for polygon, crop in zip([star, sliver], crops):
+        full = polymask.mask(polygon, (side, side))
+        rows, cols = np.nonzero(full)
+        assert (crop.row0, crop.col0, *crop.mask.shape) == (rows.min(), cols.min(), np.ptp(rows) + 1, np.ptp(cols) + 1)
+        np.testing.assert_array_equal(crop.mask, full[crop.slices])

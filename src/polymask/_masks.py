@@ -171,12 +171,15 @@ def _refuse_impossible_crops(vertices: np.ndarray, flat, rows: int, cols: int, r
     the sum of the lower bounds cannot be allocated, neither can the crops.
     """
     begins, ends = vertex_ranges(flat)
-    filled = np.nonzero(ends - begins >= 3)[0]
-    if filled.size == 0:
+    nonempty = np.nonzero(ends > begins)[0]
+    if nonempty.size == 0:
         return
-    # Each polygon's box of pixel centres, clipped to the image (reduceat over the flat vertices).
-    low = np.minimum.reduceat(vertices, begins[filled], axis=0)
-    high = np.maximum.reduceat(vertices, begins[filled], axis=0)
+    # Each polygon's box of pixel centres, clipped to the image (reduceat over
+    # the flat vertices: the polygons with vertices own consecutive ranges).
+    low = np.minimum.reduceat(vertices, begins[nonempty], axis=0)
+    high = np.maximum.reduceat(vertices, begins[nonempty], axis=0)
+    keep = ends[nonempty] - begins[nonempty] >= 3  # fewer vertices hold no pixel
+    filled, low, high = nonempty[keep], low[keep], high[keep]
     first = np.clip(np.ceil(low), 0, [cols - 1, rows - 1])
     last = np.clip(np.floor(high), 0, [cols - 1, rows - 1])
     pixels = (last[:, 0] - first[:, 0] + 1) * (last[:, 1] - first[:, 1] + 1)

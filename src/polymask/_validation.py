@@ -268,7 +268,7 @@ def output_dtype(dtype, out, allowed: tuple, dtype_rule: str, out_rule: str) -> 
     if dtype is not None:
         try:
             chosen = np.dtype(dtype)
-        except TypeError:
+        except (TypeError, ValueError, RecursionError):
             raise TypeError(f"dtype must be a NumPy dtype, got {_describe(dtype)}") from None
         if chosen not in allowed:
             raise TypeError(f"dtype must be {dtype_rule}, got {chosen}")

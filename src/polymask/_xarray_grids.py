@@ -75,7 +75,7 @@ class _Grid:
                 lon_name = lon.dims[0]
             if isinstance(lat, xr.DataArray) and lat.ndim == 1:
                 lat_name = lat.dims[0]
-        if lon is not None and lat is not None and (np.ndim(lon) != 1 or np.ndim(lat) != 1):  # 2-D: curvilinear
+        if lon is not None and lat is not None and (_ndim(lon, "lon") != 1 or _ndim(lat, "lat") != 1):  # curvilinear
             return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
         lon_values = _coordinate(lon, "lon")
         lat_values = _coordinate(lat, "lat")
@@ -199,10 +199,21 @@ class _EdgePoints:
             block[self.row - row0] = np.where(np.isnan(at), self.pole[col0:col0 + width], at)
 
 
+def _ndim(values, name: str) -> int:
+    """np.ndim(values), or TypeError naming `name` where NumPy cannot read them (ragged, nested past 64 levels)."""
+    try:
+        return np.ndim(values)
+    except (TypeError, ValueError, RecursionError):
+        raise TypeError(f"{name} must be an array of numbers, got {_describe(values)}") from None
+
+
 def _coordinate(values, name: str) -> np.ndarray:
     if values is None:
         raise TypeError(f"{name} is required: pass 1-D lon and lat coordinates, or like= a DataArray / Dataset")
-    array = np.asarray(values, dtype=np.float64) if not isinstance(values, str) else None
+    try:
+        array = np.asarray(values, dtype=np.float64) if not isinstance(values, str) else None
+    except (TypeError, ValueError, RecursionError):
+        raise TypeError(f"{name} must be an array of numbers, got {_describe(values)}") from None
     if array is None or array.ndim != 1 or len(array) < 2:
         raise ValueError(f"{name} must be a 1-D array of at least two coordinates, got {_describe(values)}")
     if not np.isfinite(array).all():

@@ -272,9 +272,9 @@ def _counts_of(rle, name: str, expected_size=None) -> np.ndarray:
     else:
         try:
             runs = np.asarray(counts)
-        except (TypeError, ValueError):
-            runs = np.asarray([], dtype=object)
-        if runs.ndim != 1 or (runs.size and runs.dtype.kind not in "iu"):
+        except (TypeError, ValueError, RecursionError):  # ragged or nested past NumPy's 64 dimensions
+            runs = None
+        if runs is None or runs.ndim != 1 or (runs.size and runs.dtype.kind not in "iu"):
             raise TypeError(f"{name}['counts'] must be bytes, str or a list of run lengths (ints), "
                             f"got {_describe(counts)}")
         if runs.size and (runs.min() < 0 or runs.max() > _MAX_PIXELS):

@@ -237,7 +237,7 @@ def _chunks(chunks, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int,
         _refuse_block_count(chunks, count)
     try:
         normalized = da.core.normalize_chunks(chunks, shape, dtype=dtype)
-    except (ValueError, TypeError, ZeroDivisionError) as error:  # chunks=0 divides by zero inside Dask
+    except (ValueError, TypeError, ZeroDivisionError, RecursionError) as error:  # chunks=0 divides by zero inside Dask
         raise ValueError(f"{expected}, got {short_repr(chunks)}: {error or type(error).__name__}") from None
     if any(size < 1 for sizes in normalized for size in sizes):
         raise ValueError(f"{expected}, got {short_repr(chunks)}: a block of size 0")
