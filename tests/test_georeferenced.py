@@ -422,3 +422,14 @@ def test_bad_geo_interfaces_are_clear_errors(polygon, error, message):
 
 def test_a_shallow_feature_still_works():
     assert polymask.mask(_deep_feature(30), (4, 4)).sum() == 6
+
+
+def test_a_tiny_scale_whose_determinant_underflows_is_still_invertible():
+    # a·e = 1.6e-491 underflows to 0, but x and y are mapped on their own
+    # ((x - c) / a), so the transform is usable, not "not invertible".
+    scale = 4e-246
+    triangle = [(0, 0), (9 * scale, 0), (0, 9 * scale)]
+    mapped = [(x / scale - 0.5, y / scale - 0.5) for x, y in triangle]
+    expected = polymask.mask(mapped, (9, 11))
+    np.testing.assert_array_equal(polymask.mask(triangle, (9, 11), transform=(scale, 0, 0, 0, scale, 0)), expected)
+    assert expected.any()

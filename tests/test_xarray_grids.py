@@ -128,3 +128,13 @@ def test_longitude_noise_of_a_few_ulps_is_tolerated_as_in_regionmask():
     expected = regionmask.Regions(regions).mask(lon, lat)
     np.testing.assert_array_equal(got.values, expected.values)
     assert int((got == 0).sum()) == 100 and int((got == 1).sum()) == 100
+
+
+@pytest.mark.parametrize("step", [5e-324, 1e-310, 1e-300])
+def test_steps_too_fine_for_grid_units_still_hold_every_point(step):
+    # Equally spaced, but so finely that a region's vertices in grid units
+    # (degrees / step) overflow float64: the points are tested where they
+    # are instead (all-NaN came back for these, silently).
+    square = [(-10.0, -10.0), (40.0, -10.0), (40.0, 30.0), (-10.0, 30.0)]
+    result = pxr.mask_2d([square], [0.0, 1.0], [0.0, step])
+    np.testing.assert_array_equal(result.values, np.zeros((2, 2)))

@@ -37,6 +37,20 @@
 // label burn of all_touched (rasterize_touched), and coverage_crops must
 // equal coverage over the same window.
 //
+// The point predicate (points.hpp) is driven on the same finite input:
+// contains_points at the window's pixel centres and contains_grid over the
+// window's rows and columns must both be the scanline mask, and at probe
+// points around every vertex (the vertex, the next double either way in x
+// and in y), on every edge (its midpoint, and where it crosses the nearest
+// integer row) contains_points must equal Polygon::contains, the per-pixel
+// rule.
+//
+// The bytes left after the polygon are a COCO counts string
+// (rle_decompress): it must be refused with invalid_argument or read, and
+// what is read must survive rle_compress unchanged; merged with itself it
+// covers the same pixels, and with its complement (the runs shifted by one)
+// it intersects nowhere and unites into every pixel.
+//
 // Any failed check calls abort(), which libFuzzer reports as a crash and
 // saves the input.  Windows are at most 40x40 and polygons at most 64
 // vertices, so every input runs in well under a millisecond.
@@ -61,11 +75,14 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "polymask/core.hpp"
 #include "polymask/coverage.hpp"
+#include "polymask/points.hpp"
 #include "polymask/rasterize.hpp"
+#include "polymask/rle.hpp"
 
 namespace {
 
@@ -80,6 +97,15 @@ public:
     Reader(const uint8_t *data, size_t size) : data_(data), size_(size) {}
 
     uint8_t byte() { return pos_ < size_ ? data_[pos_++] : 0; }
+
+    // The bytes not read yet, as text.
+    std::string rest()
+    {
+        std::string text(reinterpret_cast<const char *>(data_) + std::min(pos_, size_),
+                         size_ - std::min(pos_, size_));
+        pos_ = size_;
+        return text;
+    }
 
     template <class T>
     T raw()
@@ -288,11 +314,150 @@ void check_coverage(const Polygon &polygon, const Window &window, FillRule rule,
     }
 }
 
+// The polygon (rings, vertices as exact hexadecimal doubles) and the point
+// where a check failed, so the failure can be replayed outside the fuzzer.
+void dump_polygon(const Polygon &polygon, double px, double py)
+{
+    std::fprintf(stderr, "fuzz_core: at the point (%a, %a) of the polygon with ring ends", px, py);
+    for (int64_t end : polygon.ring_ends()) std::fprintf(stderr, " %lld", static_cast<long long>(end));
+    std::fprintf(stderr, " and vertices\n");
+    const auto xy = polygon.xy();
+    for (size_t k = 0; k + 1 < xy.size(); k += 2) std::fprintf(stderr, "  (%a, %a)\n", xy[k], xy[k + 1]);
+}
+
+// contains_points and contains_grid at the window's pixel centres are the
+// scanline mask; at probes around the vertices and on the edges,
+// contains_points is Polygon::contains.  Finite input only.
+void check_points(const Polygon &polygon, const Window &window, const Canvas &scanline, FillRule rule, int threads)
+{
+    if (window.height > 0 && window.width > 0) {
+        const int64_t n = window.height * window.width;
+        std::vector<double> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
+        std::vector<double> columns(static_cast<size_t>(window.width)), rows(static_cast<size_t>(window.height));
+        for (int64_t c = 0; c < window.width; ++c) columns[c] = static_cast<double>(window.col0 + c);
+        for (int64_t r = 0; r < window.height; ++r) {
+            rows[r] = static_cast<double>(window.row0 + r);
+            for (int64_t c = 0; c < window.width; ++c) {
+                x[r * window.width + c] = columns[c];
+                y[r * window.width + c] = rows[r];
+            }
+        }
+        std::vector<uint8_t> points(static_cast<size_t>(n), Canvas::kUnwritten);
+        std::vector<uint8_t> grid(static_cast<size_t>(n), Canvas::kUnwritten);
+        polymask::contains_points(polygon, x.data(), y.data(), n, points.data(), rule, threads);
+        polymask::contains_grid(polygon, columns.data(), window.width, rows.data(), window.height, grid.data(), rule,
+                                threads);
+        for (int64_t r = 0; r < window.height; ++r) {
+            for (int64_t c = 0; c < window.width; ++c) {
+                const uint8_t expected = scanline.pixels[r * scanline.stride + c];
+                if (points[r * window.width + c] != expected) {
+                    dump_polygon(polygon, columns[c], rows[r]);
+                    fail("contains_points differs from the mask", window, rule, threads);
+                }
+                if (grid[r * window.width + c] != expected) fail("contains_grid differs from the mask", window, rule, threads);
+            }
+        }
+    }
+    const auto xy = polygon.xy();
+    const int64_t n_vertices = polygon.vertex_count();
+    std::vector<double> px, py;
+    const double inf = std::numeric_limits<double>::infinity();
+    for (int64_t v = 0; v < n_vertices; ++v) {
+        const double x0 = xy[2 * v], y0 = xy[2 * v + 1];
+        const int64_t w = (v + 1) % n_vertices;
+        const double x1 = xy[2 * w], y1 = xy[2 * w + 1];
+        const double probe_x[] = {x0, std::nextafter(x0, -inf), std::nextafter(x0, inf), x0, x0, x0 * 0.5 + x1 * 0.5};
+        const double probe_y[] = {y0, y0, y0, std::nextafter(y0, -inf), std::nextafter(y0, inf), y0 * 0.5 + y1 * 0.5};
+        for (int k = 0; k < 6; ++k) {
+            px.push_back(probe_x[k]);
+            py.push_back(probe_y[k]);
+        }
+        const double row = std::round(y0 * 0.5 + y1 * 0.5);  // the edge's crossing of an integer row, if any
+        if (polymask::pm_edge_crosses_row(y0, y1, row)) {
+            px.push_back(polymask::pm_x_cross(x0, y0, x1, y1, row));
+            py.push_back(row);
+        }
+    }
+    for (size_t k = 0; k < px.size(); ++k) {
+        if (!std::isfinite(px[k]) || !std::isfinite(py[k])) {
+            px.erase(px.begin() + static_cast<std::ptrdiff_t>(k));
+            py.erase(py.begin() + static_cast<std::ptrdiff_t>(k));
+            --k;
+        }
+    }
+    if (px.empty()) return;
+    std::vector<uint8_t> inside(px.size(), Canvas::kUnwritten);
+    polymask::contains_points(polygon, px.data(), py.data(), static_cast<int64_t>(px.size()), inside.data(), rule,
+                              threads);
+    for (size_t k = 0; k < px.size(); ++k) {
+        if (inside[k] != (polygon.contains(px[k], py[k], rule) ? 1 : 0)) {
+            dump_polygon(polygon, px[k], py[k]);
+            fail("contains_points differs from Polygon::contains at a probe point", window, rule, threads);
+        }
+    }
+}
+
+uint64_t rle_area(const std::vector<uint32_t> &counts)
+{
+    uint64_t area = 0;
+    for (size_t k = 1; k < counts.size(); k += 2) area += counts[k];
+    return area;
+}
+
+// The rest of the input as a COCO counts string.
+void check_rle(const std::string &text)
+{
+    const Window none{};
+    std::vector<uint32_t> counts;
+    try {
+        counts = polymask::rle_decompress(text.data(), static_cast<int64_t>(text.size()));
+    } catch (const std::invalid_argument &) {
+        return;  // refused: the documented outcome for a corrupt string
+    }
+    const std::string again = polymask::rle_compress(counts.data(), static_cast<int64_t>(counts.size()));
+    if (polymask::rle_decompress(again.data(), static_cast<int64_t>(again.size())) != counts) {
+        fail("rle_compress(rle_decompress(text)) does not read back", none, FillRule::even_odd, 1);
+    }
+    uint64_t total = 0;
+    for (uint32_t run : counts) total += run;
+    // The complement: the same runs behind one more (or one fewer) empty run of zeros.
+    std::vector<uint32_t> complement;
+    if (!counts.empty() && counts.front() == 0) {
+        complement.assign(counts.begin() + 1, counts.end());
+    } else {
+        complement.push_back(0);
+        complement.insert(complement.end(), counts.begin(), counts.end());
+    }
+    const int64_t n = static_cast<int64_t>(counts.size()), m = static_cast<int64_t>(complement.size());
+    const uint64_t area = rle_area(counts);
+    if (rle_area(polymask::rle_merge(counts.data(), n, counts.data(), n, false)) != area ||
+        rle_area(polymask::rle_merge(counts.data(), n, counts.data(), n, true)) != area ||
+        polymask::rle_intersection_area(counts.data(), n, counts.data(), n) != area) {
+        fail("an RLE merged with itself changed its area", none, FillRule::even_odd, 1);
+    }
+    if (polymask::rle_intersection_area(counts.data(), n, complement.data(), m) != 0 ||
+        rle_area(polymask::rle_merge(counts.data(), n, complement.data(), m, true)) != 0 ||
+        rle_area(polymask::rle_merge(counts.data(), n, complement.data(), m, false)) != total) {
+        fail("an RLE and its complement overlap or leave pixels out", none, FillRule::even_odd, 1);
+    }
+}
+
+void check_polygon_input(Reader &in);
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Reader in(data, size);
+    check_polygon_input(in);
+    check_rle(in.rest());
+    return 0;
+}
+
+namespace {
+
+void check_polygon_input(Reader &in)
+{
     const uint8_t flags = in.byte();
     const FillRule rule = (flags & 1) ? FillRule::nonzero : FillRule::even_odd;
     const int threads = (flags & 2) ? 2 : 1;
@@ -354,7 +519,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                           static_cast<int64_t>(ring_ends.size()));
     } catch (const std::invalid_argument &) {
         if (rings_valid) fail("Polygon rejected valid ring ends", window, rule, threads);
-        return 0;
+        return;
     }
     if (!rings_valid) fail("Polygon accepted inconsistent ring ends", window, rule, threads);
 
@@ -382,7 +547,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             refused = true;
         }
         if (!refused || fraction != -1.0) fail("coverage accepted a negative window height", window, rule, threads);
-        return 0;
+        return;
     }
 
     // Both fills, over the exact-size canvas.  Non-finite input only has to
@@ -430,5 +595,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     check_coverage(polygon, window, rule, threads, padding, all_finite);
-    return 0;
+    if (all_finite) check_points(polygon, window, scanline, rule, threads);
 }
+
+}  // namespace

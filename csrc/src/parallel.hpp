@@ -66,7 +66,7 @@ constexpr int64_t kChunksPerThread = 16;
 // been paying on this machine (thread_pool.hpp: work_per_thread_for).
 inline int threads_for_work(int threads, double work)
 {
-    if (work < 2.0 * kWorkPerThread) return 1;
+    if (!(work >= 2.0 * kWorkPerThread)) return 1;  // also a NaN estimate: never cast it
     const int wanted = resolve_threads(threads);
     if (wanted <= 1) return 1;
     const double useful = work / work_per_thread_for(work);
@@ -80,7 +80,8 @@ inline int64_t chunks_for_work(int team, double work, int64_t units)
 {
     const double by_size = work / (team > 1 ? kWorkPerChunk : kWorkPerLoneChunk);
     const int64_t by_team = team > 1 ? kChunksPerThread * team : 1;
-    int64_t chunks = std::max<int64_t>(by_team, by_size > 1e15 ? int64_t(1e15) : static_cast<int64_t>(by_size));
+    const int64_t sized = by_size > 1e15 ? int64_t(1e15) : by_size >= 1.0 ? static_cast<int64_t>(by_size) : 1;
+    int64_t chunks = std::max<int64_t>(by_team, sized);
     return std::max<int64_t>(1, std::min(chunks, units));
 }
 

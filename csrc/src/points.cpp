@@ -46,10 +46,12 @@ PointIndex::PointIndex(const Polygon &polygon)
     x_min_ = x_max_ = edges[0].xi;
     y_min_ = edges[0].y_low;
     y_max_ = edges[0].y_high;
+    double least_rise = std::numeric_limits<double>::infinity();  // the smallest y_high - y_low
     for (const Edge &edge : edges) {
         x_min_ = std::min({x_min_, edge.xi, edge.xj});
         x_max_ = std::max({x_max_, edge.xi, edge.xj});
         y_max_ = std::max(y_max_, edge.y_high);
+        least_rise = std::min(least_rise, edge.y_high - edge.y_low);
     }
     const double span = y_max_ - y_min_;  // > 0: every edge here has y_low < y_high
     const int64_t n_edges = static_cast<int64_t>(edges.size());
@@ -88,7 +90,20 @@ PointIndex::PointIndex(const Polygon &polygon)
             for (int64_t b = first[e]; b <= last[e]; ++b) copies[fill[b]++] = e;
         }
     }
-    margin_ = x_margin(x_min_, x_max_);
+    // A product (xj - xi) * (py - yi) below 2^-1022 is subnormal: rounded to
+    // a multiple of 2^-1074, not to a relative error, and the division by an
+    // edge's rise scales that absolute error by 1 / rise (an edge rising
+    // 5e-324 put x_cross 0.5 left of both its end-points).  The margin holds it.
+    margin_ = x_margin(x_min_, x_max_) + 4.0 * (0x1p-1074 / least_rise);
+    // The ranges of x above bound x_cross only while the contract's product
+    // (xj - xi) * (py - yi) cannot overflow; it is at most the x extent times
+    // the y extent (rounding is monotonic).  Coordinates beyond about 1e154
+    // can make it +-inf: a crossing right of every point, or left of all.
+    // Then no x range is trusted and every edge of the point's band is tested
+    // (none is kept as a spanning edge).
+    const double x_extent = x_max_ - x_min_;
+    const bool x_cross_may_overflow = !std::isfinite(4.0 * x_extent) || !std::isfinite(4.0 * x_extent * span);
+    if (x_cross_may_overflow) margin_ = std::numeric_limits<double>::infinity();
     band_start_.assign(1, 0);
     span_start_.assign(1, 0);
     std::vector<SpanEdge> band_spans;
@@ -99,7 +114,8 @@ PointIndex::PointIndex(const Polygon &polygon)
         for (int64_t k = copy_start[b]; k < copy_start[b + 1]; ++k) {
             const Edge &e = edges[copies[k]];
             const BandEdge edge{e.xi, e.yi, e.xj, e.yj};
-            if (e.y_low <= bottom && e.y_high >= top && bottom < top) {
+            // (x ranges of an edge whose x_cross may overflow could be NaN: inf * 0.)
+            if (!x_cross_may_overflow && e.y_low <= bottom && e.y_high >= top && bottom < top) {
                 const double at_bottom = pm_x_cross(e.xi, e.yi, e.xj, e.yj, bottom);
                 const double at_top = pm_x_cross(e.xi, e.yi, e.xj, e.yj, top);
                 band_spans.push_back(SpanEdge{std::min(at_bottom, at_top) - margin_,
@@ -232,7 +248,7 @@ void for_point_blocks(int64_t n, double work_per_point, int threads, Body &&body
 // A query's cost in pixel units: finding the band, then a few per edge in it.
 double query_work(const PointIndex &index)
 {
-    const double bands = static_cast<double>(index.band_count());
+    const double bands = std::max(1.0, static_cast<double>(index.band_count()));  // 0 without edges
     const double tested = static_cast<double>(index.stored_edges() - index.spanning_edges()) / bands;
     const double sorted = static_cast<double>(index.spanning_edges()) / bands;
     return 16.0 + 4.0 * tested + std::log2(1.0 + sorted);
@@ -254,7 +270,8 @@ void contains_grid(const Polygon &polygon, const double *x, int64_t width, const
 {
     if (width <= 0 || height <= 0) return;
     const PointIndex index(polygon);
-    const double crossings = static_cast<double>(index.stored_edges()) / static_cast<double>(index.band_count());
+    const double crossings =
+        static_cast<double>(index.stored_edges()) / std::max(1.0, static_cast<double>(index.band_count()));
     const double work_per_row = static_cast<double>(width) + 8.0 * crossings * std::log2(2.0 + width);
     for_point_blocks(height, work_per_row, threads, [&](int64_t begin, int64_t end) {
         std::vector<double> x_cross;

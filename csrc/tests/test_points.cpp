@@ -126,6 +126,15 @@ TEST(Points, EmptyAndDegeneratePolygonsHoldNoPoint)
         const PointIndex index(polygon);
         EXPECT_FALSE(index.contains(1, 1));
         EXPECT_FALSE(index.contains(-1, 0.5, FillRule::nonzero));
+        // Through the threaded calls too: a polygon without edges has no
+        // bands, and the work estimate was 0/0 (UBSan: NaN cast to int64).
+        std::vector<double> x(100000, 1.0), y(100000, 1.0), row(300, 1.0), column(300, 1.0);
+        std::vector<uint8_t> out(x.size(), 7), grid(row.size() * column.size(), 7);
+        polymask::contains_points(polygon, x.data(), y.data(), static_cast<int64_t>(x.size()), out.data(),
+                                  FillRule::even_odd, 2);
+        polymask::contains_grid(polygon, row.data(), 300, column.data(), 300, grid.data(), FillRule::nonzero, 2);
+        EXPECT_EQ(std::count(out.begin(), out.end(), 0), static_cast<std::ptrdiff_t>(out.size()));
+        EXPECT_EQ(std::count(grid.begin(), grid.end(), 0), static_cast<std::ptrdiff_t>(grid.size()));
     }
 }
 
@@ -195,5 +204,56 @@ TEST(Points, ContainsGridEqualsContainsPointsAtEveryPoint)
             polymask::contains_points(polygon, px.data(), py.data(), width * height, points.data(), rule, 1);
             ASSERT_EQ(grid, points) << "trial " << trial;
         }
+    }
+}
+
+TEST(Points, AProductThatOverflowsIsACrossingAsTheContractComputesIt)
+{
+    // (xj - xi) * (py - yi) = 2.2 * -DBL_MAX is -inf, so this edge crosses the
+    // row y = 0 at x = +inf: right of every point, and (8960, 0) is inside by
+    // the contract's arithmetic, as the mask has it.  The index's x ranges
+    // had called every point right of x = 2.2 outside.
+    const double xy[] = {0x1.19999ap+1, -0x1.999a8p-102, 0x1.003101e666607p-911, 0x1.fffffffffffffp+1023,
+                         0x0.0000000000003p-1022, 0.0};
+    const Polygon polygon(xy, 3);
+    const double x[] = {8960.0, 3.0, 1.0, -5.0, 1e300}, y[] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    uint8_t out[5];
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        polymask::contains_points(polygon, x, y, 5, out, rule, 1);
+        for (int k = 0; k < 5; ++k) EXPECT_EQ(out[k], polygon.contains(x[k], y[k], rule) ? 1 : 0) << x[k];
+    }
+    EXPECT_TRUE(polygon.contains(8960.0, 0.0));
+}
+
+TEST(Points, ASubnormalProductRoundsAsTheContractRoundsIt)
+{
+    // The edge from (10, 5e-324) to (2.5, 0) crosses y = 0 at x_cross = 2,
+    // not 2.5: (2.5 - 10) * (0 - 5e-324) is 7.5 units of 2^-1074, rounded to
+    // 8, and divided by a rise of one unit.  So (2, 0) is inside by the
+    // contract, as the mask has it; the index had ruled out every point left
+    // of x = 2.5 minus a few ulps.
+    const double xy[] = {0x1.006ffep+33, 0.0, 2.5, 0.0, 10.0, 0x0.0000000000001p-1022};
+    const Polygon polygon(xy, 3);
+    const double x[] = {1.0, 2.0, 2.25, 2.5, 3.0}, y[] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    uint8_t out[5];
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        polymask::contains_points(polygon, x, y, 5, out, rule, 1);
+        for (int k = 0; k < 5; ++k) EXPECT_EQ(out[k], polygon.contains(x[k], y[k], rule) ? 1 : 0) << x[k];
+    }
+    EXPECT_TRUE(polygon.contains(2.0, 0.0));
+}
+
+TEST(Points, CoordinatesAtTheEndsOfTheDoubles)
+{
+    // x from -DBL_MAX to DBL_MAX: xj - xi is inf, and at an edge's end-point
+    // inf * 0 is NaN; no x range can be trusted, every edge is tested.
+    const double big = 0x1.fffffffffffffp+1023;
+    const double xy[] = {-big, 1.0, big, 62.5, -big, -big};
+    const Polygon polygon(xy, 3);
+    const double x[] = {-big, 0.0, big, -1e300, 1e300, 5.0}, y[] = {-0x1.ffffffffffffep+1023, 0.0, 1.0, 2.0, 60.0, -1e300};
+    uint8_t out[6];
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        polymask::contains_points(polygon, x, y, 6, out, rule, 1);
+        for (int k = 0; k < 6; ++k) EXPECT_EQ(out[k], polygon.contains(x[k], y[k], rule) ? 1 : 0) << k;
     }
 }

@@ -84,7 +84,14 @@ def as_transform(transform, name: str = "transform") -> Transform | None:
     if not all(math.isfinite(value) for value in coefficients):
         raise ValueError(f"{name} coefficients must be finite, got {coefficients}")
     result = Transform(*coefficients)
-    if result.determinant == 0.0 or not math.isfinite(1.0 / result.determinant):
+    a, b, _, d, e, _ = coefficients
+    if b == 0.0 and d == 0.0:
+        # Each axis is mapped on its own ((x - c) / a), so a scale of 1e-200 is
+        # fine although a·e underflows to 0: invertible means a and e are not 0.
+        invertible = a != 0.0 and e != 0.0
+    else:
+        invertible = result.determinant != 0.0 and math.isfinite(1.0 / result.determinant)
+    if not invertible:
         raise ValueError(f"{name} {coefficients} is not invertible (a·e - b·d = {result.determinant!r})")
     return result
 

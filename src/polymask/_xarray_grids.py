@@ -89,6 +89,10 @@ class _Grid:
         origin = (float(wrapped[lon_order[0]]), float(lat_values[lat_order[0]]))
         grid = cls(lon_values, lat_values, lon_name, lat_name, lon_order=lon_order, lat_order=lat_order,
                    origin=origin, step=(lon_step, lat_step))
+        with np.errstate(over="ignore", invalid="ignore"):
+            in_frame = np.isfinite(grid.sample_frame(vertices)).all() if len(vertices) else True
+        if not in_frame:  # steps so fine (1e-320) that the regions' vertices leave float64 in grid units
+            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
         if wrap_lon is not False:
             # The column at 180 W (or 0 E) is also the column at 180 E (360 E): a region that
             # ends there (on its east edge, which the border rule keeps) holds it too.
