@@ -99,7 +99,8 @@ def test_transform_maps_vertices_or_is_refused(vertices, scale, offset, call):
 COORDINATE = st.one_of(st.floats(-3, 12), st.integers(-3, 12), SPECIAL, st.sampled_from(["x", None, True, [1]]))
 FLAT_PART = st.lists(COORDINATE, max_size=12)
 RLE_COUNTS = st.one_of(
-    st.lists(st.one_of(st.integers(-3, 120), st.sampled_from([2**32, 2**40, -2**63, 1.5, True, "7", None])), max_size=8),
+    st.lists(st.one_of(st.integers(-3, 120), st.sampled_from([2**32, 2**40, -2**63, 1.5, True, "7", None])),
+             max_size=8),
     st.text(max_size=12),
     st.binary(max_size=12),
     st.sampled_from([None, 5, {"a": 1}, bytearray(b"0"), "", b""]),
