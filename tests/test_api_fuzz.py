@@ -81,7 +81,9 @@ def test_transform_maps_vertices_or_is_refused(vertices, scale, offset, call):
     if usable and np.isfinite(mapped).all():
         # The contract on the mapped vertices: what the call must give.
         assert result is not None, "a usable transform and finite vertices were refused"
-        expected = double_mask(mapped, SHAPE) if len(mapped) >= 3 else np.zeros(SHAPE, dtype=bool)
+        # Two vertices are a ring too: out and back, and with huge coordinates
+        # the two crossings can round apart (the rule decides, as for any ring).
+        expected = double_mask(mapped, SHAPE) if len(mapped) >= 2 else np.zeros(SHAPE, dtype=bool)
         if call == "coverage":
             assert np.all((out >= 0) & (out <= 1))
         else:

@@ -191,3 +191,13 @@ def test_large_crops_that_fit_are_still_exact():
         rows, cols = np.nonzero(full)
         assert (crop.row0, crop.col0, *crop.mask.shape) == (rows.min(), cols.min(), np.ptp(rows) + 1, np.ptp(cols) + 1)
         np.testing.assert_array_equal(crop.mask, full[crop.slices])
+
+
+def test_crops_pickle_as_what_they_hold():
+    import pickle
+
+    for crop in polymask.masks([[(1, 1), (6, 1), (6, 5)]], (8, 8), crop=True) + polymask.coverages(
+            [[(1, 1), (6, 1), (6, 5)]], (8, 8)):
+        again = pickle.loads(pickle.dumps(crop))
+        assert type(again) is polymask.Crop and (again.row0, again.col0) == (crop.row0, crop.col0)
+        np.testing.assert_array_equal(again.mask, crop.mask)

@@ -130,11 +130,13 @@ def test_longitude_noise_of_a_few_ulps_is_tolerated_as_in_regionmask():
     assert int((got == 0).sum()) == 100 and int((got == 1).sum()) == 100
 
 
-@pytest.mark.parametrize("step", [5e-324, 1e-310, 1e-300])
-def test_steps_too_fine_for_grid_units_still_hold_every_point(step):
+@pytest.mark.parametrize("step", [5e-324, 1e-310, 1e-300, 1e30, 1e300])
+def test_steps_too_fine_or_too_coarse_for_grid_units_still_hold_every_point(step):
     # Equally spaced, but so finely that a region's vertices in grid units
-    # (degrees / step) overflow float64: the points are tested where they
-    # are instead (all-NaN came back for these, silently).
+    # (degrees / step) overflow float64, or so coarsely that the region
+    # shrinks below one ulp there: the points are tested where they are
+    # instead (all-NaN came back for these, silently).
     square = [(-10.0, -10.0), (40.0, -10.0), (40.0, 30.0), (-10.0, 30.0)]
     result = pxr.mask_2d([square], [0.0, 1.0], [0.0, step])
-    np.testing.assert_array_equal(result.values, np.zeros((2, 2)))
+    at_step = 0.0 if step < 30 else np.nan  # the second row lies at latitude `step`
+    np.testing.assert_array_equal(result.values, [[0.0, 0.0], [at_step, at_step]])

@@ -89,9 +89,7 @@ class _Grid:
         origin = (float(wrapped[lon_order[0]]), float(lat_values[lat_order[0]]))
         grid = cls(lon_values, lat_values, lon_name, lat_name, lon_order=lon_order, lat_order=lat_order,
                    origin=origin, step=(lon_step, lat_step))
-        with np.errstate(over="ignore", invalid="ignore"):
-            in_frame = np.isfinite(grid.sample_frame(vertices)).all() if len(vertices) else True
-        if not in_frame:  # steps so fine (1e-320) that the regions' vertices leave float64 in grid units
+        if not grid._frame_resolves(vertices):
             return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
         if wrap_lon is not False:
             # The column at 180 W (or 0 E) is also the column at 180 E (360 E): a region that
@@ -118,6 +116,25 @@ class _Grid:
                              f"transform): {error}") from None
         return cls(np.asarray(like[x_name]), np.asarray(like[y_name]), x_name, y_name,
                    transform=tuple(transform)[:6], crs=crs)
+
+    def _frame_resolves(self, vertices: np.ndarray) -> bool:
+        """Whether grid units (degrees / step) still hold the regions and regionmask's nudges.
+
+        The fill in grid units evaluates the rule at the grid's points only
+        while the regions' vertices stay finite there (a step of 1e-320
+        overflows them) and the nudges stay many ulps wide (a step of 1e300
+        shrinks a region of 40 degrees and the nudge below one ulp).  Grids
+        that fail are tested point by point.
+        """
+        if not len(vertices):
+            return True
+        with np.errstate(over="ignore", invalid="ignore"):
+            frame = self.sample_frame(vertices)
+        if not np.isfinite(frame).all():
+            return False
+        (lon_step, lat_step), (rows, cols) = self.step, self.fill_shape
+        ulp = np.spacing(max(float(np.abs(frame).max()), float(rows), float(cols)))
+        return bool(NUDGE_LON / lon_step > 64 * ulp and NUDGE_LAT / lat_step > 64 * ulp)
 
     def sample_frame(self, vertices: np.ndarray, *, pole: bool = False) -> np.ndarray:
         """Polygon coordinates in the frame the core fills (fill_shape).
