@@ -242,3 +242,41 @@ def test_no_timing_still_checks_a_full_size_problem(tmp_path):
     path = tmp_path / "mask.py"
     path.write_text(small_only if "import numpy as np" in small_only else "import numpy as np\n" + small_only)
     _fails(checker.check("08", path, timing=False), "full_size_1024x1024")
+
+
+def test_the_loop_scan_is_linear_in_a_long_line():
+    # `\bfor\b.+\bin\b` backtracked from every `for` to the line's end: one
+    # 32 KiB line of `for`s took 1.3 s, about 80 s at the 256 KiB file limit.
+    from polymask.checker import source
+
+    line = "for " * (250 * 1024 // 4)
+    start = time.monotonic()
+    assert source.hot_lines(f"def f():\n    {line}\n") == [2]  # it starts like a loop header
+    assert time.monotonic() - start < 5
+    assert source.hot_lines("y = [a for a in b]\nformat in x\n") == [1]
+
+
+def test_point_inside_truth_is_computed_after_its_answer(tmp_path, monkeypatch):
+    # Exercises 01 and 02 also ask point_inside at pixels chosen at run time;
+    # the truth at those pixels came before the question was sent.
+    order = []
+    real_request, real_reference = runner.Worker.request, judge.reference
+
+    def request(self, message, limit, phase):
+        reply = real_request(self, message, limit, phase)
+        order.append(message.get("op"))
+        return reply
+
+    def reference(vertices, shape):
+        order.append("reference")
+        return real_reference(vertices, shape)
+
+    monkeypatch.setattr(runner.Worker, "request", request)
+    monkeypatch.setattr(judge, "reference", reference)
+    result = checker.check("01", SOLUTIONS / "01_python" / "mask.py", timing=False)
+    assert "point_inside" in order, order
+    after = order[order.index("point_inside") + 1:]
+    following = len(after) if all(kind == "reference" for kind in after) else \
+        next(k for k, kind in enumerate(after) if kind != "reference")
+    assert following >= 6, order
+    assert result.passed, str(result)
