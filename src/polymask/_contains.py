@@ -41,11 +41,6 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
         The most threads to use, as for ``polymask.mask``; a call too small
         to gain from threads runs on the calling thread alone.
 
-    A row of x (shape (W,) or (1, W)) with a column of y (shape (H, 1)) is
-    a rectilinear grid of any spacing (Gaussian latitudes, stretched axes):
-    it is filled row by row, each row's edge crossings computed once, with
-    the same answer at every point.
-
     Returns
     -------
     numpy.ndarray of bool
@@ -61,6 +56,13 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
         For a polygon ``polymask.mask`` refuses, coordinates that are not
         real numbers, non-finite or that do not broadcast together, or a bad
         `fill_rule` or `threads`.
+
+    Notes
+    -----
+    A row of x (shape (W,) or (1, W)) with a column of y (shape (H, 1)) is
+    a rectilinear grid of any spacing (Gaussian latitudes, stretched axes):
+    it is filled row by row, each row's edge crossings computed once, with
+    the same answer at every point.
 
     Examples
     --------
