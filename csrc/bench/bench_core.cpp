@@ -10,15 +10,19 @@
 //   large        4096x4096, 1,000 random vertices (also with all_touched)
 //   floor        memset of the same bytes: nothing that writes every byte
 //                of the mask can beat it
+//   first touch  the mask into a fresh calloc'ed buffer at one and two
+//                threads, beside memset's floor for the same fresh pages
 //
 // Run with scripts/bench-core.sh; compare ratios within one run.
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "polymask/core.hpp"
@@ -186,6 +190,71 @@ void BM_floor_memset(benchmark::State &state)
     state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * size * size);
 }
 
+// ---- first touch on two threads -------------------------------------------
+// polymask.mask returns a lazily zeroed array: writing a span first faults
+// its page in, and the kernel zeroes it.  Does splitting those writes over
+// two threads gain?  The mask itself (24 random vertices in 4096x4096, so
+// few crossings and many fresh pages) at one and two threads (a fixed plan,
+// so the pool's learning and the free-core check do not decide), and the
+// floor: the same bytes written with memset into a calloc'ed buffer by one
+// thread, or by two that claim 64-row blocks from one counter.
+void BM_fresh_24_in_4096(benchmark::State &state)
+{
+    const std::vector<double> xy = random_vertices(24, 4096.0, 11);
+    const polymask::Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+    const polymask::Window window{0, 0, 4096, 4096};
+    const int threads = static_cast<int>(state.range(0));
+    polymask::reset_pool_learning(false);
+    for (auto _ : state) {
+        auto *out = static_cast<uint8_t *>(std::calloc(size_t(4096) * 4096, 1));
+        polymask::fill_scanline_spans(polygon, window, out, 4096, polymask::FillRule::even_odd, threads);
+        benchmark::DoNotOptimize(out);
+        std::free(out);
+    }
+    polymask::reset_pool_learning(true);
+}
+
+void BM_floor_first_touch(benchmark::State &state)
+{
+    constexpr int64_t kSize = 4096, kBlock = 64;
+    const bool two = state.range(0) == 2;
+    std::atomic<uint8_t *> buffer{nullptr};
+    std::atomic<int64_t> next_block{0}, generation{0}, finished{0};
+    std::atomic<bool> quit{false};
+    const auto write_blocks = [&] {
+        uint8_t *out = buffer.load();
+        for (int64_t block; (block = next_block.fetch_add(1)) < kSize / kBlock;) {
+            for (int64_t row = block * kBlock; row < (block + 1) * kBlock; ++row) {
+                std::memset(out + row * kSize + kSize / 4, 1, kSize * 2 / 5);  // 40% of the row
+            }
+        }
+    };
+    std::thread helper;
+    if (two) {
+        helper = std::thread([&] {  // spins between iterations: always awake, so no wake-up is timed
+            for (int64_t seen = 0; !quit.load();) {
+                if (generation.load() == seen) continue;
+                seen = generation.load();
+                write_blocks();
+                finished.fetch_add(1);
+            }
+        });
+    }
+    for (auto _ : state) {
+        buffer = static_cast<uint8_t *>(std::calloc(size_t(kSize) * kSize, 1));
+        next_block = 0;
+        finished = 0;
+        if (two) generation.fetch_add(1);
+        write_blocks();
+        while (two && finished.load() == 0) {
+        }
+        benchmark::DoNotOptimize(buffer.load());
+        std::free(buffer.load());
+    }
+    quit = true;
+    if (two) helper.join();
+}
+
 }  // namespace
 
 BENCHMARK(BM_fill_standard)->Unit(benchmark::kMicrosecond);
@@ -197,6 +266,8 @@ BENCHMARK(BM_fresh_standard_eager)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fresh_small_in_8192)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_fresh_small_in_8192_eager)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_sweep_only_standard)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_fresh_24_in_4096)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_floor_first_touch)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_floor_memset)->Arg(1024)->Arg(4096)->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

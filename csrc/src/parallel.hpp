@@ -71,7 +71,10 @@ inline int threads_for_work(int threads, double work)
     if (wanted <= 1) return 1;
     const double useful = work / work_per_thread_for(work);
     if (useful < 2.0) return 1;
-    return useful < wanted ? static_cast<int>(useful) : wanted;
+    const int worth = useful < wanted ? static_cast<int>(useful) : wanted;
+    // Helpers only on cores that are free now: with every core busy a helper
+    // shares one with other work and the call ends waiting for it.
+    return std::min(worth, 1 + helpers_with_a_free_core());
 }
 
 // How many chunks to cut `work` into for `team` threads, at most `units`

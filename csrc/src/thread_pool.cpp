@@ -33,6 +33,10 @@
 #include <sched.h>
 #define POLYMASK_HAVE_PTHREAD_ATFORK 1
 #endif
+#if defined(__linux__)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 #include "polymask/core.hpp"
 #include "row_bands.hpp"
@@ -251,14 +255,15 @@ std::atomic<ThreadStarter> thread_starter{nullptr};
 class Pool {
 public:
     // Offer `job` to up to `helpers` pool threads, starting threads if too
-    // few are idle.
-    void offer(Job &job, int helpers)
+    // few are idle.  Returns how many threads it started.
+    int offer(Job &job, int helpers)
     {
         std::lock_guard<std::mutex> lock(mutex_);
         job.helpers_wanted = helpers;
         jobs_.push_back(&job);
         const int cap = thread_cap();
         int missing = helpers - idle_;
+        int started = 0;
         while (missing > 0 && workers_ < cap) {
             ThreadStarter starter = thread_starter.load();
             if (starter == nullptr) starter = start_std_thread;
@@ -269,8 +274,10 @@ public:
             ++workers_;
             ++idle_;  // counts as idle until it takes a job; it checks jobs_ first
             --missing;
+            ++started;
         }
         for (int k = 0; k < helpers; ++k) work_ready_.notify_one();
+        return started;
     }
 
     // Close `job` to new helpers and wait until every helper that joined has
@@ -471,6 +478,76 @@ double work_per_thread_for(double work)
     return kWorkPerThread;
 }
 
+// ---- whether a core is free now (see thread_pool.hpp) ----------------------------
+
+namespace {
+
+constexpr std::chrono::nanoseconds kIdleReadInterval = std::chrono::milliseconds(2);
+std::atomic<int64_t> free_cores_read_ns{0};
+std::atomic<int> free_cores{kUnknownFreeCores};
+std::atomic<FreeCoresReader> free_cores_reader{nullptr};
+
+}  // namespace
+
+int free_cores_from_loadavg()
+{
+#if defined(__linux__)
+    const int fd = ::open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return kUnknownFreeCores;
+    char text[128];
+    const ssize_t length = ::read(fd, text, sizeof(text) - 1);
+    ::close(fd);
+    if (length <= 0) return kUnknownFreeCores;
+    text[length] = '\0';
+    // "0.46 0.78 0.88 1/82 10742": runnable threads / all threads is the fourth field.
+    const char *field = text;
+    for (int skip = 0; skip < 3; ++skip) {
+        field = std::strchr(field, ' ');
+        if (field == nullptr) return kUnknownFreeCores;
+        ++field;
+    }
+    char *end = nullptr;
+    const long runnable = std::strtol(field, &end, 10);
+    // Reading the online CPUs costs as much again (glibc reads /sys), and they
+    // rarely change: once a second.
+    static std::atomic<long> online_cpus{0};
+    static std::atomic<int64_t> online_read_ms{0};
+    const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch()).count();
+    long online = online_cpus.load(std::memory_order_relaxed);
+    if (online < 1 || now_ms - online_read_ms.load(std::memory_order_relaxed) >= 1000) {
+        online = ::sysconf(_SC_NPROCESSORS_ONLN);
+        online_cpus.store(online, std::memory_order_relaxed);
+        online_read_ms.store(now_ms, std::memory_order_relaxed);
+    }
+    if (end == field || *end != '/' || runnable < 1 || online < 1) return kUnknownFreeCores;
+    return static_cast<int>(std::max(0L, std::min<long>(online - runnable, kUnknownFreeCores)));
+#else
+    return kUnknownFreeCores;
+#endif
+}
+
+FreeCoresReader set_free_cores_reader(FreeCoresReader reader)
+{
+    const FreeCoresReader previous = free_cores_reader.exchange(reader);
+    free_cores_read_ns.store(0);
+    return previous;
+}
+
+int helpers_with_a_free_core()
+{
+    if (!adaptive_bar.load(std::memory_order_relaxed)) return kUnknownFreeCores;
+    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch()).count();
+    int64_t last = free_cores_read_ns.load(std::memory_order_relaxed);
+    // One thread reads; the others use what was read last.
+    if (now - last >= kIdleReadInterval.count() && free_cores_read_ns.compare_exchange_strong(last, now)) {
+        const FreeCoresReader reader = free_cores_reader.load();
+        free_cores.store(reader != nullptr ? reader() : free_cores_from_loadavg(), std::memory_order_relaxed);
+    }
+    return free_cores.load(std::memory_order_relaxed);
+}
+
 void interruption_point()
 {
     const ChunkContext *const here = current_chunk;
@@ -498,13 +575,15 @@ void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context)
         Pool &shared = pool();
         const auto offered = std::chrono::steady_clock::now();
         const int64_t cpu_before = thread_cpu_ns();
-        shared.offer(job, helpers);
+        const int started = shared.offer(job, helpers);
         int64_t caller_chunks = 0;
         enclosing_stopped = work_on(job, &poller, &caller_chunks);  // the caller works too, on the same counter
         const int64_t cpu_after = thread_cpu_ns();
         const auto caller_done = std::chrono::steady_clock::now();
         shared.retire(job, poller);
-        if (!job.stop.load()) {  // a finished call: what its helpers did says whether they paid
+        // A finished call says whether its helpers paid, unless it had to
+        // start them: creating a thread is paid once, not on every call.
+        if (!job.stop.load() && started == 0) {
             report_helpers(n_chunks, caller_chunks, cpu_before >= 0 && cpu_after >= 0 ? cpu_after - cpu_before : -1,
                            nanoseconds_between(offered, caller_done),
                            nanoseconds_between(caller_done, std::chrono::steady_clock::now()));
@@ -541,6 +620,7 @@ void reset_pool_learning(bool adaptive)
     detail::unpaid_calls.store(0);
     detail::waited_ns.store(0);
     detail::longest_wait_ns.store(0);
+    detail::free_cores_read_ns.store(0);  // the next plan looks at the machine again
 }
 
 }  // namespace polymask

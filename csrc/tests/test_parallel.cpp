@@ -67,6 +67,20 @@ public:
     ~FixedBar() { polymask::reset_pool_learning(true); }
 };
 
+// Pretends a machine with this many free cores for one test.
+template <int kFree>
+int free_cores() { return kFree; }
+
+class MachineScope {
+public:
+    explicit MachineScope(polymask::detail::FreeCoresReader reader)
+        : previous_(polymask::detail::set_free_cores_reader(reader)) {}
+    ~MachineScope() { polymask::detail::set_free_cores_reader(previous_); }
+
+private:
+    polymask::detail::FreeCoresReader previous_;
+};
+
 // A starter whose threads sleep before they look for work: helpers that
 // always wake too late to take a chunk, as on a machine whose cores are busy.
 bool start_late(std::function<void()> work)
@@ -537,14 +551,16 @@ TEST(HelpersThatDoNotPay, RaiseTheBarAndAProbeBringsItDown)
     using polymask::detail::kWorkPerThread;
     using polymask::detail::threads_for_work;
     polymask::reset_pool_learning(true);
+    const MachineScope idle(free_cores<8>);
     const double worth_two = 3.0 * kWorkPerThread;
     EXPECT_EQ(threads_for_work(2, worth_two), 2);
     {
         // Helpers that wake only after the caller has done every chunk: no
-        // call they were offered gains, and each one raises the bar.
+        // call they were offered gains, and each one raises the bar (but the
+        // first, which started the thread: that cost is paid once).
         polymask::detail::forget_pool_after_fork();
         const StarterScope late(start_late);
-        for (int call = 0; call < 3; ++call) {
+        for (int call = 0; call < 4; ++call) {
             ChunkCounts counts(64);
             parallel_for(64, 2, [&](int64_t chunk) { counts(chunk); });
             EXPECT_TRUE(counts.each_once());
@@ -600,12 +616,74 @@ TEST(HelpersThatDoNotPay, AFixedBarIgnoresThem)
     polymask::detail::forget_pool_after_fork();
     {
         const StarterScope late(start_late);
-        ChunkCounts counts(64);
-        parallel_for(64, 2, [&](int64_t chunk) { counts(chunk); });
-        EXPECT_TRUE(counts.each_once());
+        for (int call = 0; call < 2; ++call) {
+            ChunkCounts counts(64);
+            parallel_for(64, 2, [&](int64_t chunk) { counts(chunk); });
+            EXPECT_TRUE(counts.each_once());
+        }
         polymask::detail::forget_pool_after_fork();
     }
+    EXPECT_EQ(polymask::pool_statistics().threaded_calls, 1);  // the first call started the thread
     EXPECT_EQ(polymask::pool_statistics().unpaid_calls, 1);
     EXPECT_EQ(polymask::pool_statistics().penalty, 0);
     EXPECT_EQ(polymask::detail::threads_for_work(2, 3.0 * polymask::detail::kWorkPerThread), 2);
+}
+
+TEST(FreeCores, NoHelperWhereEveryCoreIsBusy)
+{
+    using polymask::detail::kWorkPerThread;
+    using polymask::detail::threads_for_work;
+    polymask::reset_pool_learning(true);
+    const double worth_eight = 100.0 * kWorkPerThread;
+    {
+        const MachineScope busy(free_cores<0>);
+        EXPECT_EQ(threads_for_work(8, worth_eight), 1);
+        EXPECT_EQ(threads_for_work(0, worth_eight), 1);
+    }
+    {
+        const MachineScope one_free(free_cores<1>);
+        EXPECT_EQ(threads_for_work(8, worth_eight), 2);  // the caller and one helper
+    }
+    {
+        const MachineScope idle(free_cores<polymask::detail::kUnknownFreeCores>);
+        EXPECT_EQ(threads_for_work(8, worth_eight), 8);
+        EXPECT_EQ(threads_for_work(3, worth_eight), 3);  // still an upper bound
+    }
+    {
+        // A fixed plan (tests, benchmarks of the plan itself) ignores the machine.
+        const MachineScope busy(free_cores<0>);
+        const FixedBar bar;
+        EXPECT_EQ(threads_for_work(8, worth_eight), 8);
+    }
+    polymask::reset_pool_learning(true);
+}
+
+TEST(FreeCores, TheMachineIsReadAtMostEveryFewMilliseconds)
+{
+    static std::atomic<int> reads{0};
+    polymask::reset_pool_learning(true);
+    const MachineScope counting(+[] { ++reads; return 1; });
+    reads = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int plan = 0; plan < 1000; ++plan) polymask::detail::helpers_with_a_free_core();
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_GE(reads.load(), 1);
+    // One read, then at most one for every 2 ms the loop took.
+    EXPECT_LE(reads.load(), 1 + took / std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    polymask::detail::helpers_with_a_free_core();
+    EXPECT_GE(reads.load(), 2);
+    polymask::reset_pool_learning(true);
+}
+
+TEST(FreeCores, LoadavgGivesFewerThanTheOnlineCpus)
+{
+    const int free = polymask::detail::free_cores_from_loadavg();
+#if defined(__linux__)
+    // This thread is runnable while it reads, so at least one CPU is taken.
+    EXPECT_GE(free, 0);
+    EXPECT_LT(free, static_cast<int>(std::thread::hardware_concurrency()) + 1);
+#else
+    EXPECT_EQ(free, polymask::detail::kUnknownFreeCores);
+#endif
 }

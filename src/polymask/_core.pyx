@@ -256,7 +256,11 @@ def pool_statistics():
 
 
 def _reset_pool_learning(bint adaptive=True):
-    """For tests and benchmarks: forget what the pool learned; adaptive=False keeps the base bar."""
+    """For tests and benchmarks: forget what the pool learned; adaptive=False keeps the base bar.
+
+    adaptive=False also stops the check for free cores: every plan then
+    follows the work alone, whatever else the machine runs.
+    """
     core_reset_pool_learning(adaptive)
 
 

@@ -191,7 +191,8 @@ struct PoolStatistics {
 };
 PoolStatistics pool_statistics();
 // Forget what was learned and zero the counters.  adaptive = false keeps
-// the bar at its base whatever helpers do (tests that need a known count).
+// the bar at its base whatever helpers do, and wakes helpers whether or not
+// a core is free (tests that need a known count).
 void reset_pool_learning(bool adaptive = true);
 
 // For tests: cut every fill into bands of exactly `rows` rows and use the
