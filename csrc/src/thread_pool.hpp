@@ -64,12 +64,14 @@ int pool_workers();
 // 2^penalty.  `work` is the call's; it decides whether this call is a probe.
 double work_per_thread_for(double work);
 
+// (pool_statistics() and reset_pool_learning() in core.hpp report and reset it.)
+
 // ---- whether a core is free now ------------------------------------------------
 // A helper gains only on a core nobody else wants.  The kernel counts the
 // threads that are runnable right now (the fourth field of /proc/loadavg,
 // the calling thread included); online CPUs minus that count is how many
 // helpers could run at once without taking a core from someone.  Read at
-// most every kIdleReadInterval (a read costs a few microseconds), so a call
+// most every 2 ms (kIdleReadInterval; a read costs a few microseconds), so a call
 // sees the machine as it was up to that long ago.  Returns a large number
 // where it cannot be read (not Linux, no /proc) and while learning is off
 // (reset_pool_learning(false): tests that need a fixed plan).
@@ -82,8 +84,6 @@ using FreeCoresReader = int (*)();
 FreeCoresReader set_free_cores_reader(FreeCoresReader reader);  // nullptr: the default; returns the previous
 int free_cores_from_loadavg();                                   // the default reader
 constexpr int kUnknownFreeCores = 1 << 20;
-
-// (pool_statistics() and reset_pool_learning() in core.hpp report and reset it.)
 
 // What run_chunks reports after a threaded call: the caller ran
 // `caller_chunks` of `n_chunks` using `caller_cpu_ns` of CPU (-1: unknown)
