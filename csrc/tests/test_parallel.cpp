@@ -45,16 +45,20 @@ struct ChunkCounts {
     std::vector<std::atomic<int>> counts;
 };
 
-// Swaps in a thread starter for one test and restores the previous one.
-class StarterScope {
+// Swaps in one of the pool's hooks for one test and restores the previous one.
+template <class Hook, Hook (*set_hook)(Hook)>
+class HookScope {
 public:
-    explicit StarterScope(polymask::detail::ThreadStarter starter)
-        : previous_(polymask::detail::set_thread_starter(starter)) {}
-    ~StarterScope() { polymask::detail::set_thread_starter(previous_); }
+    explicit HookScope(Hook hook) : previous_(set_hook(hook)) {}
+    ~HookScope() { set_hook(previous_); }
 
 private:
-    polymask::detail::ThreadStarter previous_;
+    Hook previous_;
 };
+
+// The thread starter, and where the free cores are read.
+using StarterScope = HookScope<polymask::detail::ThreadStarter, polymask::detail::set_thread_starter>;
+using MachineScope = HookScope<polymask::detail::FreeCoresReader, polymask::detail::set_free_cores_reader>;
 
 bool never_start(std::function<void()>) { return false; }
 
@@ -67,19 +71,9 @@ public:
     ~FixedBar() { polymask::reset_pool_learning(true); }
 };
 
-// Pretends a machine with this many free cores for one test.
+// A machine with this many free cores, for MachineScope.
 template <int kFree>
 int free_cores() { return kFree; }
-
-class MachineScope {
-public:
-    explicit MachineScope(polymask::detail::FreeCoresReader reader)
-        : previous_(polymask::detail::set_free_cores_reader(reader)) {}
-    ~MachineScope() { polymask::detail::set_free_cores_reader(previous_); }
-
-private:
-    polymask::detail::FreeCoresReader previous_;
-};
 
 // A starter whose threads sleep before they look for work: helpers that
 // always wake too late to take a chunk, as on a machine whose cores are busy.
