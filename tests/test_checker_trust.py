@@ -184,6 +184,27 @@ def test_a_second_thread_that_only_burns_cpu_never_passes_06(tmp_path):
     assert result.exit_code in (1, 3)
 
 
+@pytest.mark.parametrize("busiest, others, speedup, verdict", [
+    (0.53, 0.50, 1.7, "pass"),          # the solution, rows shared, two cores (csrc/bench/STEPS.md)
+    (0.53, 0.50, 1.0, "inconclusive"),  # ... the same on a machine whose other core was busy
+    (0.86, 0.20, 1.1, "inconclusive"),  # ... its second thread starved, so the first took its rows (seen in CI)
+    (1.00, 1.00, 1.2, "fail"),          # a twin thread that burns CPU beside a serial loop
+    (0.96, 0.45, 1.0, "fail"),          # ... that got under half a core
+])
+def test_the_06_verdict_tells_a_starved_second_thread_from_a_burning_one(busiest, others, speedup, verdict):
+    from polymask.checker.technique import Inconclusive, thread_verdict
+
+    def judged():
+        try:
+            failure, _ = thread_verdict(speedup, busiest, others, shared_rounds=4, of_a_core=0.5,
+                                        baseline="cython_class")
+        except Inconclusive:
+            return "inconclusive"
+        return "fail" if failure else "pass"
+
+    assert judged() == verdict
+
+
 # ---- timings ---------------------------------------------------------------------------------------
 
 
