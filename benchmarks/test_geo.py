@@ -86,18 +86,18 @@ def expected_touched_labels(frame):
     return polymask.rasterize(world, shape, table["label"].to_numpy(), transform=TRANSFORM, all_touched=True)
 
 
-@pytest.mark.parametrize("threads, all_touched", [(1, False), (0, False), (1, True)],
-                         ids=["1-thread", "all-threads", "all-touched-1-thread"])
+@pytest.mark.parametrize("threads, all_touched", [(1, False), (0, False), (1, True), (0, True)],
+                         ids=["1-thread", "default", "all-touched-1-thread", "all-touched-default"])
 def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_labels, expected_touched_labels, threads,
                                                 all_touched):
-    # 1 thread too: rasterio burns on one core.  all_touched (rasterio's most
-    # used option) against the centre rule on 1 thread.
+    # The default call (threads=0) and 1 thread: rasterio burns on one core.
+    # all_touched (rasterio's most used option) beside the centre rule.
     table, _, shape = frame
     result = benchmark.pedantic(polymask.rasterize, (table, shape),
                                 {"values": "label", "transform": TRANSFORM, "threads": threads,
                                  "all_touched": all_touched},
                                 rounds=9, warmup_rounds=1)
-    backend = "polymask-all-touched-threads-1" if all_touched else f"polymask-threads-{threads}"
+    backend = f"polymask{'-all-touched' if all_touched else ''}-threads-{threads or 'default'}"
     record(benchmark, backend=backend, result=result,
            expected=expected_touched_labels if all_touched else expected_labels,
            group="geo-label-image", n_polygons=len(table))

@@ -45,11 +45,11 @@ def record_labels(benchmark, backend, result, expected):
            group=f"rasterize-{COUNT}-polygons-{SHAPE[0]}", shape=SHAPE, n_polygons=COUNT)
 
 
-@pytest.mark.parametrize("threads", [0, 1], ids=["all-threads", "1-thread"])
+@pytest.mark.parametrize("threads", [0, 1], ids=["default", "1-thread"])  # 0: the default call
 def test_polymask_rasterize(benchmark, expected, threads):
     # 1 thread too: OpenCV and rasterio burn on one core.
     result = benchmark(polymask.rasterize, POLYGONS, SHAPE, VALUES, threads=threads)
-    record_labels(benchmark, f"polymask-threads-{threads}", result, expected)
+    record_labels(benchmark, f"polymask-threads-{threads or 'default'}", result, expected)
     assert benchmark.extra_info["matches_contract"]
 
 
@@ -88,14 +88,14 @@ def million(request):
 
 
 @pytest.mark.parametrize("all_touched", [False, True], ids=["centre", "all-touched"])
-@pytest.mark.parametrize("threads", [0, 1], ids=["all-threads", "1-thread"])
+@pytest.mark.parametrize("threads", [0, 1], ids=["default", "1-thread"])  # 0: the default call
 def test_polymask_rasterize_a_million_polygons(benchmark, million, threads, all_touched):
     polygons, values = million
     result = benchmark.pedantic(polymask.rasterize, (polygons, SHAPE, values),
                                 {"threads": threads, "all_touched": all_touched}, rounds=3, warmup_rounds=0)
     expected = result if threads == 1 else polymask.rasterize(polygons, SHAPE, values, threads=1,
                                                                all_touched=all_touched)
-    record(benchmark, backend=f"polymask-threads-{threads}{'-all-touched' if all_touched else ''}",
+    record(benchmark, backend=f"polymask-threads-{threads or 'default'}{'-all-touched' if all_touched else ''}",
            result=result, expected=expected, group=f"rasterize-{len(values)}-polygons-{SHAPE[0]}",
            shape=SHAPE, n_polygons=len(values))
     assert benchmark.extra_info["matches_contract"]
