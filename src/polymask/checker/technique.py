@@ -33,6 +33,9 @@ THREAD_SPEEDUP_FLOOR = 1.3
 #: 06: the most of the serial stage's CPU time per mask the busiest thread may use at threads=2
 #: (rows shared by two threads: about 0.5).
 MAX_BUSIEST_SHARE = 0.8
+#: 06: the CPU the other threads may use (as a share of the serial stage's) while the busiest
+#: does more than MAX_BUSIEST_SHARE, before it counts as burnt rather than starved.
+MIN_BURNT_SHARE = 0.4
 #: 03: how much faster than cython_plain typed loops must be (typed loops: far more).
 TYPED_SPEEDUP_FLOOR = 3.0
 
@@ -97,11 +100,6 @@ def thread_failure(worker: Worker, stage_worker_factory, baseline: str, rng, lim
         speedup=min(median(walls["one"]), median(walls["base"])) / median(walls["two"]),
         busiest_share=median(busiest) / base, others_share=median(others) / base, shared_rounds=shared_rounds,
         of_a_core=sum(busiest) / max(two_wall, 1e-9), baseline=baseline)
-
-
-#: 06: the CPU the other threads may use (as a share of the serial stage's) while the busiest
-#: does more than MAX_BUSIEST_SHARE, before it counts as burnt rather than starved.
-MIN_BURNT_SHARE = 0.4
 
 
 def thread_verdict(speedup: float, busiest_share: float, others_share: float, shared_rounds: int,
