@@ -44,8 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _contender(name: str, count: int):
     """The call to time, for `count` instances (benchmarks/test_speed_targets.py's)."""
     import polymask
-    from polymask import peers
-    from polymask.problems import instance_polygons
+    from polymask.course import peers
+    from polymask.course.problems import instance_polygons
 
     polygons, shape = instance_polygons(count=count)
     if name == "opencv-loop":

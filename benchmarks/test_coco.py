@@ -1,6 +1,6 @@
 """COCO polygons to RLE: polymask.coco.encode against pycocotools and the dense path.
 
-The problem: 1,200 synthetic COCO objects (polymask.coco_samples, seed 2014;
+The problem: 1,200 synthetic COCO objects (polymask.course.coco_samples, seed 2014;
 1-3 parts, 6-120 vertices, sizes from a few pixels to a quarter of the
 image) on one 640x480 image.  Contenders, all from the same segmentations:
 
@@ -27,7 +27,7 @@ import polymask
 import polymask.coco as coco
 from benchmarks._support import record
 from polymask._transform import IDENTITY, to_sample_frame
-from polymask.coco_samples import annotations
+from polymask.course.coco_samples import annotations
 
 HEIGHT, WIDTH = 480, 640
 COUNT = 1200

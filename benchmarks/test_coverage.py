@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 
 import polymask
+import polymask.course.problems
 
 SIZE = 4096
 SHAPE = (SIZE, SIZE)
@@ -55,7 +56,7 @@ def outline(n_vertices, centre, radius, rng, harmonics=8):
 
 
 POLYGONS = {
-    "random-1000": polymask.problems.random_polygon(1000, SIZE),
+    "random-1000": polymask.course.problems.random_polygon(1000, SIZE),
     "star-1000": star(1000, (SIZE / 2, SIZE / 2), 0.45 * SIZE, np.random.default_rng(2014)),
     "outline-1000": outline(1000, (SIZE / 2, SIZE / 2), 0.45 * SIZE, np.random.default_rng(2014)),
 }

@@ -18,7 +18,7 @@ import pytest
 
 import polymask
 from benchmarks._support import record
-from polymask.problems import standard_problem
+from polymask.course.problems import standard_problem
 
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("dask.array")

@@ -42,7 +42,7 @@ import polymask
 import polymask.dask
 import polymask.xarray
 from benchmarks._support import record
-from polymask.problems import standard_problem
+from polymask.course.problems import standard_problem
 
 SEED = 2014
 #: 10 m pixels, north-up, in a UTM-like frame: GDAL's most common grid.

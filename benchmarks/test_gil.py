@@ -29,7 +29,7 @@ import time
 import numpy as np
 
 import polymask
-from polymask.problems import standard_problem
+from polymask.course.problems import standard_problem
 
 #: Masks per thread per run.
 K = 10

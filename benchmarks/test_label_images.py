@@ -23,7 +23,7 @@ import pytest
 
 import polymask
 from benchmarks._support import record
-from polymask.problems import small_polygons
+from polymask.course.problems import small_polygons
 
 SHAPE = (4096, 4096)
 COUNT = 10_000

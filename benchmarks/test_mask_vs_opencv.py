@@ -9,7 +9,7 @@ pixel can beat it.  Compare the groups' medians as ratios:
     pytest benchmarks/test_mask_vs_opencv.py --benchmark-only --benchmark-columns=median,iqr,rounds
 
 OpenCV is called exactly as `polymask bench` calls it, through
-polymask.peers (vertices in 1/256-pixel fixed point, its own boundary
+polymask.course.peers (vertices in 1/256-pixel fixed point, its own boundary
 convention), so its mask differs from the contract; extra_info records by
 how much.
 """
@@ -18,8 +18,8 @@ import pytest
 
 import polymask
 from benchmarks._support import record
-from polymask import peers
-from polymask.problems import standard_problem
+from polymask.course import peers
+from polymask.course.problems import standard_problem
 
 pytest.importorskip("cv2")
 opencv_mask = peers.get("opencv").function

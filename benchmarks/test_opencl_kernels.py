@@ -15,7 +15,7 @@ import pytest
 
 import polymask
 from polymask import opencl
-from polymask.problems import STANDARD_SIZE, STANDARD_VERTICES, standard_problem
+from polymask.course.problems import STANDARD_SIZE, STANDARD_VERTICES, standard_problem
 
 GROUP = "standard 1024x1024, 24 vertices"  # the group of test_stages.py and test_peers.py
 FAST_MODE_SIZE = 96

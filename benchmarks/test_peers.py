@@ -1,14 +1,14 @@
 """Every peer library on the standard problem, beside polymask.mask and the floor.
 
 extra_info records how many pixels each peer disagrees with the mask
-contract: several use other boundary conventions (see polymask.peers).
+contract: several use other boundary conventions (see polymask.course.peers).
 """
 import numpy as np
 import pytest
 
 import polymask
-from polymask import peers
-from polymask.problems import standard_problem
+from polymask.course import peers
+from polymask.course.problems import standard_problem
 
 GROUP = "standard 1024x1024, 24 vertices"
 

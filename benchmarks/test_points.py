@@ -7,7 +7,7 @@ Group ``points-<count>-star-<vertices>``: which of 10^6 points, uniform in
 the bounding box of a 1,000-vertex star (sorted angles, random radii: a
 simple polygon, so every library's answer is defined), lie inside.
 polymask at default threads and ``threads=1``; the point peers of
-``polymask.peers`` (shapely's ``contains_xy`` on a prepared polygon,
+``polymask.course.peers`` (shapely's ``contains_xy`` on a prepared polygon,
 matplotlib's ``Path.contains_points``), each called as a user would, array
 conversion included.  extra_info counts the points each answer differs from
 the contract (polymask's answer, itself checked against the contract's
@@ -21,7 +21,7 @@ import pytest
 
 import polymask
 from benchmarks._support import record
-from polymask import peers
+from polymask.course import peers
 
 SIZES = [(1_000_000, 1000)]
 FAST_SIZES = [(10_000, 100)]

@@ -9,8 +9,8 @@ scanline core runs everything.
 import pytest
 
 import polymask
-from polymask import peers, stages
-from polymask.problems import random_polygon
+from polymask.course import peers, stages
+from polymask.course.problems import random_polygon
 
 SIZES = [256, 512, 1024, 2048, 4096, 8192]
 VERTEX_COUNTS = [3, 10, 100, 1000, 10_000, 100_000]

@@ -11,7 +11,7 @@ Groups (compare within a group):
   and the memory floor (filling that ``out``).  OpenCV gets the vertices as
   a user with integer vertices hands them over, int32 points and no
   fixed-point shift (its fastest call here, about 10% faster than
-  polymask.peers' 1/256-pixel call, also timed, which the other groups use
+  polymask.course.peers' 1/256-pixel call, also timed, which the other groups use
   because their vertices are not integers).
   Targets: mask <= 0.5x OpenCV; out= <= 2x the floor.
 * ``small-in-8192``: a 40-vertex polygon about 300 px wide in an 8192x8192
@@ -30,8 +30,8 @@ import pytest
 
 import polymask
 from benchmarks._support import record
-from polymask import peers, problems
-from polymask.problems import standard_problem
+from polymask.course import peers, problems
+from polymask.course.problems import standard_problem
 
 cv2 = pytest.importorskip("cv2")
 opencv = peers.get("opencv").function
@@ -77,7 +77,7 @@ def test_standard_opencv(benchmark):
 def test_standard_opencv_fixed_point(benchmark):
     vertices, shape = standard_integer()
     result = benchmark(opencv, vertices, shape)
-    record(benchmark, backend="np.zeros + cv2.fillPoly, 1/256-px vertices (polymask.peers)", result=result,
+    record(benchmark, backend="np.zeros + cv2.fillPoly, 1/256-px vertices (polymask.course.peers)", result=result,
            expected=polymask.mask(vertices, shape), group="standard-integer")
 
 

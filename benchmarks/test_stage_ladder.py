@@ -4,7 +4,7 @@
     pytest benchmarks --benchmark-only --benchmark-json=run.json && polymask bench --from-json run.json
 
 Every stage's own ``mask`` function is timed on the standard problem
-(polymask.problems.standard_problem: 1024x1024, 24 random vertices), in the
+(polymask.course.problems.standard_problem: 1024x1024, 24 random vertices), in the
 group the peers use, so one table holds the ladder, the peers and the
 memory floor.  Threaded stages use all cores.
 
@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask import stages
-from polymask.problems import STANDARD_SIZE, STANDARD_VERTICES, standard_problem
+from polymask.course import stages
+from polymask.course.problems import STANDARD_SIZE, STANDARD_VERTICES, standard_problem
 
 GROUP = "standard 1024x1024, 24 vertices"  # the same group as test_peers.py
 SLOW_SIZE = 128  # slow stages: the standard polygon scaled to 128x128

@@ -35,7 +35,7 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask.problems import random_polygon, small_polygons
+from polymask.course.problems import random_polygon, small_polygons
 
 SIZES = (1024, 4096)
 #: Masks each worker fills per timed round: about a fifth of a second of work.
@@ -65,7 +65,7 @@ _STARS: dict = {}
 
 
 def small_stars(count: int, size: int) -> np.ndarray:
-    """`count` 16-vertex stars, 3-20 px in radius, anywhere in a size x size image (polymask.problems)."""
+    """`count` 16-vertex stars, 3-20 px in radius, anywhere in a size x size image (polymask.course.problems)."""
     if (count, size) not in _STARS:
         _STARS[(count, size)] = small_polygons(count, (size, size), n_vertices=16, seed=0)
     return _STARS[(count, size)]

@@ -38,7 +38,8 @@ from typing import Callable, Iterator
 import numpy as np
 
 import polymask
-from polymask import _core, peers, problems
+from polymask import _core
+from polymask.course import peers, problems
 
 # small-8192 comes last: it times OpenCV too, and OpenCV's pool thread spins for a
 # while after each call, taking the other core from the cases after it.

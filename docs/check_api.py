@@ -16,7 +16,7 @@ import sys
 from sphinx.util.inventory import InventoryFile
 
 MODULES = ["polymask", "polymask.coco", "polymask.dask", "polymask.xarray", "polymask.opencl",
-           "polymask.stages", "polymask.checker"]
+           "polymask.course.stages", "polymask.course.checker"]
 
 
 def public_names(module) -> list[str]:

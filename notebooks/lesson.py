@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 
 import polymask
+import polymask.course.stages  # noqa: F401  (the notebooks call polymask.course.stages.get)
 from polymask.bench.timing import calibrate
-from polymask.problems import standard_problem
+from polymask.course.problems import standard_problem
 
 #: Side of the image the fast stages are timed on.
 SIZE = int(os.environ.get("POLYMASK_NOTEBOOK_SIZE", "1024"))
@@ -32,7 +33,7 @@ EXERCISES_DIR = Path(__file__).resolve().parent.parent / "exercises"
 
 def _warn_without_compiler() -> None:
     """Say up front, not in a %%cython cell's build log, that this machine cannot compile Cython."""
-    from polymask._build import missing_compiler
+    from polymask.course.build import missing_compiler
 
     reason = missing_compiler()
     if reason:
@@ -50,8 +51,8 @@ def problem(size: int = SIZE):
 
 
 def show_source(stage_id: str, skip_docstring: bool = True) -> None:
-    """Print the source a stage is built from (the file under polymask/stages/)."""
-    text = (PACKAGE_DIR / polymask.stages.get(stage_id).source).read_text()
+    """Print the source a stage is built from (the file under polymask/course/stages/)."""
+    text = (PACKAGE_DIR / polymask.course.stages.get(stage_id).source).read_text()
     if skip_docstring and '"""' in text:
         head, _, rest = text.partition('"""')
         text = head + rest.partition('"""')[2].lstrip("\n")
@@ -156,7 +157,7 @@ def ladder_story(results: dict) -> str:
 
 def cython_core_flags() -> str:
     """The %%cython options that let a cell cimport polymask.core and link the C++ core."""
-    from polymask._build import compile_flags, cython_include_path
+    from polymask.course.build import compile_flags, cython_include_path
 
     compile_args, link_args = compile_flags(link_core=True)
     parts = ["--cplus", f"-I {polymask.get_include()}", f"-I {cython_include_path()[0]}"]

@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/coco_demo.py [--objects 300] [--out coco-annotations.json]
 
-Writes a synthetic COCO annotation file (polymask.coco_samples: one 640x480
+Writes a synthetic COCO annotation file (polymask.course.coco_samples: one 640x480
 image, a few hundred objects), loads it with pycocotools' COCO class, turns
 every annotation into an RLE both ways (polymask.coco.encode; pycocotools'
 annToRLE), and prints, as Markdown for docs/guide/coco.md:
@@ -30,7 +30,7 @@ from pycocotools.coco import COCO
 import polymask
 import polymask.coco as coco
 from polymask._transform import IDENTITY, to_sample_frame
-from polymask.coco_samples import annotations
+from polymask.course.coco_samples import annotations
 
 
 def median_ms(functions: dict, rounds: int) -> dict:

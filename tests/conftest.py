@@ -3,7 +3,7 @@ extension built: there is no pure-Python fallback to hide behind."""
 import pytest
 
 import polymask  # noqa: F401  (fails loudly if the extension is missing)
-from polymask.cases import contract_cases
+from polymask.course.cases import contract_cases
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import polymask
+import polymask.course.problems
 from tests.coverage_reference import exact_coverage, positive
 
 RULES = ("evenodd", "nonzero")
@@ -73,7 +74,7 @@ def test_matches_exact_area_reference(grid, rule, seed):
 @pytest.mark.parametrize("rule", RULES)
 def test_equals_coverage_positive_on_random_float_polygons(rule):
     for seed in range(5):
-        polygon = polymask.problems.random_polygon(40, 64, seed=seed)
+        polygon = polymask.course.problems.random_polygon(40, 64, seed=seed)
         touched = polymask.mask(polygon, (64, 64), fill_rule=rule, all_touched=True)
         np.testing.assert_array_equal(touched, polymask.coverage(polygon, (64, 64), fill_rule=rule) > 0)
         # Every pixel whose centre is in has a cell that meets the region.
@@ -86,7 +87,7 @@ def test_new_masks_over_most_rows_have_every_byte_written(rule):
     # with every byte written (views.pxd: writes_every_byte): freed dirty
     # memory of the same size is what malloc hands back next.
     for seed in range(6):
-        polygon = polymask.problems.random_polygon(30, 300, seed=seed)
+        polygon = polymask.course.problems.random_polygon(30, 300, seed=seed)
         polygon[0, 1], polygon[1, 1] = -3.0, 303.0  # reach every row
         expected = polymask.coverage(polygon, (300, 300), fill_rule=rule) > 0
         dirty = np.full((300, 300), True)
@@ -181,7 +182,7 @@ def test_far_coordinates_take_the_extended_path(rule):
     # Vertices beyond 2^16 use extended-precision abscissae; the answer is
     # the same as the same polygon shifted next to the origin.
     shift = 3 * 2 ** 17
-    polygon = polymask.problems.random_polygon(12, 40, seed=11)
+    polygon = polymask.course.problems.random_polygon(12, 40, seed=11)
     near = polymask.mask(polygon, (40, 40), fill_rule=rule, all_touched=True)
     far = polymask.mask(polygon + shift, (shift + 40, shift + 40), fill_rule=rule, all_touched=True,
                         window=(shift, shift, 40, 40))
@@ -201,7 +202,7 @@ def test_absurd_coordinates_take_the_area_sweep():
 
 
 def test_windows_and_out():
-    polygon = polymask.problems.random_polygon(25, 50, seed=3)
+    polygon = polymask.course.problems.random_polygon(25, 50, seed=3)
     full = polymask.mask(polygon, (50, 60), all_touched=True)
     out = np.zeros((11, 17), dtype=np.uint8)
     result = polymask.mask(polygon, (50, 60), all_touched=True, window=(20, 30, 11, 17), out=out)

@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 import polymask
+import polymask.course.stages
 from tests._support import double_mask, picture
 
 SHAPE = (12, 13)
@@ -331,7 +332,7 @@ STAGE_BAD = STAGE_BAD_SHAPES + STAGE_BAD_LAYOUTS
 @pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("case", STAGE_BAD_SHAPES, ids=[case.id for case in STAGE_BAD_SHAPES])
 def test_stage_functions_refuse_vertices_of_the_wrong_shape(case, backend):
-    function = polymask.stages.get(backend).load()
+    function = polymask.course.stages.get(backend).load()
     with pytest.raises(case.error, match=case.match):
         function(case.vertices, SHAPE)
 
@@ -339,7 +340,7 @@ def test_stage_functions_refuse_vertices_of_the_wrong_shape(case, backend):
 @pytest.mark.parametrize("backend", [stage for stage in TYPED_STAGES if stage in BACKENDS])
 @pytest.mark.parametrize("case", STAGE_BAD_LAYOUTS, ids=[case.id for case in STAGE_BAD_LAYOUTS])
 def test_typed_stage_functions_refuse_other_dtypes_and_layouts(case, backend):
-    function = polymask.stages.get(backend).load()
+    function = polymask.course.stages.get(backend).load()
     with pytest.raises(case.error, match=case.match):
         function(case.vertices, SHAPE)
 
@@ -347,4 +348,4 @@ def test_typed_stage_functions_refuse_other_dtypes_and_layouts(case, backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_stage_functions_take_the_array_polymask_mask_hands_them(backend):
     vertices = np.ascontiguousarray(POLYGON, dtype=np.float64)
-    assert np.array_equal(polymask.stages.get(backend).load()(vertices, SHAPE), double_mask(vertices, SHAPE))
+    assert np.array_equal(polymask.course.stages.get(backend).load()(vertices, SHAPE), double_mask(vertices, SHAPE))

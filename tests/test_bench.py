@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 import polymask
-from polymask import peers, stages
 from polymask.bench import main as bench_main
 from polymask.bench.from_json import table_from_pytest_benchmark
 from polymask.bench.report import format_seconds
+from polymask.course import peers, stages
 
 SMALL = ["--size", "48", "--vertices", "7", "--repeats", "1", "--no-progress"]
 

@@ -34,7 +34,8 @@ def test_openmp_is_compiled_in_where_required():
 
 def test_learner_builds_use_the_flags_cmake_built_the_core_with():
     """One source for build flags: CMake writes polymask/_build_flags.py, _build reads it."""
-    from polymask import _build, _build_flags
+    from polymask import _build_flags
+    from polymask.course import build as _build
 
     assert "-ffp-contract=off" in _build_flags.FP_FLAGS or "/fp:precise" in _build_flags.FP_FLAGS
     compile_args, link_args = _build.compile_flags(openmp=True, link_core=True)

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from polymask import checker
-from polymask.checker import judge, runner
-from polymask.checker.exercises import checker_cases
+from polymask.course import checker
+from polymask.course.checker import judge, runner
+from polymask.course.checker.exercises import checker_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 DISHONEST = ROOT / "tests" / "dishonest"
@@ -121,9 +121,9 @@ def test_borrowed_answers_are_refused_while_running(tmp_path, name, words):
     _fails(checker.check("01", _copy(tmp_path, name, "mask.py"), timing=False), *words)
 
 
-def test_polymask_refuses_to_import_in_a_process_the_worker_started_natively(tmp_path):
+def test_the_course_refuses_to_import_in_a_process_the_worker_started_natively(tmp_path):
     _fails(checker.check("01", _copy(tmp_path, "exec_polymask.py", "mask.py"), timing=False), "case 'square'")
-    assert not (tmp_path / "polymask-ran").exists()  # the child's `import polymask` was refused
+    assert not (tmp_path / "polymask-ran").exists()  # the child's `import polymask.course.stages` was refused
 
 
 def test_the_cores_finished_fill_is_not_handed_to_exercise_06(tmp_path):
@@ -192,7 +192,7 @@ def test_a_second_thread_that_only_burns_cpu_never_passes_06(tmp_path):
     (0.96, 0.45, 1.0, "fail"),          # ... that got under half a core
 ])
 def test_the_06_verdict_tells_a_starved_second_thread_from_a_burning_one(busiest, others, speedup, verdict):
-    from polymask.checker.technique import Inconclusive, thread_verdict
+    from polymask.course.checker.technique import Inconclusive, thread_verdict
 
     def judged():
         try:
@@ -268,7 +268,7 @@ def test_no_timing_still_checks_a_full_size_problem(tmp_path):
 def test_the_loop_scan_is_linear_in_a_long_line():
     # `\bfor\b.+\bin\b` backtracked from every `for` to the line's end: one
     # 32 KiB line of `for`s took 1.3 s, about 80 s at the 256 KiB file limit.
-    from polymask.checker import source
+    from polymask.course.checker import source
 
     line = "for " * (250 * 1024 // 4)
     start = time.monotonic()

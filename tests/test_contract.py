@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polymask
-from polymask.cases import contract_cases, many_vertex_case
+from polymask.course.cases import contract_cases, many_vertex_case
 from tests._support import assert_same_mask, double_mask, exact_mask
 
 CASES = contract_cases()
@@ -33,7 +33,7 @@ def test_every_case_equals_the_double_rule(case):
 
 @pytest.mark.parametrize("threads", [1, 2, 3, 7])
 def test_thread_count_does_not_change_the_mask(threads):
-    vertices, shape = polymask.problems.standard_problem(size=200, n_vertices=60)
+    vertices, shape = polymask.course.problems.standard_problem(size=200, n_vertices=60)
     assert_same_mask(polymask.mask(vertices, shape, threads=threads), double_mask(vertices, shape), "threads")
 
 

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import polymask
+import polymask.course.problems
 from tests.coverage_reference import exact_area, exact_coverage, max_error, positive
 
 BOUND = 1e-10
@@ -170,7 +171,7 @@ def test_transform_accepts_affine():
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.uint8])
 @pytest.mark.parametrize("rule", RULES)
 def test_windows_equal_slices(dtype, rule):
-    polygon = polymask.problems.random_polygon(30, 60, seed=5)
+    polygon = polymask.course.problems.random_polygon(30, 60, seed=5)
     full = polymask.coverage(polygon, (60, 70), fill_rule=rule, dtype=dtype)
     assert full.dtype == dtype
     for window in [(0, 0, 60, 70), (7, 3, 20, 31), (59, 69, 1, 1), (13, 0, 1, 70), (0, 41, 60, 5)]:
@@ -180,7 +181,7 @@ def test_windows_equal_slices(dtype, rule):
 
 
 def test_float32_and_uint8_are_rounded_float64():
-    polygon = polymask.problems.random_polygon(20, 40, seed=9)
+    polygon = polymask.course.problems.random_polygon(20, 40, seed=9)
     fractions = polymask.coverage(polygon, (40, 40))
     np.testing.assert_array_equal(polymask.coverage(polygon, (40, 40), dtype=np.float32),
                                   fractions.astype(np.float32))
@@ -201,14 +202,14 @@ def test_sum_equals_area(rule):
 
 
 def test_sum_equals_exact_area_self_intersecting():
-    polygon = polymask.problems.random_polygon(9, 10, seed=4)
+    polygon = polymask.course.problems.random_polygon(9, 10, seed=4)
     for rule in RULES:
         total = polymask.coverage(polygon, (12, 12), fill_rule=rule).sum()
         assert abs(Fraction(float(total)) - exact_area(polygon, rule)) <= 1e-9 * exact_area(polygon, rule)
 
 
 def test_threads_do_not_change_the_result():
-    polygon = polymask.problems.random_polygon(200, 300, seed=2)
+    polygon = polymask.course.problems.random_polygon(200, 300, seed=2)
     one = polymask.coverage(polygon, (300, 300), threads=1)
     np.testing.assert_array_equal(polymask.coverage(polygon, (300, 300), threads=2), one)
     np.testing.assert_array_equal(polymask.coverage(polygon, (300, 300), threads=0), one)
@@ -217,7 +218,7 @@ def test_threads_do_not_change_the_result():
 def test_a_lone_thread_cuts_coarse_chunks_and_changes_nothing():
     # About 2e8 work units: one thread sweeps a few chunks of ~100 rows, two
     # threads 64-row chunks, and the window starts inside a chunk of either.
-    polygon = polymask.problems.random_polygon(1000, 600, seed=5)
+    polygon = polymask.course.problems.random_polygon(1000, 600, seed=5)
     one = polymask.coverage(polygon, (600, 600), threads=1)
     np.testing.assert_array_equal(polymask.coverage(polygon, (600, 600), threads=2), one)
     part = polymask.coverage(polygon, (600, 600), window=(37, 11, 500, 580), threads=1)
@@ -327,7 +328,7 @@ def test_coverages_zonal_mean():
 def test_dask_coverage_equals_in_memory():
     import polymask.dask
 
-    polygon = polymask.problems.random_polygon(40, 90, seed=8)
+    polygon = polymask.course.problems.random_polygon(40, 90, seed=8)
     lazy = polymask.dask.coverage(polygon, (90, 100), chunks=(32, 27), dtype=np.float32)
     assert lazy.dtype == np.float32
     np.testing.assert_array_equal(lazy.compute(), polymask.coverage(polygon, (90, 100), dtype=np.float32))

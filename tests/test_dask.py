@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask.problems import standard_problem
+from polymask.course.problems import standard_problem
 
 dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
@@ -86,13 +86,13 @@ def test_blocks_equal_windows_without_a_cluster():
 
 @pytest.mark.parametrize("fill_rule", ["evenodd", "nonzero"])
 def test_all_touched_blocks_equal_the_in_memory_all_touched(fill_rule):
-    polygon = polymask.problems.random_polygon(30, 70, seed=4)
+    polygon = polymask.course.problems.random_polygon(30, 70, seed=4)
     shape = (70, 90)
     lazy = polymask.dask.mask(polygon, shape, chunks=(17, 23), fill_rule=fill_rule, all_touched=True)
     expected = polymask.mask(polygon, shape, fill_rule=fill_rule, all_touched=True)
     np.testing.assert_array_equal(lazy.compute(scheduler="sync"), expected)
     assert not np.array_equal(expected, polymask.mask(polygon, shape, fill_rule=fill_rule))  # the option matters
-    polygons = [polymask.problems.random_polygon(12, 60, seed=s) + 5 * s for s in range(4)]
+    polygons = [polymask.course.problems.random_polygon(12, 60, seed=s) + 5 * s for s in range(4)]
     labels = polymask.dask.rasterize(polygons, shape, chunks=(17, 23), fill_rule=fill_rule, all_touched=True)
     np.testing.assert_array_equal(labels.compute(scheduler="sync"),
                                   polymask.rasterize(polygons, shape, fill_rule=fill_rule, all_touched=True))

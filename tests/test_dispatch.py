@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask import stages
-from polymask.problems import random_polygon
+from polymask.course import stages
+from polymask.course.problems import random_polygon
 from tests._support import assert_same_mask
 
 
 def test_every_backend_goes_through_its_stage_fill():
     scanline = stages.get("scanline")
-    assert scanline.fill is polymask.stages.scanline.fill  # the production path is the stage's module
+    assert scanline.fill is polymask.course.stages.scanline.fill  # the production path is the stage's module
     for stage in stages.STAGES:
         assert callable(stage.fill), stage.id
 
@@ -52,8 +52,8 @@ def test_opencl_input_is_checked_once(monkeypatch):
         checked.append(vertices)
         return original(vertices, *args, **kwargs)
 
-    original = processing.as_vertices
-    monkeypatch.setattr(processing, "as_vertices", counting)
+    original = processing._one_ring
+    monkeypatch.setattr(processing, "_one_ring", counting)
     vertices = random_polygon(24, 64)
     result = polymask.mask(vertices, (64, 80), backend="opencl")
     assert checked == [], "the engine checked the vertices polymask.mask had checked"
@@ -61,5 +61,5 @@ def test_opencl_input_is_checked_once(monkeypatch):
     out = np.ones((64, 80), dtype=np.uint8)
     assert polymask.mask(vertices, (64, 80), backend="opencl", out=out) is out
     assert_same_mask(out.astype(bool), result, "opencl out=")
-    polymask.stages.opencl.mask(vertices, (64, 80))  # a learner's direct call is checked at its boundary
+    polymask.course.stages.opencl.mask(vertices, (64, 80))  # a learner's direct call is checked at its boundary
     assert len(checked) == 1

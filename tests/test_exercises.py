@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from polymask import checker, cli
-from polymask._build import CACHE_ENV, get_include, get_library_dirs
+from polymask import cli
+from polymask.course import checker
+from polymask.course.build import CACHE_ENV, get_include, get_library_dirs
 
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES_DIR = ROOT / "exercises"
@@ -50,7 +51,7 @@ def build_cache(tmp_path_factory):
 
 
 def _running_descendants():
-    from polymask.checker.runner import descendants
+    from polymask.course.checker.runner import descendants
 
     alive = set()
     for pid in descendants({os.getpid()}):
@@ -126,7 +127,7 @@ def test_stub_generation_drops_solutions_and_uncomments_stub_lines():
 
 
 def test_previous_stage_precedes_the_exercise_stage_on_the_ladder():
-    from polymask import stages
+    from polymask.course import stages
 
     order = stages.ids()
     for exercise in checker.EXERCISES:
@@ -560,7 +561,7 @@ def test_nothing_survives_an_interrupt(tmp_path):
 
     record = tmp_path / "pgid"
     path = _learner_file(tmp_path, _SPAWNER.format(record=str(record)))
-    command = f"from polymask.checker import check; check('08', {str(path)!r})"
+    command = f"from polymask.course.checker import check; check('08', {str(path)!r})"
     checking = subprocess.Popen([sys.executable, "-c", command],
                                 stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60

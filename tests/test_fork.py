@@ -20,7 +20,7 @@ import textwrap
 import pytest
 
 import polymask
-from polymask import stages
+from polymask.course import stages
 from tests._support import run_isolated
 
 BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]
@@ -57,7 +57,8 @@ SCENARIO = textwrap.dedent('''
     import json, multiprocessing, os, sys
     import numpy as np
     import polymask
-    from polymask import _core, stages
+    from polymask import _core
+    from polymask.course import stages
 
     backend, side = sys.argv[1], int(sys.argv[2])
     stage = stages.get(backend)
@@ -107,8 +108,8 @@ def test_fork_after_threaded_fills(backend):
 EXERCISE_SCENARIO = textwrap.dedent('''
     import json, multiprocessing, os, sys
     import numpy as np
-    from polymask._build import build_cython
-    from polymask.checker.worker import load_module
+    from polymask.course.build import build_cython
+    from polymask.course.checker.worker import load_module
 
     built = build_cython(sys.argv[1], openmp=True, link_core=True)
     assert built.ok, built.error

@@ -17,7 +17,7 @@ What the probes cover, by the issue's items:
    raise ValueError instead of reading past the end of the array.
 3. Dask graphs and rasterize read what was validated, not what the caller
    changed afterwards.
-4. Clear errors: POLYMASK_BACKEND=auto, dask chunks=0, the command line's
+4. Clear errors: dask chunks=0, the command line's
    bad options, unreadable files and unwritable output paths.
 5. Building a Dask array costs no memory per block; absurd chunkings are
    refused before anything is built.
@@ -35,7 +35,7 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask import stages
+from polymask.course import stages
 from tests._support import double_mask
 
 TRIANGLE = np.array([(1.5, 0.5), (30.25, 4.0), (9.0, 27.5)])
@@ -111,7 +111,7 @@ def test_an_opencl_mask_too_big_for_memory_is_a_memory_error(how, extra_mib):
 STAGE_PROBE = """
     import sys
     import numpy as np
-    from polymask import stages
+    from polymask.course import stages
     inputs = {
         "(10**6, 1) ones": np.ones((10**6, 1)),
         "(5, 3) zeros": np.zeros((5, 3)),
@@ -185,16 +185,6 @@ def test_rasterize_copies_values_that_live_inside_out(threads):
 
 
 # ---- 4. clear errors -------------------------------------------------------------------------------------
-
-
-def test_polymask_backend_auto_means_the_default(monkeypatch):
-    monkeypatch.setenv("POLYMASK_BACKEND", "auto")
-    assert np.array_equal(polymask.mask(TRIANGLE, (32, 40)), double_mask(TRIANGLE, (32, 40)))
-    monkeypatch.setenv("POLYMASK_BACKEND", " ")
-    assert np.array_equal(polymask.mask(TRIANGLE, (32, 40)), double_mask(TRIANGLE, (32, 40)))
-    monkeypatch.setenv("POLYMASK_BACKEND", "warp_drive")
-    with pytest.raises(ValueError, match=r"\$POLYMASK_BACKEND = 'warp_drive': unknown backend"):
-        polymask.mask(TRIANGLE, (32, 40))
 
 
 @pytest.mark.parametrize("chunks", [0, (0, 8), (8, 0), -2, "lots"])

@@ -96,3 +96,37 @@ def test_no_import_circles(tree):
 
 def test_the_check_finds_a_circle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# ---- the layers ----------------------------------------------------------------
+#: What sits above the library: the course (stages, checker, lessons) and the
+#: runner and command line that stand on both.  The library imports none of them.
+ABOVE_THE_LIBRARY = ("polymask.course", "polymask.bench", "polymask.cli")
+
+
+def _is_above(module: str) -> bool:
+    return any(module == top or module.startswith(top + ".") for top in ABOVE_THE_LIBRARY)
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules("polymask", TREES["polymask"])
+    return {name: _imports(name, path, set(modules)) for name, path in modules.items()}
+
+
+def _layer_violations(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(library module, module above it) for every import that points upward."""
+    return sorted((name, target) for name, targets in graph.items() if not _is_above(name)
+                  for target in targets if _is_above(target))
+
+
+def test_the_library_never_imports_the_course_the_runner_or_the_cli():
+    graph = _graph()
+    assert {"polymask._api", "polymask.course.stages", "polymask.bench", "polymask.cli"} <= set(graph)
+    assert _layer_violations(graph) == []
+
+
+def test_the_layering_check_finds_an_upward_import():
+    graph = {"polymask._api": {"polymask.course.stages"}, "polymask.course.stages": {"polymask._api"},
+             "polymask.cli": {"polymask.course.checker"}}
+    assert _layer_violations(graph) == [("polymask._api", "polymask.course.stages")]
+

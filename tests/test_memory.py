@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask import stages
+from polymask.course import stages
 from tests._support import double_mask
 
 CALLS = 10_000

@@ -6,7 +6,7 @@ them in an environment that has none) and check the message a learner sees.
 """
 from __future__ import annotations
 
-from polymask import _build
+from polymask.course import build as _build
 
 
 def test_a_missing_compiler_is_named_and_the_build_says_so(tmp_path, monkeypatch):

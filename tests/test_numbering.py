@@ -1,6 +1,6 @@
 """One number names a lesson, its notebook, its exercise and its stages.
 
-The registry (``polymask.stages.LESSONS`` and ``Stage.number``) is the one
+The registry (``polymask.course.stages.LESSONS`` and ``Stage.number``) is the one
 source; these tests fail when a notebook, an exercise folder, the checker's
 exercise table, a stage module's docstring or the course page's lesson table
 says another number.
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from polymask import cli, stages
-from polymask.checker.exercises import EXERCISES
+from polymask import cli
+from polymask.course import stages
+from polymask.course.checker.exercises import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "polymask"
@@ -60,7 +61,7 @@ def test_each_stage_module_names_its_lesson_first(stage):
     expected = f"Side stage (lesson {stage.number}'s table)" if stage.side else f"Lesson {stage.number},"
     assert first_line.startswith(expected), f"{stage.source} starts {first_line!r}, expected {expected!r}"
     if path.suffix == ".py":
-        assert importlib.import_module(f"polymask.stages.{stage.module}").__doc__.startswith(expected)
+        assert importlib.import_module(f"polymask.course.stages.{stage.module}").__doc__.startswith(expected)
 
 
 def test_lookup_by_number_finds_the_notebook_exercise_and_module():
@@ -86,6 +87,6 @@ def test_one_lesson_from_the_command_line(capsys):
     assert cli.main(["lessons", "7"]) == 0
     text = capsys.readouterr().out
     assert "notebooks/07_opencl.ipynb" in text and "exercises/07_opencl/" in text
-    assert "src/polymask/stages/opencl.py" in text
+    assert "src/polymask/course/stages/opencl.py" in text
     assert cli.main(["lessons", "12"]) == 2
     assert "unknown lesson '12'" in capsys.readouterr().err

@@ -30,7 +30,8 @@ import polymask
 PACKAGE_DIR = Path(polymask.__file__).resolve().parent
 #: The modules that call the core (the other stages are plain Cython on purpose).
 CORE_CLIENTS = ["polymask._core", "polymask._coco", "polymask._coverage_sweep", "polymask._points",
-                "polymask.stages.cython_cpp", "polymask.stages.cython_class", "polymask.stages.cython_prange"]
+                "polymask.course.stages.cython_cpp", "polymask.course.stages.cython_class",
+                "polymask.course.stages.cython_prange"]
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads ELF files and /proc")
 
@@ -96,7 +97,7 @@ def test_each_module_links_the_shared_core_and_carries_no_copy(name):
 
 
 def test_learner_builds_link_the_same_library():
-    from polymask._build import compile_flags
+    from polymask.course.build import compile_flags
 
     _, link_args = compile_flags(link_core=True)
     assert f"-Wl,-rpath,{PACKAGE_DIR / 'lib'}" in link_args
@@ -109,7 +110,8 @@ _COUNT_THREADS = textwrap.dedent("""
     import numpy as np
     import polymask
     import polymask._core
-    from polymask import coco, stages
+    from polymask import coco
+    from polymask.course import stages
 
     def tasks():
         return len(os.listdir("/proc/self/task"))

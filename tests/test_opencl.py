@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask import opencl, stages
-from polymask.cases import contract_cases
+from polymask import opencl
+from polymask.course import stages
+from polymask.course.cases import contract_cases
 from tests._support import assert_same_mask, double_mask, exact_mask
 
 OPTED_OUT = os.environ.get(opencl.OPENCL_ENV, "").strip() == "0"
@@ -295,7 +296,7 @@ def test_both_kernels_equal_the_contract_in_double(engine, kernel, size, case):
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("shape", [(1, 1), (1, 70), (70, 1), (131, 67), (65, 17)])
 def test_odd_image_shapes(engine, kernel, shape):
-    vertices = polymask.problems.random_polygon(17, max(shape), seed=3) - 0.5
+    vertices = polymask.course.problems.random_polygon(17, max(shape), seed=3) - 0.5
     assert_same_mask(engine.mask(vertices, shape, kernel=kernel), double_mask(vertices, shape), f"{shape}")
 
 
@@ -310,7 +311,7 @@ def test_grid_aligned_cases_equal_exact_arithmetic(engine, kernel):
 
 @needs_device
 def test_the_opencl_stage_and_backend_equal_the_contract():
-    vertices, shape = polymask.problems.standard_problem(size=96, n_vertices=24)
+    vertices, shape = polymask.course.problems.standard_problem(size=96, n_vertices=24)
     expected = double_mask(vertices, shape)
     assert_same_mask(stages.get("opencl").load()(vertices, shape), expected, "stage")
     assert_same_mask(polymask.mask(vertices, shape, backend="opencl"), expected, "backend")
@@ -346,7 +347,8 @@ def near_edge_polygons():
         polygons.append((base + jitter, (size, size + k % 3)))
     for k in range(12):
         size = int(rng.integers(20, 48))
-        polygons.append((polymask.problems.random_polygon(int(rng.integers(3, 30)), size, seed=100 + k), (size, size)))
+        polygon = polymask.course.problems.random_polygon(int(rng.integers(3, 30)), size, seed=100 + k)
+        polygons.append((polygon, (size, size)))
     # An edge 1e-9 right of column 5: float32 puts it on the column, so the whole column flips.
     polygons.append((np.array([(5 + 1e-9, 0.0), (5 + 1e-9, 30.0), (0.0, 30.0), (0.0, 0.0)]), (30, 10)))
     return polygons
@@ -385,7 +387,7 @@ def test_float32_kernels_agree_with_each_other():
 
 @needs_device
 def test_float32_on_the_standard_problem_is_nearly_exact():
-    vertices, shape = polymask.problems.standard_problem()
+    vertices, shape = polymask.course.problems.standard_problem()
     differing = np.count_nonzero(opencl.mask(vertices, shape, precision="single", kernel="scanline")
                                  != polymask.mask(vertices, shape))
     assert differing <= sum(math.ceil(v) + 1 for v in np.hypot(*(vertices - np.roll(vertices, 1, 0)).T))
@@ -410,16 +412,16 @@ def test_engine_reused_for_100_calls_with_varying_polygons_and_sizes():
 @needs_device
 def test_repeated_masks_of_one_size_pay_no_allocation_and_no_compilation():
     reused = opencl.MaskEngine(precision="double")
-    vertices, shape = polymask.problems.standard_problem(size=64, n_vertices=24)
+    vertices, shape = polymask.course.problems.standard_problem(size=64, n_vertices=24)
     for kernel in KERNELS:
         reused.mask(vertices, shape, kernel=kernel)
     builds, allocations, compiled = reused.builds, reused.allocations, opencl.build_count()
     for seed in range(10):
-        other = polymask.problems.random_polygon(24, 64, seed=seed)
+        other = polymask.course.problems.random_polygon(24, 64, seed=seed)
         reused.mask(other, shape, kernel=KERNELS[seed % 2])
         reused.mask(other[:10], (32, 50), kernel=KERNELS[seed % 2])  # smaller fits the same buffers
     assert (reused.builds, reused.allocations, opencl.build_count()) == (builds, allocations, compiled)
-    reused.mask(polymask.problems.random_polygon(100, 64), (128, 128))  # larger grows both, once
+    reused.mask(polymask.course.problems.random_polygon(100, 64), (128, 128))  # larger grows both, once
     assert reused.allocations == allocations + 2
 
 
@@ -468,7 +470,7 @@ def test_engine_validates_like_the_public_api(engine):
 def test_device_array_vertices_give_a_device_resident_result(engine):
     import pyopencl.array as cl_array
 
-    vertices, shape = polymask.problems.standard_problem(size=50, n_vertices=24)
+    vertices, shape = polymask.course.problems.standard_problem(size=50, n_vertices=24)
     d_vertices = cl_array.to_device(engine.queue, vertices)
     for kernel in KERNELS:
         d_mask = engine.mask(d_vertices, shape, kernel=kernel)
@@ -483,7 +485,7 @@ def test_device_array_vertices_give_a_device_resident_result(engine):
 def test_device_array_views_and_empty_polygons(engine):
     import pyopencl.array as cl_array
 
-    vertices = polymask.problems.random_polygon(13, 30, seed=8)
+    vertices = polymask.course.problems.random_polygon(13, 30, seed=8)
     d_view = cl_array.to_device(engine.queue, vertices)[3:]  # a view at a non-zero offset
     assert d_view.offset > 0
     assert_same_mask(engine.mask(d_view, (30, 30)).get(), double_mask(vertices[3:], (30, 30)), "offset view")
@@ -495,7 +497,7 @@ def test_device_array_views_and_empty_polygons(engine):
 def test_float32_device_vertices_are_widened_on_the_device(engine):
     import pyopencl.array as cl_array
 
-    vertices = polymask.problems.random_polygon(12, 30, seed=4).astype(np.float32)
+    vertices = polymask.course.problems.random_polygon(12, 30, seed=4).astype(np.float32)
     d_mask = engine.mask(cl_array.to_device(engine.queue, vertices), (30, 30))
     assert_same_mask(d_mask.get(), double_mask(vertices.astype(np.float64), (30, 30)), "float32 input")
 
@@ -520,7 +522,7 @@ def test_bad_device_arrays_are_rejected(engine):
 @needs_device
 def test_profiling_reports_kernel_and_transfer_time_separately():
     profiled = opencl.MaskEngine(precision="double", profiling=True)
-    vertices, shape = polymask.problems.standard_problem(size=128)
+    vertices, shape = polymask.course.problems.standard_problem(size=128)
     profiled.mask(vertices, shape)
     times = profiled.timings()
     assert times["kernel_s"] > 0 and times["download_s"] > 0 and times["upload_s"] > 0
@@ -532,7 +534,7 @@ def test_profiling_reports_kernel_and_transfer_time_separately():
 @needs_device
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_profile_gives_medians_for_the_bench(kernel):
-    vertices, shape = polymask.problems.standard_problem(size=128)
+    vertices, shape = polymask.course.problems.standard_problem(size=128)
     report = opencl.profile(vertices, shape, kernel=kernel, precision="double", repeats=3)
     assert report["kernel_s"] > 0 and report["transfer_s"] > 0
     assert report["kernel"] == kernel and report["precision"] == "double" and report["repeats"] == 3
@@ -574,13 +576,13 @@ def test_a_failed_result_waits_for_the_kernel_before_anything_is_freed(engine, m
 
     from polymask.opencl import processing as engine_module
 
-    vertices, shape = polymask.problems.standard_problem(size=2048)
+    vertices, shape = polymask.course.problems.standard_problem(size=2048)
     event = engine.enqueue(vertices, shape)
 
     def out_of_memory(out, shape):
         raise MemoryError("no room for the host mask (simulated)")
 
-    monkeypatch.setattr(engine_module, "output_buffer", out_of_memory)
+    monkeypatch.setattr(engine_module, "result_array", out_of_memory)
     with pytest.raises(MemoryError, match="simulated"):
         engine.result()
     # Before: the error left while the kernel still ran on the engine's buffer.

@@ -8,7 +8,7 @@ Cython call, skipping about 4 us of Python checks.  It must be invisible:
 * anything not plain (other layouts and dtypes, non-finite numbers, NumPy
   integers in the shape, bad threads, a mismatched out=) returns None, so
   polymask.mask takes the checked path and its messages;
-* $POLYMASK_BACKEND and ``polymask.threads(n)`` still decide the stage and
+* ``polymask.threads(n)`` still decides
   the thread count.
 
 New masks are allocated in one of two ways (np.zeros with only the spans
@@ -176,17 +176,6 @@ def test_arguments_that_are_not_plain_take_the_checked_path(case):
 def test_non_finite_vertices_keep_their_message():
     with pytest.raises(ValueError, match=r"vertices\[1\] = \(nan, 0.0\) is not finite"):
         polymask.mask(np.array([(0, 0), (np.nan, 0), (0, 5)]), (6, 6))
-
-
-def test_the_backend_variable_is_honoured(monkeypatch):
-    vertices = np.array([(0, 0), (5, 0), (0, 5.0)])
-    monkeypatch.setenv("POLYMASK_BACKEND", "warp_drive")
-    assert _core.plain_mask(vertices, (6, 6), 1) is None
-    with pytest.raises(ValueError, match=r"\$POLYMASK_BACKEND = 'warp_drive': unknown backend"):
-        polymask.mask(vertices, (6, 6))
-    for default in ("", "auto"):
-        monkeypatch.setenv("POLYMASK_BACKEND", default)
-        assert _core.plain_mask(vertices, (6, 6), 1) is not None
 
 
 THREADS_SCENARIO = """

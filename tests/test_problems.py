@@ -1,7 +1,7 @@
-"""polymask.problems: the benchmark problems are what their docstrings say, the same every time."""
+"""polymask.course.problems: the benchmark problems are what their docstrings say, the same every time."""
 import numpy as np
 
-from polymask.problems import random_polygon, small_polygons, standard_problem
+from polymask.course.problems import random_polygon, small_polygons, standard_problem
 
 
 def test_standard_problem_is_the_seeded_random_polygon():

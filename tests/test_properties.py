@@ -13,7 +13,7 @@ invent polygons and shrink any failure to a minimal one:
   computed with the same operands); ``out=`` and the thread count do not
   change the result.
 
-Stages marked ``slow`` in polymask.stages.STAGES (pure Python) get the same
+Stages marked ``slow`` in polymask.course.stages.STAGES (pure Python) get the same
 properties on images of at most 24x24.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import polymask
-from polymask import stages
+from polymask.course import stages
 from tests._support import assert_same_mask, double_mask, exact_mask
 
 BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polymask
-from polymask import stages
+from polymask.course import stages
 from tests._support import double_rings_mask, exact_rings_mask, picture
 
 OUTER = [(0, 0), (6, 0), (6, 6), (0, 6)]          # runs one way round

@@ -23,9 +23,10 @@ import numpy as np
 import pytest
 
 import polymask
-from polymask import annotate, cli, stages
-from polymask.cases import contract_cases
-from polymask.problems import standard_problem
+from polymask import cli
+from polymask.course import annotate, stages
+from polymask.course.cases import contract_cases
+from polymask.course.problems import standard_problem
 from tests._support import assert_same_mask, double_mask, exact_mask
 
 PACKAGE_DIR = Path(polymask.__file__).resolve().parent
@@ -105,7 +106,7 @@ def test_compiled_stage_is_available(stage_id):
 def test_cython_stage_is_an_extension_module(stage_id):
     # No silent fallback: the module that runs must be the compiled .pyx.
     assert stages.get(stage_id).compiled
-    module = importlib.import_module(f"polymask.stages.{stages.get(stage_id).module}")
+    module = importlib.import_module(f"polymask.course.stages.{stages.get(stage_id).module}")
     assert module.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), module.__file__
 
 
@@ -120,7 +121,7 @@ def test_numba_stage_is_available():
 def test_numba_is_compiled_without_fast_math():
     # Fast-math flags (reassociation, reciprocal division, contraction)
     # would break bit-identity on some pixels; check the generated IR.
-    from polymask.stages import numba_prange
+    from polymask.course.stages import numba_prange
 
     numba_prange.mask(np.array([(0.5, 0.5), (7.0, 1.0), (3.0, 6.0)]), (8, 8))
     # One IR per signature compiled so far (read-only inputs add one): check them all.
@@ -155,7 +156,7 @@ def test_threads_do_not_change_the_mask(stage_id, threads):
 def test_numba_restores_its_thread_count():
     import numba
 
-    from polymask.stages import numba_prange
+    from polymask.course.stages import numba_prange
 
     before = numba.get_num_threads()
     numba_prange.mask(np.array([(0.0, 0.0), (5.0, 0.0), (0.0, 5.0)]), (6, 6), threads=1)
@@ -186,7 +187,7 @@ def test_cython_typed_sets_the_lesson_directives():
 
 
 def test_cython_class_owns_a_reusable_polygon():
-    from polymask.stages.cython_class import Polygon
+    from polymask.course.stages.cython_class import Polygon
 
     vertices = np.array([(1.0, 1.0), (9.0, 2.0), (4.0, 8.5)])
     polygon = Polygon(vertices)
@@ -202,7 +203,7 @@ def test_cython_class_owns_a_reusable_polygon():
 
 
 def test_cython_class_rejects_vertices_of_the_wrong_shape():
-    from polymask.stages.cython_class import Polygon
+    from polymask.course.stages.cython_class import Polygon
 
     with pytest.raises(ValueError, match=r"vertices must have shape \(N, 2\), got shape \(4, 3\)"):
         Polygon(np.zeros((4, 3)))
@@ -252,7 +253,7 @@ def test_unknown_backend_lists_every_stage():
 
 def test_unavailable_backend_says_why(monkeypatch):
     missing = stages.Stage("missing_stage", "A stage whose module is absent", "None.",
-                           "no_such_module", "stages/no_such_module.py")
+                           "no_such_module", "course/stages/no_such_module.py")
     monkeypatch.setattr(stages, "STAGES", stages.STAGES + (missing,))
     monkeypatch.setitem(stages._BY_ID, missing.id, missing)
     status = polymask.available_backends()["missing_stage"]
@@ -276,7 +277,7 @@ def test_annotate_writes_cython_html(stage_id, tmp_path, capsys):
 def test_annotate_refuses_a_stage_that_is_not_cython(tmp_path, capsys):
     assert cli.main(["annotate", "python", "-o", str(tmp_path)]) == 2
     error = capsys.readouterr().err
-    assert "stage 'python' is not a Cython stage (its source is stages/python_tuples.py)" in error
+    assert "stage 'python' is not a Cython stage (its source is course/stages/python_tuples.py)" in error
     assert "cython_typed" in error
     assert not list(tmp_path.iterdir())
 

@@ -24,7 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polymask
-from polymask import _core, stages
+from polymask import _core
+from polymask.course import stages
 from tests._support import double_mask
 
 BACKENDS = [name for name, (ok, _) in polymask.available_backends().items() if ok]

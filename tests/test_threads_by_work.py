@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="co
 
 SCENARIO = """
 import os, numpy as np, polymask, polymask.coco as coco
-from polymask.coco_samples import annotations
+from polymask.course.coco_samples import annotations
 polymask._core._reset_pool_learning(False)  # the plan by work alone, whatever else the machine runs
 def tasks():
     return len(os.listdir("/proc/self/task"))

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import polymask
-from polymask import stages
-from polymask.problems import standard_problem
+from polymask.course import stages
+from polymask.course.problems import standard_problem
 
 SHAPE = (61, 47)
 VERTICES, _ = standard_problem(size=60, n_vertices=30)

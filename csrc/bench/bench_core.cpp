@@ -31,7 +31,7 @@
 
 namespace {
 
-// polymask.problems.standard_problem(): 24 vertices, uniform in [0, 1024).
+// polymask.course.problems.standard_problem(): 24 vertices, uniform in [0, 1024).
 const double kStandard[] = {
     940.6300447894164, 731.3927451947487,
     271.94630494863395, 539.4770187046682,

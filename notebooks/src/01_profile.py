@@ -18,7 +18,7 @@ import pstats
 import numpy as np
 
 import polymask
-from polymask.stages import python_numpy, python_tuples
+from polymask.course.stages import python_numpy, python_tuples
 from lesson import SIZE, SLOW_SIZE, problem, show_source, speedups, time_it
 
 print(f"image {SIZE}x{SIZE}; slow stages on {SLOW_SIZE}x{SLOW_SIZE}")
@@ -98,6 +98,6 @@ speedups()
 # `../exercises/01_python/mask.py` once you filled in the TODO.
 
 # %%
-from polymask.checker import check
+from polymask.course.checker import check
 
 check("01", "../exercises/solutions/01_python/mask.py", time_size=SLOW_SIZE, repeats=1)

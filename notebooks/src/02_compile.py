@@ -12,7 +12,7 @@
 import numpy as np
 
 import polymask
-from polymask.stages import python_tuples
+from polymask.course.stages import python_tuples
 from lesson import SLOW_SIZE, problem, speedups, time_it
 
 %load_ext Cython
@@ -57,7 +57,7 @@ assert np.array_equal(compiled_mask(vertices, shape), polymask.mask(vertices, sh
 # %%
 time_it("python (tuples)", python_tuples.mask, slow=True)
 time_it("cython, compiled unchanged (%%cython)", compiled_mask, slow=True)
-time_it("cython_plain stage (built by CMake)", polymask.stages.get("cython_plain").load(), slow=True)
+time_it("cython_plain stage (built by CMake)", polymask.course.stages.get("cython_plain").load(), slow=True)
 speedups()
 
 # %% [markdown]

@@ -17,7 +17,7 @@
 import numpy as np
 
 import polymask
-from polymask.stages import python_tuples
+from polymask.course.stages import python_tuples
 from lesson import SIZE, SLOW_SIZE, problem, speedups, time_it
 
 %load_ext Cython
@@ -60,9 +60,9 @@ vertices, shape = problem(SIZE)
 assert np.array_equal(typed_mask(vertices, shape), polymask.mask(vertices, shape))
 
 time_it("python (tuples)", python_tuples.mask, slow=True)
-time_it("cython_plain", polymask.stages.get("cython_plain").load(), slow=True)
+time_it("cython_plain", polymask.course.stages.get("cython_plain").load(), slow=True)
 time_it("typed (%%cython above)", typed_mask)
-time_it("cython_typed stage", polymask.stages.get("cython_typed").load())
+time_it("cython_typed stage", polymask.course.stages.get("cython_typed").load())
 speedups()
 
 # %% [markdown]

@@ -88,9 +88,9 @@ def profiled_mask(const double[:, ::1] vertices not None, shape):
 vertices, shape = problem(SIZE)
 assert np.array_equal(wrapped_mask(vertices, shape), polymask.mask(vertices, shape))
 
-time_it("cython_typed", polymask.stages.get("cython_typed").load())
+time_it("cython_typed", polymask.course.stages.get("cython_typed").load())
 time_it("wrapped C++ (%%cython above)", wrapped_mask)
-time_it("cython_cpp stage", polymask.stages.get("cython_cpp").load())
+time_it("cython_cpp stage", polymask.course.stages.get("cython_cpp").load())
 speedups()
 
 # %% [markdown]

@@ -17,7 +17,7 @@
 import numpy as np
 
 import polymask
-from polymask.stages.cython_class import Polygon
+from polymask.course.stages.cython_class import Polygon
 from lesson import SIZE, busy_note, problem, repeat_seconds, show_source, speedups, spread, time_it
 
 show_source("cython_class")
@@ -37,7 +37,7 @@ except AttributeError as error:
 # The same 2000 tiles as in lesson 4, once converting per call and once reusing one `Polygon`:
 
 # %%
-cython_cpp = polymask.stages.get("cython_cpp").load()
+cython_cpp = polymask.course.stages.get("cython_cpp").load()
 tile = (16, 16)
 per_call = repeat_seconds(lambda: [cython_cpp(vertices, tile) for _ in range(2000)])
 reused = repeat_seconds(lambda: [polygon.mask(tile) for _ in range(2000)])
@@ -48,7 +48,7 @@ print(busy_note(per_call + reused))
 
 # %%
 time_it("cython_cpp", cython_cpp)
-time_it("cython_class (one Polygon per call)", polymask.stages.get("cython_class").load())
+time_it("cython_class (one Polygon per call)", polymask.course.stages.get("cython_class").load())
 time_it("cython_class (Polygon reused)", lambda v, s: polygon.mask(s))
 speedups()
 

@@ -23,7 +23,7 @@ from lesson import SIZE, problem, show_source, speedups, time_it
 show_source("cython_prange")
 
 # %%
-prange_mask = polymask.stages.get("cython_prange").load()
+prange_mask = polymask.course.stages.get("cython_prange").load()
 vertices, shape = problem(SIZE)
 assert np.array_equal(prange_mask(vertices, shape, threads=2), polymask.mask(vertices, shape))
 print("OpenMP in this build:", polymask.build_info()["openmp"], "| cores here:", os.cpu_count())
@@ -33,7 +33,7 @@ print("OpenMP in this build:", polymask.build_info()["openmp"], "| cores here:",
 # The speed-up stops at the number of cores (and, for big images, at memory bandwidth).
 
 # %%
-time_it("cython_class (one thread)", polymask.stages.get("cython_class").load())
+time_it("cython_class (one thread)", polymask.course.stages.get("cython_class").load())
 threads = 1
 while threads <= (os.cpu_count() or 1):
     time_it(f"cython_prange, {threads} thread(s)", prange_mask, threads=threads)

@@ -82,8 +82,8 @@ single = opencl.mask(vertices, shape, precision="single")
 print("pixels differing in float32:", int(np.count_nonzero(single != polymask.mask(vertices, shape))))
 
 # %%
-time_it("cython_prange (all cores)", polymask.stages.get("cython_prange").load())
-time_it("opencl, per pixel (double)", polymask.stages.get("opencl").load())
+time_it("cython_prange (all cores)", polymask.course.stages.get("cython_prange").load())
+time_it("opencl, per pixel (double)", polymask.course.stages.get("opencl").load())
 speedups()
 
 # %% [markdown]

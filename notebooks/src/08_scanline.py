@@ -44,8 +44,8 @@ assert np.array_equal(scanline_mask(vertices, shape), polymask.mask(vertices, sh
 # is what `polymask.mask` runs.
 
 # %%
-time_it("cython_prange (per pixel, all cores)", polymask.stages.get("cython_prange").load())
-time_it("opencl (per pixel)", polymask.stages.get("opencl").load())
+time_it("cython_prange (per pixel, all cores)", polymask.course.stages.get("cython_prange").load())
+time_it("opencl (per pixel)", polymask.course.stages.get("opencl").load())
 time_it("scanline in NumPy (above)", scanline_mask)
 time_it("scanline, C++ core (polymask.mask)", polymask.mask)
 speedups()
@@ -73,7 +73,7 @@ print(busy_note(floor + core))
 # More vertices make the gap grow: per-pixel work grows with N, scanline work barely does.
 
 # %%
-from polymask.problems import random_polygon
+from polymask.course.problems import random_polygon
 
 side = min(SIZE, 256)
 for n_vertices in (24, 240, 2400):

@@ -27,7 +27,7 @@ display(Markdown(report.markdown(results)))
 # `cython_typed`, the first compiled stage with types.
 
 # %%
-from polymask import stages
+from polymask.course import stages
 from lesson import speedups, time_it
 
 for stage in stages.STAGES:

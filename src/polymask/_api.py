@@ -1,13 +1,12 @@
 """The public, fast function: ``polymask.mask``.
 
-Validates in Python (polymask/_validation.py, polymask/_rings.py), once,
-then hands the checked arguments to the stage the registry picks
-(polymask/stages: ``Stage.fill``); by default the scanline stage, which
-calls the C++ core through the Cython binding (polymask/_core.pyx) with the
-GIL released.  One polygon may have holes and several parts
-(rings), be filled under the even-odd or nonzero rule, and be filled in a
-window of the image; only the scanline core does those, the teaching stages
-fill one ring of the whole image under even-odd.
+It reads its arguments through the library's funnel (polymask/_inputs.py for
+the polygon, polymask/_validation.py for the rest, polymask/_outputs.py for
+``out=``), once, then fills with the C++ core (polymask/_fill.py).  The
+commonest call, one float64 ring and defaults, is checked and filled in one
+step by the binding (``_core.plain_mask``); anything it does not recognise
+takes the checked path, which explains any error.  ``backend=`` other than
+"auto" hands the checked arguments to a teaching stage (polymask/_backends.py).
 """
 from __future__ import annotations
 
@@ -16,20 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from polymask import _core, _layouts, stages
-from polymask._rings import as_rings
+from polymask import _backends, _core, _fill, _inputs
+from polymask._outputs import result_array
 from polymask._threads import as_threads
 from polymask._threads import pinned_threads as _pinned_threads
-from polymask._transform import as_transform, to_sample_frame
 from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
-from polymask._validation import (
-    _describe,
-    as_fill_rule,
-    as_shape,
-    as_vertices,
-    as_window,
-    output_buffer,
-)
+from polymask._validation import as_fill_rule, as_shape, as_window
 from polymask._version import __version__
 
 _plain_mask = _core.plain_mask
@@ -81,10 +72,12 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
         stages ignore it.  Ctrl-C stops a long fill within a fraction of a
         second (KeyboardInterrupt; nothing is returned).
     backend : str, optional
-        Which implementation computes the mask: "auto" (the scanline core,
-        or the stage named by ``$POLYMASK_BACKEND``) or any stage id from
-        ``polymask.stages.ids()``.  All return the same mask.  Several
-        rings, ``fill_rule="nonzero"`` and `window` need the scanline core.
+        Which implementation computes the mask: "auto" (the default: the C++
+        core's scanline fill; nothing in the environment changes it) or, for
+        comparisons, a teaching stage of polymask's course by its id
+        (``polymask.course.stages.ids()``).  All return the same mask.
+        Several rings, ``fill_rule="nonzero"``, `window` and `all_touched`
+        need "auto" or "scanline".
     fill_rule : {"evenodd", "nonzero"}, optional
         How crossings decide inside, over all rings together.  "evenodd"
         (the default, the contract's PNPOLY rule): an odd number of ring
@@ -157,62 +150,45 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
     """
     if (window is None and transform is None and (all_touched is False or all_touched is True)
             and type(backend) is str and backend == "auto" and type(fill_rule) is str and fill_rule == "evenodd"):
-        # The common call -- one float64 ring, a shape, defaults -- checked and
-        # filled in one step by the scanline core (None: not that plain).
+        # The funnel's fast branch: one float64 ring, a shape, defaults, checked
+        # and filled in one step (None: not that plain; the checked path below).
         plain = _plain_mask(vertices, shape, _pinned_threads() if threads is None else threads, out, all_touched)
         if plain is not None:
             return plain
-    parts = _layouts.segmentation_parts(vertices)
-    if parts is not None:  # a COCO segmentation: COCO unites its parts
-        return _union_of_parts(parts, shape, out=out, threads=threads, backend=backend,
-                               fill_rule=fill_rule, window=window, transform=transform,
-                               all_touched=all_touched)
-    if (type(vertices) is np.ndarray and vertices.dtype != object and vertices.ndim == 2
-            and vertices.shape[1] == 2):  # the common case, kept as cheap as before rings existed
-        coordinates, ring_ends = as_vertices(vertices), None
-    else:
-        rings = as_rings(vertices)
-        coordinates, ring_ends = rings.vertices, rings.ring_ends
-    cells = as_transform(transform)
-    if cells is not None:  # world coordinates -> the contract's sample-point frame
-        coordinates = to_sample_frame(coordinates, cells)
+    rings = _inputs.polygon(vertices, transform, unite_parts=True)
     rows_cols = as_shape(shape)
-    thread_count = as_threads(threads)
-    rule = as_fill_rule(fill_rule)
-    stage = stages.resolve(backend)
-    if window is not None:
-        window = as_window(window, rows_cols)
-    if out is not None:  # the stage fills it; its shape is the window's
-        out = output_buffer(out, rows_cols if window is None else window[2:])[0]
-    # The registry is the dispatch: the stage fills `out` or its own array (polymask/stages).
-    return stage.fill(coordinates, rows_cols, out, threads=thread_count, rule=rule, window=window,
-                      ring_ends=ring_ends, all_touched=all_touched)
+    options = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
+               "window": None if window is None else as_window(window, rows_cols), "all_touched": all_touched}
+    fill = _backends.fill_function(backend) or _fill.fill
+    if out is not None:  # checked whole before the first byte is written
+        out = result_array(out, rows_cols if options["window"] is None else options["window"][2:])
+    if not rings.united:
+        return fill(rings.vertices, rows_cols, out, ring_ends=rings.ring_ends, **options)
+    return _union_of_parts(fill, rings, rows_cols, out, options)
 
 
-def _union_of_parts(parts, shape, *, out, **options) -> np.ndarray:
-    """The union of the parts' masks (each a COCO flat list): COCO's meaning of an object's parts.
+def _union_of_parts(fill, rings, shape, out, options) -> np.ndarray:
+    """The union of the rings' masks: COCO's meaning of a segmentation's parts."""
+    begin = 0
+    result = None
+    for end in rings.ring_ends.tolist():
+        part = fill(rings.vertices[begin:end], shape, None, ring_ends=None, **options)
+        result = part if result is None else np.logical_or(result, part, out=result)
+        begin = end
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
-    Every part is read, and mapped by the transform, before the first is
-    filled: a bad later part must leave `out` as it was.
+
+def available_backends() -> dict[str, _backends.Availability]:
+    """Every backend `backend=` may name, mapped to (available, reason): which can run here, and why not.
+
+    These are the course's teaching stages (``polymask.course.stages``),
+    "scanline" among them; "auto", the library's own fill, always runs.
     """
-    rings = []
-    for k, part in enumerate(parts):
-        if not _layouts.is_flat(part):
-            raise ValueError(f"vertices[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like vertices[0], "
-                             f"got {_describe(part)}")
-        rings.append(_layouts.flat_ring(part, f"vertices[{k}]"))
-    cells = as_transform(options.pop("transform"))
-    if cells is not None:
-        rings = [to_sample_frame(ring, cells, f"vertices[{k}]") for k, ring in enumerate(rings)]
-    result = mask(rings[0], shape, out=out, **options)  # checks every other argument before it writes
-    for ring in rings[1:]:
-        np.logical_or(result, mask(ring, shape, **options), out=result)
-    return result
-
-
-def available_backends() -> dict[str, stages.Availability]:
-    """Every backend mapped to (available, reason): which can run here, and why not."""
-    return stages.available_backends()
+    return {backend: _backends.Availability(not entry.reason, entry.reason)
+            for backend, entry in _backends.backends().items()}
 
 
 def build_info() -> dict[str, Any]:

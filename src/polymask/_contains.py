@@ -14,9 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _points
+from polymask import _inputs, _points
 from polymask._rasterize import _label_dtype, _label_values
-from polymask._rings import as_polygon_list, as_rings
 from polymask._threads import as_threads
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike
 from polymask._validation import _describe, as_fill_rule
@@ -78,7 +77,7 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
     >>> bool((polymask.contains(square, cols, rows) == polymask.mask(square, (3, 4))).all())
     True
     """
-    rings = as_rings(polygon, "polygon")
+    rings = _inputs.polygon(polygon, name="polygon")
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     x_array, y_array = _coordinates(x, "x"), _coordinates(y, "y")
@@ -128,7 +127,7 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     >>> polymask.contains_labels([left, right], [0.5, 2, 3.5, 4], 1)
     array([1, 2, 2, 0], dtype=uint8)
     """
-    flat = as_polygon_list(polygons)
+    flat = _inputs.polygons(polygons)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None))

@@ -10,7 +10,6 @@ from cpython.buffer cimport (
     PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer,
 )
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
-from libc.stdlib cimport getenv
 from libc.string cimport strcmp
 from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
@@ -127,12 +126,6 @@ def new_mask(const double[:, ::1] vertices not None, int64_t height, int64_t wid
                        all_touched)
 
 
-cdef bint backend_forced() noexcept:
-    """Whether $POLYMASK_BACKEND may name a stage (unset, "" and "auto" mean the scanline core)."""
-    cdef const char *value = getenv(b"POLYMASK_BACKEND")
-    return value != NULL and value[0] != 0 and strcmp(value, b"auto") != 0
-
-
 cdef bint plain_out(object out, Py_buffer *buffer, int64_t rows, int64_t cols) except -1:
     """Whether `out` is a writable C-contiguous bool or uint8 ndarray of shape (rows, cols); holds `buffer` if so."""
     if type(out) is not np.ndarray:
@@ -154,17 +147,16 @@ def plain_mask(vertices, shape, threads, out=None, bint all_touched=False):
     Plain: `vertices` a C-contiguous (N, 2) float64 ndarray of finite
     numbers (one ring), `shape` a tuple of two ints in [1, MAX_SIDE],
     `threads` an int in [0, MAX_THREADS], `out` None or a writable
-    C-contiguous bool or uint8 ndarray of exactly that shape, and no
-    $POLYMASK_BACKEND naming a stage.  For anything else, or when the mask
+    C-contiguous bool or uint8 ndarray of exactly that shape.  For anything else, or when the mask
     cannot be allocated, this returns None and the caller takes the checked
-    path, whose messages explain any error.  The fill is the scanline
-    stage's, so the mask is the same either way; only the argument checks
+    path, whose messages explain any error.  The fill is the checked
+    path's (polymask/_fill.py), so the mask is the same either way; only the argument checks
     are cheaper (about 1 us instead of 5).  `all_touched` fills the cells that meet the region
     (csrc/src/touched.cpp), as the scanline stage does for it.
     """
     if type(vertices) is not np.ndarray or type(shape) is not tuple or type(threads) is not int:
         return None
-    if len(<tuple>shape) != 2 or backend_forced():
+    if len(<tuple>shape) != 2:
         return None
     row_count, col_count = shape
     if type(row_count) is not int or type(col_count) is not int:

@@ -16,17 +16,15 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _coverage_sweep as _sweep
+from polymask import _inputs
 from polymask._masks import Crop
-from polymask._rings import as_polygon_list, as_rings, vertex_ranges
+from polymask._outputs import output_dtype, result_array
+from polymask._rings import vertex_ranges
 from polymask._threads import as_threads
-from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     as_fill_rule,
     as_shape,
-    as_vertices,
-    output_dtype,
-    typed_output,
     window_origin,
 )
 
@@ -92,7 +90,8 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
            [0.5 , 1.  , 0.5 ],
            [0.25, 0.5 , 0.25]])
     """
-    coordinates, ring_ends = _polygon_in_sample_frame(polygon, transform)
+    rings = _inputs.polygon(polygon, transform, "polygon")
+    coordinates, ring_ends = rings.vertices, rings.ring_ends
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -123,12 +122,12 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
         for crop in polymask.coverages(regions, image.shape):
             mean = (crop.mask * image[crop.slices]).sum() / crop.mask.sum()
     """
-    flat = as_polygon_list(polygons)
+    flat = _inputs.polygons(polygons, transform)
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     chosen = _coverage_dtype(dtype, None)
-    vertices = _map_vertices(flat.vertices, transform, "polygons", vertex_ranges(flat)[1])
+    vertices = flat.vertices
     # Every crop in one buffer, filled by one core call (threads across
     # polygons): a loop over 10,000 regions in Python cost as much again as
     # their sweeps.  Each crop is a view of that buffer.
@@ -148,23 +147,6 @@ def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads) -> N
     New masks come from polymask._core.new_mask(..., all_touched=True), which picks zeroed or not itself.
     """
     _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends, False)
-
-
-def _polygon_in_sample_frame(polygon, transform):
-    """(coordinates, ring_ends) of a polygon, mapped into the sample frame by `transform`."""
-    if type(polygon) is np.ndarray:
-        coordinates, ring_ends = as_vertices(polygon, "polygon"), None
-    else:
-        rings = as_rings(polygon, "polygon")
-        coordinates, ring_ends = rings.vertices, rings.ring_ends
-    return _map_vertices(coordinates, transform, "polygon"), ring_ends
-
-
-def _map_vertices(coordinates: np.ndarray, transform, name: str, polygon_ends=None) -> np.ndarray:
-    checked = as_transform(transform)
-    if checked is None:
-        return coordinates
-    return to_sample_frame(coordinates, checked, name, polygon_ends)
 
 
 def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
@@ -212,6 +194,6 @@ def _coverage_dtype(dtype, out) -> np.dtype:
 
 
 def _fraction_buffer(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
-    return typed_output(out, shape, dtype, zeroed=True, what="coverage raster",
+    return result_array(out, shape, dtype, zeroed=True, what="coverage raster",
                         hint="compute it in windows, or use polymask.dask.coverage",
                         out_kinds=" of float64, float32 or uint8")

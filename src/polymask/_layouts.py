@@ -154,11 +154,11 @@ def hierarchy_polygons(contours, hierarchy, name: str) -> list[list[np.ndarray]]
     return polygons
 
 
-def rings_of(polygon, name: str) -> list[np.ndarray] | None:
+def rings_of(polygon, name: str, unite_parts: bool = False) -> list[np.ndarray] | None:
     """The rings of `polygon` when it is one of this module's layouts, else None.
 
     A COCO segmentation with several parts raises: rings would XOR what COCO
-    unites.  polymask.mask handles that case before calling here.
+    unites, unless `unite_parts` (polymask.mask, which fills each part and unites the masks).
     """
     if isinstance(polygon, Mapping) and "counts" in polygon and "size" in polygon:
         raise ValueError(f"{name} looks like a COCO RLE, not a polygon: decode it with polymask.coco.decode")
@@ -172,20 +172,17 @@ def rings_of(polygon, name: str) -> list[np.ndarray] | None:
     if is_contour_list(polygon):
         return [contour_ring(contour, f"{name}[{k}]") for k, contour in enumerate(polygon)]
     if is_segmentation(polygon):
-        if len(polygon) == 1:
-            return [flat_ring(polygon[0], f"{name}[0]")]
+        if len(polygon) == 1 or unite_parts:
+            for k, part in enumerate(polygon):
+                if not is_flat(part):
+                    raise ValueError(f"{name}[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
+                                     f"{name}[0], got {_describe(part)}")
+            return [flat_ring(part, f"{name}[{k}]") for k, part in enumerate(polygon)]
         raise ValueError(
             f"{name} looks like a COCO segmentation of {len(polygon)} parts (a list of flat lists "
             "[x1, y1, ...]), which COCO unites; this function takes one polygon per entry.  Pass each part "
             "as its own entry (with the same value), use polymask.coco.encode for the union's RLE, or "
             "pass [np.reshape(part, (-1, 2)) for part in segmentation] for rings under the fill rule")
-    return None
-
-
-def segmentation_parts(polygon) -> list | None:
-    """The parts of a COCO segmentation with two or more parts, else None (for mask's union)."""
-    if is_segmentation(polygon) and len(polygon) > 1:
-        return list(polygon)
     return None
 
 

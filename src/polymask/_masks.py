@@ -19,12 +19,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polymask import _core, _points
-from polymask._rings import as_polygon_list, vertex_ranges
+from polymask import _core, _inputs, _points
+from polymask._outputs import result_array
+from polymask._rings import vertex_ranges
 from polymask._threads import as_threads
-from polymask._transform import as_transform, to_sample_frame
 from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
-from polymask._validation import _describe, as_fill_rule, as_shape, check_out_layout
+from polymask._validation import _describe, as_fill_rule, as_shape
 
 
 class Crop(NamedTuple):
@@ -110,16 +110,13 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
     (array([[1, 1],
            [1, 0]]), 0, 0)
     """
-    flat = as_polygon_list(polygons)
+    flat = _inputs.polygons(polygons, transform)
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     if not isinstance(crop, (bool, np.bool_)):
         raise TypeError(f"crop must be True or False, got {_describe(crop)}")
     vertices = flat.vertices
-    matrix = as_transform(transform)
-    if matrix is not None:
-        vertices = to_sample_frame(vertices, matrix, "polygons", vertex_ranges(flat)[1])
     if crop:
         if out is not None:
             raise ValueError("out= cannot be used with crop=True: crops have one shape per instance")
@@ -131,27 +128,11 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
             crops.append(Crop(buffer[offset:offset + height * width].reshape(height, width), row0, col0))
         return crops
     stack_shape = (len(flat), *rows_cols)
-    if out is None:
-        try:
-            result = np.zeros(stack_shape, dtype=bool)  # calloc: pages no instance touches stay untouched
-        except (MemoryError, ValueError):
-            gigabytes = stack_shape[0] * stack_shape[1] * stack_shape[2] / 1e9
-            raise MemoryError(f"cannot allocate {stack_shape[0]} masks of {rows_cols[0]}x{rows_cols[1]} "
-                              f"({gigabytes:.1f} GB); use crop=True for small instances") from None
-        _core.masks(vertices, flat.ring_ends, flat.polygon_ends, result.view(np.uint8), rule, thread_count, True)
-        return result
-    _check_out(out, stack_shape)
-    _core.masks(vertices, flat.ring_ends, flat.polygon_ends, out.view(np.uint8), rule, thread_count, False)
-    return out
-
-
-def _check_out(out, shape: tuple[int, int, int]) -> None:
-    """`out` can take the (P, rows, cols) stack in place, or TypeError/ValueError says why."""
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array of bool or uint8, got {_describe(out)}")
-    if out.dtype not in (np.dtype(bool), np.dtype(np.uint8)):
-        raise TypeError(f"out must have dtype bool or uint8, got {out.dtype}")
-    check_out_layout(out, shape, " (polygons, rows, cols)")
+    zeroed = out is None  # calloc: pages no instance touches stay untouched
+    result = result_array(out, stack_shape, bool, zeroed=True, what="stack of masks",
+                          hint="use crop=True for small instances", axes=" (polygons, rows, cols)")
+    _core.masks(vertices, flat.ring_ends, flat.polygon_ends, result.view(np.uint8), rule, thread_count, zeroed)
+    return result
 
 
 #: Crops whose polygon's bounding box (clipped to the image) holds more

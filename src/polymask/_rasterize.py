@@ -11,18 +11,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core
+from polymask import _core, _inputs
 from polymask._geometries import column_values
-from polymask._rings import as_polygon_list, vertex_ranges
+from polymask._outputs import output_dtype, result_array
 from polymask._threads import as_threads
-from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
     as_shape,
-    output_dtype,
-    typed_output,
     window_origin,
 )
 
@@ -111,11 +108,9 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
            [1, 1, 2, 2, 0],
            [1, 1, 2, 2, 0]], dtype=uint8)
     """
-    flat = as_polygon_list(polygons)
+    flat = _inputs.polygons(polygons, transform)
     values = column_values(polygons, values)  # a GeoDataFrame column named by values=
-    cells = as_transform(transform)
-    vertices = flat.vertices if cells is None else to_sample_frame(flat.vertices, cells, "polygons",
-                                                                   vertex_ranges(flat)[1])
+    vertices = flat.vertices
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -195,6 +190,6 @@ def _check_integers_fit(numbers: np.ndarray, dtype: np.dtype) -> None:
 
 def _label_image(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
     """A new zeroed label image, or `out` checked to take the burn in place."""
-    return typed_output(out, shape, dtype, zeroed=True, what="label image",
+    return result_array(out, shape, dtype, zeroed=True, what="label image",
                         hint="burn it in windows, or use polymask.dask.rasterize")
 

@@ -43,11 +43,14 @@ class Rings:
     core stays exactly what it was.
     """
 
-    __slots__ = ("vertices", "ring_ends")
+    __slots__ = ("vertices", "ring_ends", "united")
 
-    def __init__(self, vertices: np.ndarray, ring_ends: np.ndarray | None):
+    def __init__(self, vertices: np.ndarray, ring_ends: np.ndarray | None, united: bool = False):
         self.vertices = vertices
         self.ring_ends = ring_ends
+        #: True for a COCO segmentation's parts: the polygon is the union of the
+        #: rings' fills, not the fill rule over all rings together.
+        self.united = united
 
     @property
     def ring_count(self) -> int:
@@ -60,16 +63,24 @@ class Rings:
         return self.ring_ends
 
 
-def as_rings(polygon, name: str = "vertices") -> Rings:
-    """Flatten any accepted polygon form into a Rings (validated, finite)."""
+def as_rings(polygon, name: str = "vertices", unite_parts: bool = False) -> Rings:
+    """Flatten any accepted polygon form into a Rings (validated, finite).
+
+    `unite_parts`: a COCO segmentation of several parts is read as their
+    union (Rings.united), as COCO means it; otherwise it is refused.
+    """
     if type(polygon) is np.ndarray and polygon.dtype != object and polygon.ndim == 2:
         # A NumPy array is always one (N, 2) ring: an (R, N, 2) array would
         # be ambiguous, so several rings come as a list.
         return Rings(_with_layout_hint(as_vertices, polygon, name), None)
     # COCO flat lists and OpenCV contours: polymask/_layouts.py.
-    layout_rings = _layouts.rings_of(polygon, name)
+    layout_rings = _layouts.rings_of(polygon, name, unite_parts)
     if layout_rings is not None:
-        return _join(layout_rings) if layout_rings else Rings(np.zeros((0, 2), dtype=np.float64), None)
+        if not layout_rings:
+            return Rings(np.zeros((0, 2), dtype=np.float64), None)
+        joined = _join(layout_rings)
+        joined.united = unite_parts and len(layout_rings) > 1 and _layouts.is_segmentation(polygon)
+        return joined
     if type(polygon) is np.ndarray and polygon.dtype != object:  # object arrays may hold shapely geometries
         return Rings(_with_layout_hint(as_vertices, polygon, name), None)
     shapely_rings = _geometries.single_geometry(polygon, name)  # shapely, GeoSeries: vectorized

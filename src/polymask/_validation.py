@@ -147,69 +147,6 @@ def checked_thread_count(threads, name: str) -> int:
     return threads
 
 
-#: The way out named when a whole mask does not fit in memory.
-MASK_HINT = "fill it in windows, or use polymask.dask for masks larger than memory"
-
-
-def cannot_allocate(shape: tuple[int, int], itemsize: int, what: str, hint: str) -> MemoryError:
-    """The MemoryError for an array of `shape` that could not be allocated: its size, and `hint`."""
-    gigabytes = shape[0] * shape[1] * itemsize / 1e9
-    return MemoryError(f"cannot allocate a {shape[0]}x{shape[1]} {what} ({gigabytes:.1f} GB); {hint}")
-
-
-def output_buffer(out, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """Return (result, buffer): the array to hand back and its uint8 view to fill.
-
-    Without `out`, a new bool array is allocated.  With `out`, it must be a
-    writable, C-contiguous NumPy array of bool or uint8 with exactly `shape`.
-    """
-    if out is None:
-        try:
-            result = np.empty(shape, dtype=bool)
-        except (MemoryError, ValueError):
-            raise cannot_allocate(shape, 1, "mask", MASK_HINT) from None
-        return result, result.view(np.uint8)
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array of bool or uint8, got {_describe(out)}")
-    if out.dtype not in (np.dtype(bool), np.dtype(np.uint8)):
-        raise TypeError(f"out must have dtype bool or uint8, got {out.dtype}")
-    check_out_layout(out, shape)
-    return out, out.view(np.uint8)
-
-
-def typed_output(out, shape: tuple[int, int], dtype: np.dtype, *, zeroed: bool, what: str, hint: str,
-                 out_kinds: str = "") -> np.ndarray:
-    """A new `dtype` array of `shape` (zeros if `zeroed`), or `out` checked to be filled in place.
-
-    `what` names the array and `hint` the way out in the MemoryError ("cannot
-    allocate a 5x5 float64 coverage raster (...); `hint`"); `out_kinds`
-    completes "out must be a NumPy array" in the TypeError.  The caller has
-    checked `out`'s dtype.
-    """
-    if out is None:
-        try:
-            return (np.zeros if zeroed else np.empty)(shape, dtype=dtype)
-        except (MemoryError, ValueError):
-            raise cannot_allocate(shape, dtype.itemsize, f"{dtype} {what}", hint) from None
-    if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a NumPy array{out_kinds}, got {_describe(out)}")
-    check_out_layout(out, shape)
-    return out
-
-
-def check_out_layout(out: np.ndarray, shape: tuple[int, ...], axes: str = "") -> None:
-    """`out` has exactly `shape`, is C-contiguous and writable, or ValueError says which not.
-
-    `axes` names the dimensions in the message, e.g. " (polygons, rows, cols)".
-    """
-    if out.shape != shape:
-        raise ValueError(f"out must have shape {shape}{axes}, got {out.shape}")
-    if not out.flags.c_contiguous:
-        raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
-    if not out.flags.writeable:
-        raise ValueError("out must be writable; got a read-only array")
-
-
 #: The fill rules the core knows, by their SVG / canvas names.
 FILL_RULES = {"evenodd": _core.EVEN_ODD, "nonzero": _core.NONZERO}
 
@@ -256,27 +193,3 @@ def window_origin(window, shape: tuple[int, int]) -> tuple[int, int, tuple[int, 
         return 0, 0, shape
     row0, col0, height, width = as_window(window, shape)
     return row0, col0, (height, width)
-
-
-def output_dtype(dtype, out, allowed: tuple, dtype_rule: str, out_rule: str) -> np.dtype | None:
-    """The dtype asked for by `dtype` or by `out` (which must agree), one of `allowed`; None if neither says.
-
-    dtype_rule and out_rule complete the messages "dtype must be ..." and
-    "out must have ...", e.g. "float64, float32 or uint8" and "dtype float64,
-    float32 or uint8".
-    """
-    if dtype is not None:
-        try:
-            chosen = np.dtype(dtype)
-        except (TypeError, ValueError, RecursionError):
-            raise TypeError(f"dtype must be a NumPy dtype, got {_describe(dtype)}") from None
-        if chosen not in allowed:
-            raise TypeError(f"dtype must be {dtype_rule}, got {chosen}")
-        if isinstance(out, np.ndarray) and out.dtype != chosen:
-            raise TypeError(f"dtype {chosen} disagrees with out's dtype {out.dtype}; pass one or make them equal")
-        return chosen
-    if isinstance(out, np.ndarray):
-        if out.dtype not in allowed:
-            raise TypeError(f"out must have {out_rule}, got {out.dtype}")
-        return out.dtype
-    return None

@@ -4,7 +4,7 @@
     polymask lessons [N]          the course by number: notebook, exercise, stages
     polymask bench [options]      the speed-up table (see polymask.bench)
     polymask annotate STAGE [-o DIR]  Cython's annotated HTML (cython -a) of a Cython stage
-    polymask check NN FILE        check (and time) a learner's exercise (see polymask.checker)
+    polymask check NN FILE        check (and time) a learner's exercise (see polymask.course.checker)
 
 Subcommands live in their own modules and register here with a function
 that adds their arguments and a function that runs them.
@@ -34,7 +34,7 @@ def _info(args: argparse.Namespace) -> int:
 
 
 def _lessons(args: argparse.Namespace) -> int:
-    from polymask import stages
+    from polymask.course import stages
 
     if args.number is None:
         print(stages.lesson_table())
@@ -76,12 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("bench_args", nargs=argparse.REMAINDER)
     bench.set_defaults(run=_bench)
 
-    from polymask import annotate  # the subcommand's arguments live with its code
+    from polymask.course import annotate  # the subcommand's arguments live with its code
 
     annotate.add_arguments(commands.add_parser(
         "annotate", help="write Cython's annotated HTML (cython -a) of a Cython stage"))
 
-    from polymask import checker
+    from polymask.course import checker
 
     checker.add_arguments(commands.add_parser(
         "check", help="check a learner's exercise against the contract's polygons, then time it"))

@@ -44,13 +44,13 @@ except ImportError as error:  # pragma: no cover - exercised by a test that hide
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core, _coverage_sweep
+from polymask import _core, _coverage_sweep, _inputs
+from polymask._coverage import _coverage_dtype
 from polymask._describe import short_repr
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
-from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings, vertex_ranges
+from polymask._rings import PolygonList, Rings, vertex_ranges
 from polymask._threads import as_threads
-from polymask._transform import as_transform, to_sample_frame
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
 from polymask._validation import as_fill_rule, as_shape
 
@@ -92,10 +92,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
         bool, of `shape`; block (i, j) is filled by the core's window fill
         and equals the same slice of ``polymask.mask(vertices, shape)``.
     """
-    rings = _snapshot_rings(as_rings(vertices))
-    cells = as_transform(transform)
-    if cells is not None:  # mapped once, here: every block gets sample-frame vertices
-        rings = Rings(to_sample_frame(rings.vertices, cells), rings.ring_ends)
+    rings = _snapshot_rings(_inputs.polygon(vertices, transform))  # mapped once: blocks get sample-frame vertices
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -119,12 +116,9 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     Each block burns every polygon that reaches it, in order, through the
     core's window, so it equals the same slice of the in-memory label image.
     """
-    flat = as_polygon_list(polygons)
+    flat = _inputs.polygons(polygons, transform)
     values = column_values(polygons, values)
-    cells = as_transform(transform)
-    vertices = (flat.vertices.copy() if cells is None
-                else to_sample_frame(flat.vertices, cells, "polygons", vertex_ranges(flat)[1]))
-    flat = PolygonList(vertices, flat.ring_ends.copy(), flat.polygon_ends.copy())  # a snapshot
+    flat = PolygonList(flat.vertices.copy(), flat.ring_ends.copy(), flat.polygon_ends.copy())  # a snapshot
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -310,15 +304,12 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
     the coverage sweep over the block's window, so it equals the same slice
     of the in-memory result exactly.
     """
-    from polymask import _coverage
-
-    coordinates, ring_ends = _coverage._polygon_in_sample_frame(polygon, transform)
-    snapshot = _snapshot_rings(Rings(coordinates, ring_ends))  # the graph never sees later changes
+    snapshot = _snapshot_rings(_inputs.polygon(polygon, transform, "polygon"))  # the graph never sees later changes
     coordinates, ring_ends = snapshot.vertices, snapshot.ring_ends
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    fraction_dtype = _coverage._coverage_dtype(dtype, None)
+    fraction_dtype = _coverage_dtype(dtype, None)
     block_chunks = _chunks(chunks, rows_cols, fraction_dtype)
     token = dask.base.tokenize(coordinates, ring_ends, rows_cols, rule, fraction_dtype.str, block_chunks)
     rings = dask.delayed((coordinates, ring_ends), name=f"polymask-coverage-polygon-{token}", pure=True)

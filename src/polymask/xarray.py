@@ -58,10 +58,10 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core
+from polymask import _core, _inputs
 from polymask._describe import short_repr
 from polymask._geometries import geometry_array
-from polymask._rings import PolygonList, as_polygon_list, as_rings
+from polymask._rings import PolygonList
 from polymask._types import PolygonLike
 from polymask._validation import _describe
 from polymask._xarray_grids import _Grid
@@ -83,7 +83,7 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
     convention from their longitudes; 180 or 360 forces one; False never
     wraps.
     """
-    rings = as_rings(_in_crs_of(polygon, like), "polygon")
+    rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon")
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
     grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid)
     labels = _burn(grid, flat, np.array([1.0]), chunks)
@@ -231,7 +231,7 @@ def _regions(regions, numbers, like=None):
     elif geometry_array(regions) is None and not isinstance(regions, (list, tuple, np.ndarray)):
         raise TypeError(f"regions must be a regionmask.Regions, a GeoDataFrame / GeoSeries, or a sequence of "
                         f"polygons, got {_describe(regions)}")
-    flat = as_polygon_list(regions, "regions")
+    flat = _inputs.polygons(regions, name="regions")
     if numbers is None:
         numbers = default_numbers if default_numbers is not None else np.arange(len(flat))
     numbers = np.asarray(numbers)

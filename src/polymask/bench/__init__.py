@@ -24,7 +24,7 @@ from polymask._validation import MAX_THREADS
 from polymask.bench import report as reports
 from polymask.bench.sweep import SWEEP_VALUES, run_sweep
 from polymask.bench.table import run_table
-from polymask.problems import STANDARD_SEED, STANDARD_SIZE, STANDARD_VERTICES
+from polymask.course.problems import STANDARD_SEED, STANDARD_SIZE, STANDARD_VERTICES
 
 __all__ = ["main", "parse_args", "run_sweep", "run_table"]
 

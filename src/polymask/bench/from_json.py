@@ -17,9 +17,9 @@ import os
 import stat
 from collections import defaultdict
 
-from polymask import peers as peer_registry
-from polymask import stages as stage_registry
 from polymask.bench.report import format_ratio, format_seconds
+from polymask.course import peers as peer_registry
+from polymask.course import stages as stage_registry
 
 
 def _describe(backend: str) -> tuple[str, float | None]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 import functools
 
 import polymask
-from polymask import peers as peer_registry
-from polymask import stages as stage_registry
 from polymask.bench.machine import machine_info
 from polymask.bench.progress import Progress
 from polymask.bench.timing import median_seconds
-from polymask.problems import random_polygon
+from polymask.course import peers as peer_registry
+from polymask.course import stages as stage_registry
+from polymask.course.problems import random_polygon
 
 #: Stages fast enough for sweeps over large sizes and vertex counts.
 SWEEP_BACKENDS = ("scanline", "cython_prange", "numba", "opencl")

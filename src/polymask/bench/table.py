@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 import polymask
-from polymask import peers as peer_registry
-from polymask import stages as stage_registry
 from polymask.bench import report as reports
 from polymask.bench.machine import machine_info
 from polymask.bench.progress import Progress
 from polymask.bench.timing import median_seconds
-from polymask.problems import random_polygon
+from polymask.course import peers as peer_registry
+from polymask.course import stages as stage_registry
+from polymask.course.problems import random_polygon
 
 
 def _band(vertices, shape, quick: bool):

@@ -19,11 +19,22 @@ import threading
 
 import numpy as np
 
-from polymask._validation import as_shape, as_vertices, output_buffer
+from polymask import _inputs
+from polymask._outputs import result_array
+from polymask._validation import as_shape
 from polymask.opencl.buffers import allocated_buffer, byte_count, event_seconds, is_device_array, wait_in_python
 from polymask.opencl.common import OpenCLError, check_not_forked, cl, device_label
 from polymask.opencl.discovery import resolve_precision, select_device
 from polymask.opencl.programs import build_count, context_for, kernel_entry, program
+
+
+def _one_ring(vertices) -> np.ndarray:
+    """`vertices` through the library's funnel (polymask/_inputs.py), as the one ring the kernels fill."""
+    rings = _inputs.polygon(vertices)
+    if rings.ring_ends is not None and len(rings.ring_ends) > 1:
+        raise ValueError(f"the OpenCL kernels fill one ring, got {len(rings.ring_ends)} rings; "
+                         "use polymask.mask for holes and several parts")
+    return rings.vertices
 
 
 def _round_up(value: int, multiple: int) -> int:
@@ -191,7 +202,7 @@ class MaskEngine:
         soon as this returns.  The mask stays in the engine's device buffer
         until `result()`.
         """
-        return self._enqueue(as_vertices(vertices), as_shape(shape), kernel)
+        return self._enqueue(_one_ring(vertices), as_shape(shape), kernel)
 
     def _enqueue(self, coordinates: np.ndarray, shape: tuple[int, int], kernel: str):
         check_not_forked()  # enqueue() of checked vertices and shape from here on
@@ -232,11 +243,11 @@ class MaskEngine:
             if self._shape is None:
                 raise RuntimeError("result() needs a mask: call enqueue(vertices, shape) first")
             try:
-                result, buffer = output_buffer(out, self._shape)
+                result = result_array(out, self._shape)
             except MemoryError:
                 self._abandon()  # the kernel is still running on our buffer: wait before anything goes
                 raise
-            return self._download(result, buffer)
+            return self._download(result, result.view(np.uint8))
 
     def _download(self, result: np.ndarray, buffer: np.ndarray) -> np.ndarray:
         with self._lock:  # wait for the last kernel, copy its mask into `buffer` (`result` as uint8)
@@ -274,15 +285,15 @@ class MaskEngine:
             if out is not None:
                 raise ValueError("out= is for host results; device-resident vertices give a device array")
             return self.mask_on_device(vertices, shape, kernel=kernel)
-        coordinates, shape = as_vertices(vertices), as_shape(shape)
+        coordinates, shape = _one_ring(vertices), as_shape(shape)
         # The host result first: if it cannot be allocated, nothing has been enqueued yet.
-        result, _ = output_buffer(out, shape)
+        result = result_array(out, shape)
         return self.fill(coordinates, shape, result, kernel=kernel)
 
     def fill(self, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *,
              kernel: str = "pixel") -> np.ndarray:
-        """mask() of checked arguments (as polymask.stages.Stage.fill hands them), checked no more."""
-        result = output_buffer(None, shape)[0] if out is None else out
+        """mask() of checked arguments (as polymask.course.stages.Stage.fill hands them), checked no more."""
+        result = result_array(None, shape) if out is None else out
         with self._lock:
             self._enqueue(coordinates, shape, kernel)
             return self._download(result, result.view(np.uint8))

@@ -15,7 +15,7 @@ NumPy array read one element at a time.
 """
 import numpy as np
 
-from polymask.stages._checks import stage_vertices
+from polymask.course.stages._checks import stage_vertices
 
 
 def point_inside(vertices, px, py):

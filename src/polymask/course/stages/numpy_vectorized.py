@@ -16,7 +16,7 @@ same bit for bit.
 """
 import numpy as np
 
-from polymask.stages._checks import stage_vertices
+from polymask.course.stages._checks import stage_vertices
 
 
 def mask(vertices, shape):

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 import statistics
 
-from polymask.checker import judge
-from polymask.checker.runner import Worker
+from polymask.course.checker import judge
+from polymask.course.checker.runner import Worker
 
 #: 06: how much faster two threads must be than one (an honest prange on two cores: ~1.8x).
 THREAD_SPEEDUP_FLOOR = 1.3
@@ -53,7 +53,7 @@ def thread_failure(worker: Worker, stage_worker_factory, baseline: str, rng, lim
     baseline cannot be padded: a learner whose threads=1 path does extra work
     (a thrown-away twin) looks fast at threads=2 against itself, not against it.
     """
-    from polymask.problems import STANDARD_VERTICES
+    from polymask.course.problems import STANDARD_VERTICES
 
     phase = "the thread check"
 
@@ -134,7 +134,7 @@ def thread_verdict(speedup: float, busiest_share: float, others_share: float, sh
 
 def memory_failure(worker: Worker, rng, limit: float, n_vertices: int = 20_000) -> str | None:
     """05: build, ask and drop Polygon objects a random number of times; memory from /proc."""
-    from polymask.problems import random_polygon
+    from polymask.course.problems import random_polygon
 
     phase = "the memory check"
     base = random_polygon(n_vertices, 64, seed=int(rng.integers(2**31)))
@@ -169,7 +169,7 @@ def memory_failure(worker: Worker, rng, limit: float, n_vertices: int = 20_000) 
 
 def typed_speed_failure(worker: Worker, stage_worker_factory, rng, limit: float, side: int = 128) -> str | None:
     """03: the learner's mask must be TYPED_SPEEDUP_FLOOR times faster than cython_plain."""
-    from polymask.problems import STANDARD_VERTICES
+    from polymask.course.problems import STANDARD_VERTICES
 
     polygons = [(rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2)), (side, side)) for _ in range(3)]
     answers, yours = judge.ask(worker, "masks", polygons, limit, "the speed check")

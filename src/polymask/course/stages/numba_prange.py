@@ -32,7 +32,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from polymask.stages._checks import stage_vertices
+from polymask.course.stages._checks import stage_vertices
 
 
 @njit(parallel=True, fastmath=False, error_model="numpy", cache=False)

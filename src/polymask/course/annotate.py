@@ -15,9 +15,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from polymask import stages
+from polymask.course import stages
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parent.parent  # the polymask package: Stage.source is relative to it
 
 
 def cython_stage_ids() -> list[str]:

@@ -20,7 +20,7 @@ def precision_folder(kernel_dir) -> Path:
     """A folder holding only polymask's precision.h (in the build cache), the one header 07 hands out."""
     import hashlib
 
-    from polymask._build import cache_dir
+    from polymask.course.build import cache_dir
 
     text = (Path(kernel_dir) / "precision.h").read_text(encoding="utf-8")
     folder = cache_dir() / f"learner-cl-include-{hashlib.sha256(text.encode()).hexdigest()[:16]}"

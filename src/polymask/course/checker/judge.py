@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from polymask.checker.runner import Worker, WorkerEnded
+from polymask.course.checker.runner import Worker, WorkerEnded
 
 #: How many random polygons join the named cases each run.
 RANDOM_CASES = 6
@@ -32,8 +32,8 @@ def draw_seed() -> int:
 
 def random_cases(rng: np.random.Generator, size: int, full_side: int) -> list:
     """Fresh polygons for this run: random, grid-aligned, far-out, and one full-size problem."""
-    from polymask.cases import _case
-    from polymask.problems import STANDARD_VERTICES
+    from polymask.course.cases import _case
+    from polymask.course.problems import STANDARD_VERTICES
 
     cases = []
     for index in range(RANDOM_CASES):
@@ -100,7 +100,7 @@ def is_right(answer, vertices, shape) -> bool:
 
 def judge_case(case, answer) -> dict | None:
     """None when right; else the failure record the report shows."""
-    from polymask.checker import report
+    from polymask.course.checker import report
 
     if isinstance(answer, dict):
         return dict(report.case_record(case), kind=answer["kind"], message=answer["message"])

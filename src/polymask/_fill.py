@@ -1,39 +1,32 @@
-"""Lesson 8, the scanline fill -- the algorithm beats the hardware.
+"""The production fill: checked arguments in, the mask out, by the C++ core.
 
-What it teaches: every per-pixel stage below it tests all N edges at all
-H*W pixels, O(H*W*N).  The scanline fill computes the contract's x_cross
-once per (edge, row), sorts the crossings, and fills the spans between
-them: O(H*N + H*W), and the H*W part is just memset.  Same crossings, same
-arithmetic, so the same mask, bit for bit.
-
-What changed from the stage before (prange): not the hardware, the
-algorithm.  The code is the C++ core in csrc/ (scanline.hpp), threaded
-over bands of rows by the core's own thread pool (csrc/src/thread_pool.cpp:
-fork-safe, never waiting for a thread that has not started, interruptible
-with Ctrl-C); this module only calls it.
-
-It is also ``polymask.mask``'s production path: the registry hands `fill`
-the validated arguments (several rings, both fill rules, a window,
-all_touched), and `fill` writes straight into the caller's buffer.
+``polymask.mask`` checks its arguments once (polymask/_inputs.py) and hands
+them here: one flat vertex array and its ring ends, already in the
+contract's sample-point frame, the image shape, an optional window and an
+optional checked ``out=``.  The core's scanline fill computes the
+contract's x_cross once per (edge, row) and fills the spans between
+crossings, threaded over bands of rows by the core's pool, with the GIL
+released (csrc/src/fill.cpp).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from polymask import _core, _coverage
-from polymask._validation import MASK_HINT, cannot_allocate
-from polymask.stages._checks import stage_vertices
-
-
-def mask(vertices, shape, threads=0):
-    """The mask of `vertices` on an image of `shape`, by the core's scanline fill."""
-    return fill(stage_vertices(vertices), (shape[0], shape[1]), threads=threads)
+from polymask._outputs import MASK_HINT, cannot_allocate
 
 
 def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *, threads: int = 0,
          rule: int = _core.EVEN_ODD, window: tuple[int, int, int, int] | None = None,
          ring_ends: np.ndarray | None = None, all_touched: bool = False) -> np.ndarray:
-    """The mask of checked arguments into `out` (None: a new array); see polymask.stages.Stage.fill."""
+    """The mask of checked arguments, into `out` (None: a new bool array), which is returned.
+
+    `coordinates` a C-contiguous (N, 2) float64 array of finite numbers,
+    `shape` the image's (rows, cols), `out` None or a checked bool / uint8
+    array of the result's shape, `window` None or a checked
+    (row0, col0, height, width), `ring_ends` None (one ring) or the rings'
+    cumulative vertex counts.
+    """
     row0, col0, out_shape = (0, 0, shape) if window is None else (window[0], window[1], window[2:])
     if out is None:
         # A new array: np.zeros with only the inside spans (or touched cells)

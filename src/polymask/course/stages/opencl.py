@@ -40,5 +40,5 @@ def mask(vertices, shape):
 
 
 def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None) -> np.ndarray:
-    """mask() of checked arguments into `out` (None: a new array); see polymask.stages.Stage.fill."""
+    """mask() of checked arguments into `out` (None: a new array); see polymask.course.stages.Stage.fill."""
     return _opencl.engine(precision="double").fill(coordinates, shape, out, kernel="pixel")

@@ -3,7 +3,7 @@
 1. The arguments are validated before anything of the learner's runs.
 2. The source is read (at most MAX_SOURCE_BYTES, scanned in linear time):
    a borrowed answer or a file of the wrong kind fails here, unbuilt.
-3. A .pyx is built (polymask._build); a build error is an error (exit 2).
+3. A .pyx is built (polymask.course.build); a build error is an error (exit 2).
 4. The worker (runner.Worker) loads the learner's code; the checker sends
    every case -- the named ones, fresh random ones from this run's seed,
    one full-size problem -- and judges each raw answer when it arrives
@@ -26,8 +26,8 @@ from typing import Callable
 
 import numpy as np
 
-from polymask.checker import judge, report, runner, source, technique
-from polymask.checker.exercises import (
+from polymask.course.checker import judge, report, runner, source, technique
+from polymask.course.checker.exercises import (
     EXERCISES,
     FAST_TIME_SIZE,
     FREES_POLYGON,
@@ -37,7 +37,7 @@ from polymask.checker.exercises import (
     default_time_size,
     get_exercise,
 )
-from polymask.checker.report import CheckResult
+from polymask.course.checker.report import CheckResult
 
 #: Bounds on the arguments: beyond them a check takes hours or memory it cannot have.
 MAX_SIZE = 4096
@@ -135,7 +135,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     load = {"op": "load", "kind": spec.kind, "path": str(learner_path), "entry_points": list(spec.entry_points),
             "module_path": str(learner_path.absolute()), "module_name": f"learner_{learner_path.stem}"}
     if spec.kind == "pyx":
-        from polymask._build import build_cython
+        from polymask.course.build import build_cython
 
         say("  building it with Cython and the C++ compiler ...")
         built = build_cython(learner_path, openmp=spec.openmp, link_core=spec.link_core)
@@ -255,7 +255,7 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
 
 def _time_learner(worker, side, repeats, rng, limits, options, say):
     """Seconds per mask per repeat, each repeat on fresh polygons, every answer checked."""
-    from polymask.problems import STANDARD_VERTICES
+    from polymask.course.problems import STANDARD_VERTICES
 
     say("  timing ...")
 
@@ -321,7 +321,7 @@ class _Closing:
 
 def _time_stage(stage_id, timed, limits, say, arena, options) -> tuple[list, str]:
     """Seconds per mask of polymask's own stage on the very polygons the learner was timed on."""
-    from polymask import stages
+    from polymask.course import stages
 
     stage = stages.get(stage_id)
     stage_options = {"threads": options["threads"]} if "threads" in options and stage.threaded else {}
@@ -338,7 +338,7 @@ def _time_stage(stage_id, timed, limits, say, arena, options) -> tuple[list, str
 
 
 def _yellow_report(learner_path) -> str | None:
-    from polymask._build import cython_include_path
+    from polymask.course.build import cython_include_path
 
     yellow = source.yellow_hot_lines(learner_path, cython_include_path())
     if not yellow:

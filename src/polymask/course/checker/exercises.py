@@ -6,7 +6,7 @@ against, how the file is built, what it must define (its entry points, so a
 file written for another exercise is refused), and which technique check
 proves the lesson was learnt rather than the mask merely computed.
 
-The test set is the contract's polygon set (``polymask.cases``) plus the
+The test set is the contract's polygon set (``polymask.course.cases``) plus the
 coordinate extremes the contract allows (|x|, |y| up to 1e300), so a
 solution that only works on "reasonable" numbers is caught here, not in a
 learner's pipeline.
@@ -102,7 +102,7 @@ def get_exercise(name: str) -> Exercise:
 
 
 def default_time_size(exercise: Exercise) -> int:
-    from polymask import stages
+    from polymask.course import stages
 
     slow = any(stages.get(stage_id).slow for stage_id in (exercise.stage, exercise.previous) if stage_id)
     return SLOW_TIME_SIZE if slow else FAST_TIME_SIZE
@@ -118,7 +118,7 @@ def checker_cases(size: int = 24) -> list:
     integer conversion before clipping overflows) and rows near 1e300 (where
     a span computed from y overflows); both must still give the exact mask.
     """
-    from polymask.cases import _case, contract_cases
+    from polymask.course.cases import _case, contract_cases
 
     s = float(size)
     shape = (size, size)
@@ -166,6 +166,6 @@ def strip_comments(source: str, kind: str) -> str:
 
 def random_vertices(n_vertices: int, seed: int = 5) -> np.ndarray:
     """Many vertices, for probes that need a big polygon (memory, threads)."""
-    from polymask.problems import random_polygon
+    from polymask.course.problems import random_polygon
 
     return np.ascontiguousarray(random_polygon(n_vertices, 256, seed=seed), dtype=np.float64)

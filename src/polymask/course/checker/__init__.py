@@ -2,24 +2,24 @@
 
 A checker a learner can trust, in five rooms:
 
-* :mod:`~polymask.checker.exercises` -- the registry: what each exercise
+* :mod:`~polymask.course.checker.exercises` -- the registry: what each exercise
   asks for (file, entry points, technique check, stage to beat), the test
   set (the contract's polygons plus the 1e300 extremes), the hints;
-* :mod:`~polymask.checker.source` -- what is read in the source: borrowed
+* :mod:`~polymask.course.checker.source` -- what is read in the source: borrowed
   answers, the kind of file, Cython's yellow lines;
-* :mod:`~polymask.checker.worker` -- the hostile process that runs the
+* :mod:`~polymask.course.checker.worker` -- the hostile process that runs the
   learner's code: one raw answer per request, nothing it says believed;
-* :mod:`~polymask.checker.runner` -- driving it: requests, limits on the
+* :mod:`~polymask.course.checker.runner` -- driving it: requests, limits on the
   checker's clock, /proc measurements, nothing left running afterwards;
-* :mod:`~polymask.checker.judge` and :mod:`~polymask.checker.technique`
+* :mod:`~polymask.course.checker.judge` and :mod:`~polymask.course.checker.technique`
   -- fresh cases per run, each answer judged after it arrives, technique
   checks measured from outside;
-* :mod:`~polymask.checker.verdict` and :mod:`~polymask.checker.report` --
+* :mod:`~polymask.course.checker.verdict` and :mod:`~polymask.course.checker.report` --
   the order of the checks, and the words.
 
 From a notebook cell::
 
-    from polymask.checker import check
+    from polymask.course.checker import check
     check("01", "exercises/01_python/mask.py")      # shows the report; .passed is a bool
 
 Exit codes of ``polymask check``: 0 right, 1 wrong, 2 the file could not be
@@ -32,10 +32,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from polymask.checker.exercises import EXERCISES, Exercise, get_exercise
-from polymask.checker.hints import hint
-from polymask.checker.report import LEGEND, CheckResult, difference_picture
-from polymask.checker.verdict import MAX_REPEATS, MAX_SIZE, MAX_TIME_SIZE, check
+from polymask.course.checker.exercises import EXERCISES, Exercise, get_exercise
+from polymask.course.checker.hints import hint
+from polymask.course.checker.report import LEGEND, CheckResult, difference_picture
+from polymask.course.checker.verdict import MAX_REPEATS, MAX_SIZE, MAX_TIME_SIZE, check
 
 __all__ = ["EXERCISES", "LEGEND", "CheckResult", "Exercise", "add_arguments", "check", "difference_picture",
            "get_exercise", "hint", "main_from_args"]

@@ -29,34 +29,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import polymask
 from polymask import _build_flags
-from polymask._learner_headers import learner_include_dir
+from polymask._install_dirs import get_include, get_library_dirs
+from polymask.course.learner_headers import learner_include_dir
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(polymask.__file__).resolve().parent
 #: Where built modules are cached (default: ~/.cache/polymask/build).
 CACHE_ENV = "POLYMASK_BUILD_CACHE"
-
-
-def get_include() -> str:
-    """The folder holding the C++ core's headers (``polymask/core.hpp``, ``polymask/crossing.h``)."""
-    folder = PACKAGE_DIR / "include"
-    if not (folder / "polymask" / "core.hpp").is_file():
-        raise FileNotFoundError(f"polymask's C++ headers are not installed in {folder}; they are "
-                                "installed by CMake (src/polymask/CMakeLists.txt), so reinstall polymask")
-    return str(folder)
-
-
-def get_library_dirs() -> list[str]:
-    """The folders holding the core's shared library (link with ``-lpolymask_core``).
-
-    A module linked against it must also find it at run time: `compile_flags`
-    (``link_core=True``) adds these folders to the module's run-time search path.
-    """
-    folder = PACKAGE_DIR / "lib"
-    if not any(folder.glob("*polymask_core*")):
-        raise FileNotFoundError(f"polymask's core library is not installed in {folder}; it is "
-                                "installed by CMake (src/polymask/CMakeLists.txt), so reinstall polymask")
-    return [str(folder)]
 
 
 def cython_include_path() -> list[str]:
@@ -153,7 +133,7 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
     source_path = Path(path)
     source = source_path.read_text(encoding="utf-8")
     compile_args, link_args = compile_flags(openmp=openmp, link_core=link_core)
-    # What the exercise hands out, not the whole core (see polymask/_learner_headers.py).
+    # What the exercise hands out, not the whole core (see polymask/course/learner_headers.py).
     learner_dirs = [str(learner_include_dir(get_include(), cache_dir()))] if link_core else []
     include_dirs = list(learner_dirs)
     try:

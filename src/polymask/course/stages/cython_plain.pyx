@@ -16,7 +16,7 @@ stage's.
 """
 import numpy as np
 
-from polymask.stages._checks import stage_vertices
+from polymask.course.stages._checks import stage_vertices
 
 
 def point_inside(polygon, px, py):

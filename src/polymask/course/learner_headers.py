@@ -53,7 +53,7 @@ def learner_header(core_hpp: str) -> str:
     """The installed core.hpp cut after the Polygon class: no fills, no crossing predicate."""
     if _CUT not in core_hpp:
         raise ValueError("polymask/core.hpp no longer declares fill_per_pixel where expected; "
-                         "update polymask/_learner_headers.py")
+                         "update polymask/course/learner_headers.py")
     head = core_hpp[:core_hpp.index(_CUT)]
     # Drop the comment block that introduces the fills, if any.
     head = head.rstrip()

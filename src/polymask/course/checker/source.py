@@ -23,7 +23,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from polymask.checker.exercises import Exercise, strip_comments
+from polymask.course.checker.exercises import Exercise, strip_comments
 
 #: The most of a learner's file the checker reads (a solution is a few KiB).
 MAX_SOURCE_BYTES = 256 * 1024
@@ -32,12 +32,12 @@ MAX_SOURCE_BYTES = 256 * 1024
 ALLOWED_NAMES = frozenset({"get_include", "get_library_dirs", "build_info", "__version__"})
 
 _IMPORTS = (
-    # import polymask / import polymask.stages as s   ("cimport" is not matched: \b needs a boundary)
+    # import polymask / import polymask.course.stages as s   ("cimport" is not matched: \b needs a boundary)
     re.compile(r"^[ \t]*import[ \t]+(?P<module>polymask(?:\.[\w.]+)?)", re.MULTILINE),
-    # from polymask import mask / from polymask.stages import scanline
+    # from polymask import mask / from polymask.course.stages import scanline
     re.compile(r"^[ \t]*from[ \t]+(?P<module>polymask(?:\.[\w.]+)?)[ \t]+import[ \t]+(?P<names>\(?[^\n)]*\)?)",
                re.MULTILINE),
-    # __import__("polymask") / importlib.import_module("polymask.stages")
+    # __import__("polymask") / importlib.import_module("polymask.course.stages")
     re.compile(r"""(?:__import__|import_module)\s*\(\s*['"](?P<module>polymask[\w.]*)['"]"""),
 )
 

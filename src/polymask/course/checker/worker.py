@@ -10,7 +10,7 @@ compares in its own process.  So this file only has to be convenient for
 an honest learner; a dishonest one may rewrite every function in it and
 gain nothing but a wrong answer or a protocol violation.
 
-This file is run as a script, not imported as ``polymask.checker.worker``,
+This file is run as a script, not imported as ``polymask.course.checker.worker``,
 so polymask's compiled modules are never loaded here.  Before the
 learner's code runs, a PEP 578 audit hook refuses to start a process or
 to load polymask (its modules, its compiled libraries, by name or by
@@ -34,8 +34,8 @@ import traceback
 import numpy as np
 
 _THIS_FILE = os.path.abspath(__file__)
-# polymask's installed package folder (this file is polymask/checker/worker.py).
-_PACKAGE_DIR = os.path.realpath(os.path.dirname(os.path.dirname(_THIS_FILE)))
+# polymask's installed package folder (this file is polymask/course/checker/worker.py).
+_PACKAGE_DIR = os.path.realpath(os.path.dirname(os.path.dirname(os.path.dirname(_THIS_FILE))))
 _CHECKER_DIR = os.path.realpath(os.path.dirname(_THIS_FILE))
 # Bound now: learner code that swaps os.write or os._exit cannot blunt the audit hook.
 _write, _exit, _realpath = os.write, os._exit, os.path.realpath
@@ -178,12 +178,12 @@ class Worker:
         kind = request["kind"]
         try:
             if request.get("stage"):  # the checker's comparison row: polymask's own stage, no guard
-                from polymask import stages
+                from polymask.course import stages
 
                 self.mask = stages.get(request["stage"]).load()
                 return {"ok": True}
             if kind == "cl":
-                from polymask.checker.opencl_host import opencl_mask_function
+                from polymask.course.checker.opencl_host import opencl_mask_function
 
                 self.mask = opencl_mask_function(request["path"])
                 return {"ok": True}

@@ -14,7 +14,7 @@ import json
 import os
 from pathlib import Path
 
-from polymask.checker.exercises import get_exercise, readme_hints
+from polymask.course.checker.exercises import get_exercise, readme_hints
 
 STATE_ENV = "POLYMASK_HINT_STATE"
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from polymask.problems import random_polygon
+from polymask.course.problems import random_polygon
 
 
 @dataclass(frozen=True)

@@ -9,30 +9,34 @@ imports stage modules only when asked, so a stage that cannot run here (an
 optional dependency missing) is reported with the reason instead of
 breaking ``import polymask``.
 
-The registry is also the only dispatch: ``polymask.mask`` validates its
-arguments once and calls ``Stage.fill`` of the stage ``resolve`` picked,
-with no stage named in its code.  A stage whose module defines ``fill``
-(scanline, opencl) fills the caller's validated ``out=`` buffer itself, or
-allocates one; any other stage's ``mask`` returns its own array, which is
-handed back as is (and copied only into a caller's ``out=``).
+The registry serves comparisons, never the library's default call:
+``polymask.mask(..., backend=ID)`` finds it through the entry point group
+``polymask.backends`` (``backends`` below), validates its arguments once
+and calls ``Stage.fill``.  A stage whose module defines ``fill`` (scanline,
+opencl) fills the caller's validated ``out=`` buffer itself, or allocates
+one; any other stage's ``mask`` returns its own array, which is handed back
+as is (and copied only into a caller's ``out=``).  The hardening a stage
+needs when the library calls it (a check that it returned what it should, a
+mask that cannot be allocated refused before a slow stage starts) is applied
+here, once, in ``_fill_one_ring``; the stage files show their technique and
+nothing else.
 
-    >>> from polymask import stages
+    >>> from polymask.course import stages
     >>> stages.get("scanline").title
     'Scanline fill (C++ core, threaded)'
 """
 from __future__ import annotations
 
 import importlib
-import os
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
-from typing import Callable, NamedTuple
+from typing import Callable
 
 import numpy as np
 
 from polymask import _core
-from polymask._describe import short_repr
-from polymask._validation import output_buffer
+from polymask._backends import Availability
+from polymask._outputs import result_array
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ class Stage:
     title: str
     #: One sentence: the idea this stage teaches.
     lesson: str
-    #: Module (under polymask.stages) whose ``mask`` implements the stage.
+    #: Module (under polymask.course.stages) whose ``mask`` implements the stage.
     module: str
     #: The source file a learner reads, relative to the polymask package.
     source: str
@@ -79,6 +83,11 @@ class Stage:
         """The stage's mask function; raises ImportError if it cannot run here."""
         return _load(self.module)
 
+    @property
+    def reason(self) -> str:
+        """Why the stage cannot run here ("" when it can)."""
+        return availability(self.id).reason
+
     @cached_property
     def fill(self) -> Callable[..., np.ndarray]:
         """``polymask.mask``'s entry into this stage, for arguments it has validated.
@@ -91,7 +100,7 @@ class Stage:
         given).  Looked up once per stage: the per-call cost is one call.
         """
         if self.general:
-            return importlib.import_module(f"polymask.stages.{self.module}").fill
+            return importlib.import_module(f"polymask.course.stages.{self.module}").fill
         return partial(_fill_one_ring, self)
 
 
@@ -104,37 +113,37 @@ PYTHON_SECONDS_2014 = 36.0
 STAGES: tuple[Stage, ...] = (
     Stage("python", "Python with tuples",
           "The algorithm in plain Python; profile first to see where the time goes.",
-          "python_tuples", "stages/python_tuples.py", 36.0, slow=True, number=1),
+          "python_tuples", "course/stages/python_tuples.py", 36.0, slow=True, number=1),
     Stage("python_numpy", "Python with NumPy scalars",
           "Indexing NumPy arrays element by element from Python is slower than tuples.",
-          "python_numpy", "stages/python_numpy.py", 450.0, slow=True, number=1),
+          "python_numpy", "course/stages/python_numpy.py", 450.0, slow=True, number=1),
     Stage("numpy", "Vectorized NumPy",
           "Whole-array operations over all pixels, a loop over edges: fast, but memory-hungry.",
-          "numpy_vectorized", "stages/numpy_vectorized.py", 0.238, side=True, number=9),
+          "numpy_vectorized", "course/stages/numpy_vectorized.py", 0.238, side=True, number=9),
     Stage("cython_plain", "Cython, Python code compiled unchanged",
           "Compilation alone: the same Python source through Cython.",
-          "cython_plain", "stages/cython_plain.pyx", 9.0, compiled=True, slow=True, number=2),
+          "cython_plain", "course/stages/cython_plain.pyx", 9.0, compiled=True, slow=True, number=2),
     Stage("cython_typed", "Cython with types, memoryviews and directives",
           "cdef locals, typed memoryviews and boundscheck/wraparound/cdivision remove the yellow.",
-          "cython_typed", "stages/cython_typed.pyx", 3.6, compiled=True, number=3),
+          "cython_typed", "course/stages/cython_typed.pyx", 3.6, compiled=True, number=3),
     Stage("cython_cpp", "Cython wrapping the C++ core",
           "cdef extern from a C++ header, except +, nogil: calling a C++ library.",
-          "cython_cpp", "stages/cython_cpp.pyx", 0.270, compiled=True, uses_core=True, number=4),
+          "cython_cpp", "course/stages/cython_cpp.pyx", 0.270, compiled=True, uses_core=True, number=4),
     Stage("cython_class", "Cython cdef class owning the C++ polygon",
           "State lives in C space: no per-call conversion, __cinit__/__dealloc__.",
-          "cython_class", "stages/cython_class.pyx", 0.118, compiled=True, uses_core=True, number=5),
+          "cython_class", "course/stages/cython_class.pyx", 0.118, compiled=True, uses_core=True, number=5),
     Stage("cython_prange", "Cython with OpenMP (prange)",
           "Release the GIL and split rows over threads with prange.",
-          "cython_prange", "stages/cython_prange.pyx", 0.020, compiled=True, threaded=True, uses_core=True, number=6),
+          "cython_prange", "course/stages/cython_prange.pyx", 0.020, compiled=True, threaded=True, uses_core=True, number=6),
     Stage("numba", "Numba @njit(parallel=True)",
           "The other road to compiled speed: a JIT compiler and prange in plain Python.",
-          "numba_prange", "stages/numba_prange.py", None, threaded=True, side=True, number=9),
+          "numba_prange", "course/stages/numba_prange.py", None, threaded=True, side=True, number=9),
     Stage("opencl", "PyOpenCL kernel, one work-item per pixel",
           "Data-parallel kernels: context, queue, buffers, NDRange; the predicate header shared with C++.",
-          "opencl", "stages/opencl.py", 0.003, uses_core=True, fills=True, number=7),
+          "opencl", "course/stages/opencl.py", 0.003, uses_core=True, fills=True, number=7),
     Stage("scanline", "Scanline fill (C++ core, threaded)",
           "The algorithm beats the hardware: one x_cross per edge and row, spans filled with memset.",
-          "scanline", "stages/scanline.py", None, compiled=True, threaded=True, uses_core=True, fills=True,
+          "scanline", "course/stages/scanline.py", None, compiled=True, threaded=True, uses_core=True, fills=True,
           general=True, number=8),
 )
 
@@ -187,7 +196,7 @@ LESSONS: tuple[Lesson, ...] = (
 def lesson(number: int | str) -> Lesson:
     """The lesson numbered `number` (4, "4" or "04"); ValueError listing the choices otherwise.
 
-        >>> from polymask import stages
+        >>> from polymask.course import stages
         >>> found = stages.lesson(4)
         >>> found.notebook_path, found.exercise_path, [stage.source for stage in found.stages]
         ('notebooks/04_wrap_cpp.ipynb', 'exercises/04_wrap_cpp/', ['stages/cython_cpp.pyx'])
@@ -210,18 +219,9 @@ def lesson_table() -> str:
     return "\n".join(lines)
 
 
-class Availability(NamedTuple):
-    """Whether a stage runs here, and why not when it does not."""
-
-    #: True when the stage's module imports and runs here.
-    available: bool
-    #: Why not, when not available ("" when it is).
-    reason: str
-
-
 @lru_cache(maxsize=None)
 def _load(module: str) -> Callable:
-    return importlib.import_module(f"polymask.stages.{module}").mask
+    return importlib.import_module(f"polymask.course.stages.{module}").mask
 
 
 def _fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None, *,
@@ -236,12 +236,12 @@ def _fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int]
         raise ValueError(f"backend {stage.id!r} fills one ring of the whole image under even-odd; "
                          f"{', '.join(needs_core)} need the scanline core (backend='scanline')")
     if stage.fills:
-        return importlib.import_module(f"polymask.stages.{stage.module}").fill(coordinates, shape, out)
+        return importlib.import_module(f"polymask.course.stages.{stage.module}").fill(coordinates, shape, out)
     if out is None:
         # Fail before a stage that may run for minutes, with polymask's message: a
         # mask this process cannot allocate raises MemoryError here.  The probe is
         # never touched (no page is mapped) and is freed at once.
-        output_buffer(None, shape)
+        result_array(None, shape)
     options = {"threads": threads} if stage.threaded else {}
     result = stage.load()(coordinates, shape, **options)
     if result.shape != shape or result.dtype != bool:  # a broken stage must not pass silently
@@ -267,6 +267,7 @@ def get(stage_id: str) -> Stage:
         raise ValueError(f"unknown backend {stage_id!r}; choose one of: auto, {', '.join(ids())}") from None
 
 
+@lru_cache(maxsize=None)
 def availability(stage_id: str) -> Availability:
     """Whether the stage can run here, and if not, why."""
     stage = get(stage_id)
@@ -282,33 +283,24 @@ def available_backends() -> dict[str, Availability]:
     return {stage.id: availability(stage.id) for stage in STAGES}
 
 
-#: Environment variable that forces the backend used by backend="auto".
-BACKEND_ENV = "POLYMASK_BACKEND"
+def backends() -> dict[str, Stage]:
+    """Every stage by id: the ``polymask.backends`` entry point (pyproject.toml) that
+    ``polymask.mask(..., backend=ID)`` reads."""
+    return _BY_ID
 
 
 def resolve(backend: str) -> Stage:
-    """The stage that `backend` names.  "auto" means $POLYMASK_BACKEND if set, else scanline.
+    """The stage that `backend` names ("auto": scanline, the library's own fill).
 
     Asking for a stage that cannot run here raises RuntimeError with the reason.
     """
-    if backend == "auto":
-        forced = os.environ.get(BACKEND_ENV, "").strip()
-        # "auto" in the variable means what it says: the default, not a stage called "auto".
-        if not forced or forced == "auto":
-            return _resolve_named("scanline")
-        try:
-            return _resolve_named(forced)
-        except ValueError as error:  # name the variable: the caller never typed this backend
-            raise ValueError(f"${BACKEND_ENV} = {forced!r}: {error}") from None
-    elif not isinstance(backend, str):
-        raise TypeError(f"backend must be a string, got {short_repr(backend)}")
-    return _resolve_named(backend)
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be a string, got {backend!r}")
+    return _resolve_named("scanline" if backend == "auto" else backend)
 
 
 @lru_cache(maxsize=None)
 def _resolve_named(backend: str) -> Stage:
-    # Cached: mask() calls this on every call, and availability never
-    # changes within a process (a failed import is not retried).
     stage = get(backend)
     status = availability(stage.id)
     if not status.available:

@@ -13,7 +13,7 @@ Cython unchanged; tests/test_stages.py checks that the two stay identical.
 """
 import numpy as np
 
-from polymask.stages._checks import stage_vertices
+from polymask.course.stages._checks import stage_vertices
 
 
 def point_inside(polygon, px, py):

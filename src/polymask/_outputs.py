@@ -1,0 +1,87 @@
+"""The one allocator: every array a public function returns, new or the caller's ``out=``.
+
+A guarantee written once holds everywhere: a result that cannot be
+allocated raises MemoryError naming its size and the way out; an ``out=``
+is checked whole (type, dtype, shape, layout, writable) before the first
+byte is written, so a refused call leaves it exactly as it was.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from polymask._describe import describe
+
+#: The way out named when a whole mask does not fit in memory.
+MASK_HINT = "fill it in windows, or use polymask.dask for masks larger than memory"
+
+_MASK_DTYPES = (np.dtype(bool), np.dtype(np.uint8))
+
+
+def cannot_allocate(shape: tuple[int, ...], itemsize: int, what: str, hint: str) -> MemoryError:
+    """The MemoryError for an array of `shape` that could not be allocated: its size, and `hint`."""
+    gigabytes = float(np.prod(shape, dtype=np.float64)) * itemsize / 1e9
+    sides = "x".join(str(side) for side in shape)
+    return MemoryError(f"cannot allocate a {sides} {what} ({gigabytes:.1f} GB); {hint}")
+
+
+def result_array(out, shape: tuple[int, ...], dtype=bool, *, zeroed: bool = False, what: str = "mask",
+                 hint: str = MASK_HINT, out_kinds: str = "", axes: str = "") -> np.ndarray:
+    """A new `dtype` array of `shape` (zeros if `zeroed`), or `out` checked to be filled in place.
+
+    `what` names the array and `hint` the way out in the MemoryError
+    ("cannot allocate a 5x5 float64 coverage raster (...); `hint`").  For
+    bool results `out` may be bool or uint8 (a mask's bytes); for other
+    dtypes the caller has checked `out`'s dtype (output_dtype) and
+    `out_kinds` completes "out must be a NumPy array" in the TypeError.
+    `axes` names the dimensions in a shape error, e.g. " (polygons, rows, cols)".
+    """
+    dtype = np.dtype(dtype)
+    if out is None:
+        try:
+            return (np.zeros if zeroed else np.empty)(shape, dtype=dtype)
+        except (MemoryError, ValueError):
+            label = what if dtype == np.dtype(bool) else f"{dtype} {what}"
+            raise cannot_allocate(shape, dtype.itemsize, label, hint) from None
+    if dtype == np.dtype(bool):
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a NumPy array of bool or uint8, got {describe(out)}")
+        if out.dtype not in _MASK_DTYPES:
+            raise TypeError(f"out must have dtype bool or uint8, got {out.dtype}")
+    elif not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a NumPy array{out_kinds}, got {describe(out)}")
+    check_out_layout(out, shape, axes)
+    return out
+
+
+def check_out_layout(out: np.ndarray, shape: tuple[int, ...], axes: str = "") -> None:
+    """`out` has exactly `shape`, is C-contiguous and writable, or ValueError says which not."""
+    if out.shape != shape:
+        raise ValueError(f"out must have shape {shape}{axes}, got {out.shape}")
+    if not out.flags.c_contiguous:
+        raise ValueError("out must be C-contiguous (row-major, no strides); got a non-contiguous array")
+    if not out.flags.writeable:
+        raise ValueError("out must be writable; got a read-only array")
+
+
+def output_dtype(dtype, out, allowed: tuple, dtype_rule: str, out_rule: str) -> np.dtype | None:
+    """The dtype asked for by `dtype` or by `out` (which must agree), one of `allowed`; None if neither says.
+
+    dtype_rule and out_rule complete the messages "dtype must be ..." and
+    "out must have ...", e.g. "float64, float32 or uint8" and "dtype float64,
+    float32 or uint8".
+    """
+    if dtype is not None:
+        try:
+            chosen = np.dtype(dtype)
+        except (TypeError, ValueError, RecursionError):
+            raise TypeError(f"dtype must be a NumPy dtype, got {describe(dtype)}") from None
+        if chosen not in allowed:
+            raise TypeError(f"dtype must be {dtype_rule}, got {chosen}")
+        if isinstance(out, np.ndarray) and out.dtype != chosen:
+            raise TypeError(f"dtype {chosen} disagrees with out's dtype {out.dtype}; pass one or make them equal")
+        return chosen
+    if isinstance(out, np.ndarray):
+        if out.dtype not in allowed:
+            raise TypeError(f"out must have {out_rule}, got {out.dtype}")
+        return out.dtype
+    return None

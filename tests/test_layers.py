@@ -1,0 +1,108 @@
+"""The library stands alone: importing it loads no course module, and its default call is its own.
+
+The course (``polymask.course``: stages, checker, lessons) stands on the
+library; ``backend=`` reaches a stage explicitly, for comparisons, and
+nothing in the environment reroutes the default call.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import polymask
+from tests._support import double_mask
+
+#: Modules above the library: none may be loaded by ``import polymask`` or its default calls.
+ABOVE = ("polymask.course", "polymask.bench", "polymask.cli")
+
+
+def _run(code: str, **environment: str) -> dict:
+    """Run `code` in a fresh interpreter (its last line prints JSON) and return what it printed."""
+    env = {key: value for key, value in os.environ.items() if key != "POLYMASK_BACKEND"}
+    env.update(environment)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+LOADED_ABOVE = f"[name for name in sys.modules if name.startswith({ABOVE!r})]"
+
+
+def test_import_polymask_loads_no_course_module():
+    loaded = _run(f"import json, sys; import polymask; print(json.dumps({LOADED_ABOVE}))")
+    assert loaded == []
+
+
+def test_the_library_s_calls_load_no_course_module():
+    code = f"""
+import json, sys
+import numpy as np
+import polymask
+square = [(1, 1), (5, 1), (5, 5), (1, 5)]
+polymask.mask(square, (8, 8)); polymask.mask(np.array(square, float), (8, 8), window=(1, 1, 4, 4))
+polymask.masks([square], (8, 8)); polymask.rasterize([square], (8, 8)); polymask.coverage(square, (8, 8))
+polymask.contains(square, [2.0], [2.0]); polymask.contains_labels([square], [2.0], [2.0])
+print(json.dumps({LOADED_ABOVE}))
+"""
+    assert _run(code) == []
+
+
+def test_the_check_sees_a_course_module_when_one_is_loaded():
+    loaded = _run(f"import json, sys; import polymask.course.stages; print(json.dumps({LOADED_ABOVE}))")
+    assert "polymask.course.stages" in loaded
+
+
+DEFAULT_CALL_TIMING = """
+import json, statistics, sys, time
+import numpy as np
+import polymask
+vertices = np.array([(10.5, 3.0), (190.0, 40.0), (120.0, 195.5), (4.0, 150.0)])
+def median_seconds(call, repeats=5):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter(); call(); times.append(time.perf_counter() - start)
+    return statistics.median(times)
+default = polymask.mask(vertices, (200, 200))
+default_s = median_seconds(lambda: polymask.mask(vertices, (200, 200)))
+list_s = median_seconds(lambda: polymask.mask(vertices.tolist(), (200, 200)))
+print(json.dumps({"mask": default.tolist(), "default_s": default_s, "list_s": list_s,
+                  "loaded": {loaded}}))
+""".replace("{loaded}", LOADED_ABOVE)
+
+
+@pytest.mark.wallclock
+def test_polymask_backend_in_the_environment_leaves_the_default_call_on_the_core():
+    """$POLYMASK_BACKEND=python once made every default call run the pure-Python lesson (~100x slower here)."""
+    plain = _run(DEFAULT_CALL_TIMING)
+    forced = _run(DEFAULT_CALL_TIMING, POLYMASK_BACKEND="python")
+    assert forced["loaded"] == []  # the course was never consulted
+    vertices = np.array([(10.5, 3.0), (190.0, 40.0), (120.0, 195.5), (4.0, 150.0)])
+    assert np.array_equal(np.array(forced["mask"]), double_mask(vertices, (200, 200)))
+    # The pure-Python stage takes tens of milliseconds on 200x200; the core well under one.
+    python_s = _run(DEFAULT_CALL_TIMING.replace("polymask.mask(vertices, (200, 200))",
+                                                "polymask.mask(vertices, (200, 200), backend='python')"))["default_s"]
+    for case in ("default_s", "list_s"):
+        assert forced[case] < 5 * plain[case] + 1e-3
+        assert forced[case] * 20 < python_s
+
+
+def test_backend_names_a_course_stage_explicitly():
+    vertices = np.array([(1.5, 1.0), (9.0, 2.0), (5.0, 9.5)])
+    for backend in ("python", "cython_typed", "scanline"):
+        assert np.array_equal(polymask.mask(vertices, (12, 12), backend=backend), polymask.mask(vertices, (12, 12)))
+    with pytest.raises(ValueError, match=r"unknown backend 'warp_drive'; choose one of: auto, python"):
+        polymask.mask(vertices, (12, 12), backend="warp_drive")
+    with pytest.raises(TypeError, match=r"backend must be a string, got 3"):
+        polymask.mask(vertices, (12, 12), backend=3)
+
+
+def test_available_backends_lists_the_library_s_own_fill_and_the_course_s_stages():
+    found = polymask.available_backends()
+    assert "auto" not in found  # the library's own fill is no stage
+    assert found["scanline"] == (True, "")
+    assert {"python", "cython_prange", "opencl"} <= set(found)
