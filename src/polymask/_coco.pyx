@@ -52,7 +52,6 @@ def encode(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends 
     cdef vector[vector[uint32_t]] counts
     cdef vector[string] strings
     with nogil:
-        watch_interrupts()
         rle_encode(xy, n_vertices, ring_ptr, n_rings, part_ptr, n_parts, object_ptr, n_objects,
                    height, width, fill_rule, threads, counts, &strings if compress else NULL)
     cdef size_t k
@@ -222,14 +221,6 @@ cdef extern from "Python.h":
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.math cimport isfinite
 
-from polymask.core cimport note_main_thread, watch_interrupts
-
-import threading
-
-# Ctrl-C between the encoder's chunks of objects: this module links its own
-# copy of the core, so it installs the check itself (core.pxd).
-note_main_thread(threading.main_thread().ident)
-
 
 cdef bint parse_segmentations(list objects, vector[double] &xy, vector[int64_t] &ring_ends,
                               vector[int64_t] &object_ends) except -1:
@@ -330,7 +321,6 @@ def encode_segmentations(list objects not None, int64_t height, int64_t width, i
     cdef vector[vector[uint32_t]] counts
     cdef vector[string] strings
     with nogil:
-        watch_interrupts()
         rle_encode(xy.data(), <int64_t>xy.size() // 2, ring_ends.data(), n_rings, part_ends.data(), n_rings,
                    object_ends.data(), <int64_t>object_ends.size(), height, width, fill_rule, threads,
                    counts, &strings if compress else NULL)

@@ -11,6 +11,7 @@ from cpython.buffer cimport (
 )
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport strcmp
+from libcpp cimport bool
 from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
@@ -18,7 +19,7 @@ from polymask.core cimport (
     BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
     fill_per_pixel, fill_scanline, rasterize as core_rasterize,
     rasterize_touched as core_rasterize_touched,
-    note_main_thread, resolve_threads, set_chunk_rows_for_testing, watch_interrupts,
+    resolve_threads, set_chunk_rows_for_testing, set_process_interrupt_check, InterruptCheck,
     PoolStatistics, pool_statistics as core_pool_statistics, reset_pool_learning as core_reset_pool_learning,
 )
 from polymask.core cimport (
@@ -30,21 +31,51 @@ from polymask.views cimport (
     as_rule, flat_polygons, new_polygon, window_at, writes_every_byte,
 )
 
+import os
 import threading
 
-# ---- Ctrl-C during a fill ----------------------------------------------------
-# Python runs signal handlers only on the main thread, and only between
-# bytecodes; a fill in C++ would hold Ctrl-C until it returns.  The core's
-# threading layer calls a check on the calling thread between chunks (about
-# every 10 ms of a long fill; short fills never call it).  core.pxd's
-# watch_interrupts installs it, as for every module that runs fills; once
-# the main thread is noted, other threads get no check and never wait for
-# the GIL just to learn there is nothing to do.
-note_main_thread(threading.main_thread().ident)
-watch_interrupts()
-
-
 import numpy as np
+
+
+# ---- Ctrl-C during a fill, for every module of the process -------------------
+# Python runs signal handlers only on the main thread, and only between
+# bytecodes; a fill in C++ would hold Ctrl-C until it returns.  The core
+# polls a check on the calling thread between chunks (about every 10 ms of a
+# long fill).  It is installed here, once, for the whole process (the core is
+# one shared library that every extension module links): no binding can
+# forget it.  The check answers at once, without the GIL, on any thread but
+# Python's main one; on the main thread it runs Python's signal handlers,
+# and a KeyboardInterrupt stops the fill (core.pxd: raise_py_error).
+cdef extern from *:
+    """
+    static unsigned long polymask_main_thread = 0;
+    static bool polymask_check_signals(void *)
+    {
+        if (PyThread_get_thread_ident() != polymask_main_thread) return false;
+        PyGILState_STATE state = PyGILState_Ensure();
+        const int failed = PyErr_CheckSignals();
+        PyGILState_Release(state);
+        return failed != 0;
+    }
+    static void polymask_note_main_thread(unsigned long ident) { polymask_main_thread = ident; }
+    """
+    bool check_signals "polymask_check_signals"(void *context) noexcept nogil
+    void note_main_thread "polymask_note_main_thread"(unsigned long ident) noexcept nogil
+
+
+def _note_main_thread():
+    """Record Python's main thread: at import, and in a child after fork().
+
+    A process forked from any thread has that thread as its main thread
+    (CPython makes it so); the check must follow, or the child's fills would
+    ignore Ctrl-C.
+    """
+    note_main_thread(threading.main_thread().ident)
+
+
+_note_main_thread()
+os.register_at_fork(after_in_child=_note_main_thread)
+set_process_interrupt_check(check_signals, NULL)
 
 EVEN_ODD = <int>FillRule.even_odd
 NONZERO = <int>FillRule.nonzero
@@ -69,7 +100,6 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None, *
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
-        watch_interrupts()
         if per_pixel:
             fill_per_pixel(polygon.get()[0], window, out_ptr, row_stride, fill_rule, threads)
         elif zeroed:
@@ -103,7 +133,6 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
     PyObject_GetBuffer(result, &buffer, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
     try:
         with nogil:
-            watch_interrupts()
             if all_touched:
                 fill_touched(polygon.get()[0], window, <uint8_t *>buffer.buf, width, rule, threads, not write_all)
             elif write_all:
@@ -196,7 +225,6 @@ def plain_mask(vertices, shape, threads, out=None, bint all_touched=False):
             return None
         try:
             with nogil:
-                watch_interrupts()
                 if all_touched:
                     fill_touched(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
                                  out_buffer.strides[0], FillRule.even_odd, thread_count, False)
@@ -323,7 +351,6 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     cdef int64_t row_stride = out.strides[0] // sizeof(label_t)
 
     cdef vector[Polygon] polygons
-    watch_interrupts()  # building the polygons checks for Ctrl-C too
     flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     with nogil:
         if all_touched:
@@ -346,7 +373,6 @@ def masks(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends n
     cdef int64_t n_polygons = polygon_ends.shape[0]
     if out.shape[0] != n_polygons:
         raise ValueError(f"out holds {out.shape[0]} masks for {n_polygons} polygons")
-    watch_interrupts()
     flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(0, 0, out.shape[1], out.shape[2])
@@ -370,7 +396,6 @@ def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_e
     """
     cdef vector[Polygon] polygons
     cdef int64_t n_polygons = polygon_ends.shape[0]
-    watch_interrupts()
     flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     cdef FillRule fill_rule = as_rule(rule)
     cdef Window window = window_at(0, 0, rows, cols)

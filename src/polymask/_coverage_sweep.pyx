@@ -9,7 +9,7 @@ from libc.stdint cimport int64_t, uint8_t
 from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
-from polymask.core cimport MaskBox, Polygon, Window, note_main_thread, watch_interrupts
+from polymask.core cimport MaskBox, Polygon, Window
 from polymask.coverage cimport (
     coverage as core_coverage,
     coverage_crops as core_coverage_crops,
@@ -17,11 +17,6 @@ from polymask.coverage cimport (
 )
 from polymask.views cimport as_rule, flat_polygons, new_polygon, window_at
 
-import threading
-
-# Ctrl-C between the sweep's chunks: this module links its own copy of the
-# core, so it installs the check itself (core.pxd: watch_interrupts).
-note_main_thread(threading.main_thread().ident)
 
 ctypedef fused fraction_t:
     double
@@ -43,7 +38,6 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
-        watch_interrupts()
         core_coverage(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
 
 
@@ -61,7 +55,6 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
-        watch_interrupts()
         core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
 
 
@@ -85,7 +78,6 @@ def coverage_crops(const double[:, ::1] vertices not None, const int64_t[::1] ri
             if offsets[p] < 0 or offsets[p] > out.shape[0] - cells:
                 raise ValueError(f"crop {p} ({cells} cells at {offsets[p]}) does not fit in {out.shape[0]} elements")
     cdef vector[Polygon] polygons
-    watch_interrupts()  # building the polygons checks for Ctrl-C too
     flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     cdef const MaskBox *box_ptr = <const MaskBox *>&boxes[0, 0] if n_polygons > 0 else NULL
     cdef const int64_t *offset_ptr = &offsets[0] if n_polygons > 0 else NULL

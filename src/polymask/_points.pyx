@@ -2,24 +2,19 @@
 """Binding of the point queries (csrc/src/points.cpp): the contract at any (x, y).
 
 Like polymask/_core.pyx it only adapts validated NumPy buffers and calls the
-core with the GIL released; polymask/_points.py validates first.
+core with the GIL released; polymask/_contains.py validates first.
 """
 from libc.stdint cimport int64_t, uint8_t
 from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
-from polymask.core cimport Polygon, note_main_thread, watch_interrupts
+from polymask.core cimport Polygon
 from polymask.points cimport (
     contains_grid as core_contains_grid,
     contains_points as core_contains_points,
     which_polygon as core_which_polygon,
 )
 from polymask.views cimport as_rule, flat_polygons, new_polygon
-
-import threading
-
-# Ctrl-C between blocks of points (core.pxd: watch_interrupts).
-note_main_thread(threading.main_thread().ident)
 
 
 def contains(const double[:, ::1] vertices not None, const double[::1] x not None, const double[::1] y not None,
@@ -33,7 +28,6 @@ def contains(const double[:, ::1] vertices not None, const double[::1] x not Non
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
-        watch_interrupts()
         core_contains_points(polygon.get()[0], &x[0], &y[0], n, &out[0], as_rule(rule), threads)
 
 
@@ -49,7 +43,6 @@ def contains_grid(const double[:, ::1] vertices not None, const double[::1] x no
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
-        watch_interrupts()
         core_contains_grid(polygon.get()[0], &x[0], width, &y[0], height, &out[0, 0], as_rule(rule), threads)
 
 
@@ -61,7 +54,6 @@ def which_polygon(const double[:, ::1] vertices not None, const int64_t[::1] rin
     if y.shape[0] != n or out.shape[0] != n:
         raise ValueError(f"x, y and out must have one length, got {n}, {y.shape[0]} and {out.shape[0]}")
     cdef vector[Polygon] polygons
-    watch_interrupts()  # building the polygons checks for Ctrl-C too
     flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     if n == 0:
         return

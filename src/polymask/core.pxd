@@ -53,37 +53,8 @@ cdef extern from *:
         }
     }
 
-    /* Ctrl-C for any module that calls the core's fills: installs, for the
-     * calling thread, a check the fills call between chunks (about every
-     * 10 ms of a long fill).  It takes the GIL to run Python's signal
-     * handlers; a KeyboardInterrupt then stops the fill (raise_py_error
-     * raises it).
-     *
-     * The hook is the calling thread's, in the one shared core library that
-     * every module links; each module installs it before its own fills, so
-     * a fill never runs with a hook some other module left behind.
-     * Only the main thread receives signals; once a module has called
-     * note_main_thread, other threads get no check, so a fill on a worker
-     * thread never waits for the GIL just to learn there is nothing to do. */
-    static unsigned long polymask_main_thread = 0;  /* 0: unknown, check on every thread */
-    static inline void polymask_note_main_thread(unsigned long ident) { polymask_main_thread = ident; }
-    static inline bool polymask_check_signals(void *)
-    {
-        PyGILState_STATE state = PyGILState_Ensure();
-        const int failed = PyErr_CheckSignals();
-        PyGILState_Release(state);
-        return failed != 0;
-    }
-    static inline void polymask_watch_interrupts(void)
-    {
-        if (polymask_main_thread != 0 && PyThread_get_thread_ident() != polymask_main_thread) return;
-        polymask::set_interrupt_check(polymask_check_signals, nullptr, nullptr);
-    }
     """
     void raise_py_error "polymask_raise_py_error"() except *
-    void watch_interrupts "polymask_watch_interrupts"() noexcept nogil
-    # Call at import with threading.main_thread().ident (see above).
-    void note_main_thread "polymask_note_main_thread"(unsigned long ident) noexcept nogil
 
 
 cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
@@ -126,6 +97,8 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     int default_threads()
     ctypedef bool (*InterruptCheck)(void *context) noexcept nogil
     InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
+    # One check for every thread that has none of its own: _core.pyx installs Ctrl-C with it.
+    InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context)
     int64_t set_chunk_rows_for_testing(int64_t rows)
     cdef cppclass PoolStatistics:
         int64_t threaded_calls

@@ -57,7 +57,7 @@ cdef inline void flat_polygons(const double[:, ::1] vertices, const int64_t[::1]
     """The core's polygons from flat rings (polymask._rings.PolygonList) into `polygons`.
 
     Built on up to `threads` threads, with the interrupt check between
-    chunks: the caller installs it first (watch_interrupts).
+    chunks (_core.pyx installs it once for the process).
     """
     cdef const double *xy = first_vertex(vertices)
     cdef const int64_t *ring_ptr = first_end(ring_ends)

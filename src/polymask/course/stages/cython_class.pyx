@@ -20,13 +20,8 @@ builds one Polygon and asks it for one mask.
 """
 import numpy as np
 
-from polymask.core cimport FillRule, Window, fill_per_pixel, watch_interrupts
+from polymask.core cimport FillRule, Window, fill_per_pixel
 from polymask.core cimport Polygon as CorePolygon
-from polymask.core cimport note_main_thread
-
-import threading
-
-note_main_thread(threading.main_thread().ident)  # Ctrl-C checks on the main thread only
 
 
 cdef class Polygon:
@@ -74,7 +69,6 @@ cdef class Polygon:
         window.height = rows
         window.width = cols
         with nogil:
-            watch_interrupts()  # Ctrl-C between the core's chunks of rows
             fill_per_pixel(self.polygon[0], window, &out[0, 0], out.strides[0],
                            FillRule.even_odd, 1)
         return result

@@ -15,10 +15,10 @@ C++ and links the core library.
   ``Polygon::contains``: the shared PNPOLY predicate of crossing.h, which
   reads the vertices through a plain pointer (no memoryview struct copied
   per pixel, as in the stage before).
-* The loop holds no Python object, so it runs ``with nogil``.  Python
-  handles Ctrl-C only between bytecodes, never inside nogil code, so the
-  rows go in blocks of a few milliseconds with ``PyErr_CheckSignals()``
-  (which raises KeyboardInterrupt) between them.
+* The loop holds no Python object, so it runs ``with nogil``: other
+  Python threads run meanwhile.  (Python handles Ctrl-C only between
+  bytecodes, never inside nogil code; the registry that runs every stage
+  for ``polymask.mask(..., backend=...)`` keeps Ctrl-C answered around it.)
 
 What changed from the stage before (cython_typed): the inside test is no
 longer ours but the C++ library's, and the vertices are converted to the
@@ -26,7 +26,6 @@ library's type on every call -- the cost the cdef class stage removes.
 """
 import numpy as np
 
-from cpython.exc cimport PyErr_CheckSignals
 from libcpp.memory cimport unique_ptr
 
 from polymask.core cimport FillRule, Polygon
@@ -38,21 +37,16 @@ def mask(const double[:, ::1] vertices not None, shape):
         raise ValueError(f"vertices must be an (N, 2) array of (x, y) pairs, got shape "
                          f"({vertices.shape[0]}, {vertices.shape[1]})")
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
-    cdef Py_ssize_t row, col, block_begin, block_end
-    # About 2**22 edge tests per block: milliseconds.
-    cdef Py_ssize_t block_rows = max(1, (1 << 22) // max(1, cols * (vertices.shape[0] + 1)))
+    cdef Py_ssize_t row, col
     cdef const double *xy = &vertices[0, 0] if vertices.shape[0] > 0 else NULL
     # The per-call conversion: NumPy's vertices copied into the C++ polygon.
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new Polygon(xy, vertices.shape[0]))
     result = np.zeros((rows, cols), dtype=bool)
     cdef unsigned char[:, ::1] out = result.view(np.uint8)
-    for block_begin in range(0, rows, block_rows):
-        block_end = min(rows, block_begin + block_rows)
-        with nogil:
-            for row in range(block_begin, block_end):
-                for col in range(cols):
-                    out[row, col] = polygon.get().contains(col, row, FillRule.even_odd)
-        PyErr_CheckSignals()
+    with nogil:
+        for row in range(rows):
+            for col in range(cols):
+                out[row, col] = polygon.get().contains(col, row, FillRule.even_odd)
     return result
 
