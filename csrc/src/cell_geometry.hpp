@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "polymask/core.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 #include "thread_pool.hpp"
 
 // Inline every call in the hot loops of the cell sweeps.  GCC kept

@@ -51,7 +51,7 @@
 #include "cell_geometry.hpp"
 #include "checks.hpp"
 #include "parallel.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 
 namespace polymask {
 

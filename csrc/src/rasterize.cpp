@@ -12,7 +12,7 @@
 #include <string>
 
 #include "polymask/rasterize.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 #include "checks.hpp"
 #include "mask_writers.hpp"
 #include "parallel.hpp"

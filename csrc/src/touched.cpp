@@ -60,7 +60,8 @@
 #include "parallel.hpp"
 #include "polymask/coverage.hpp"
 #include "polymask/rasterize.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
+#include "testing.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
@@ -667,7 +668,7 @@ template void rasterize_touched<float>(const Polygon *, int64_t, const float *, 
 template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &, double *,
                                         int64_t, FillRule, int);
 
-bool detail::allow_touched_simd_for_testing(bool allowed) { return touched_simd_allowed.exchange(allowed); }
+bool testing::allow_touched_simd_for_testing(bool allowed) { return touched_simd_allowed.exchange(allowed); }
 
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
                   int threads, bool zeroed)

@@ -19,7 +19,7 @@ from polymask.core cimport (
     BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
     fill_per_pixel, fill_scanline, rasterize as core_rasterize,
     rasterize_touched as core_rasterize_touched,
-    note_main_thread, resolve_threads, set_chunk_rows_for_testing, watch_interrupts,
+    note_main_thread, resolve_threads, watch_interrupts,
     PoolStatistics, pool_statistics as core_pool_statistics, reset_pool_learning as core_reset_pool_learning,
 )
 from polymask.core cimport (
@@ -32,6 +32,13 @@ from polymask.views cimport (
 )
 
 import threading
+
+# The core's test hooks: exported by the core library but not public, so
+# their header sits beside the core's sources (csrc/src/testing.hpp, on this
+# module's include path only) and not in core.pxd, which learners' builds
+# cimport against the installed headers.
+cdef extern from "testing.hpp" namespace "polymask::testing" nogil:
+    int64_t set_chunk_rows_for_testing(int64_t rows)
 
 # ---- Ctrl-C during a fill ----------------------------------------------------
 # Python runs signal handlers only on the main thread, and only between

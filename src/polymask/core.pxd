@@ -126,7 +126,7 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     int default_threads()
     ctypedef bool (*InterruptCheck)(void *context) noexcept nogil
     InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
-    int64_t set_chunk_rows_for_testing(int64_t rows)
+    InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context)
     cdef cppclass PoolStatistics:
         int64_t threaded_calls
         int64_t unpaid_calls
