@@ -12,6 +12,7 @@
 #include <string>
 
 #include "polymask/rasterize.hpp"
+#include "bounds.hpp"
 #include "scanline.hpp"
 #include "checks.hpp"
 #include "mask_writers.hpp"
@@ -40,15 +41,9 @@ Extent extent_in_window(const Polygon &polygon, const Window &window)
     // Under the half-open rule an edge crosses rows [ceil(y_low),
     // ceil(y_high)); edges are sorted by y_low, so the first edge starts
     // the polygon's rows and the largest y_high ends them.
-    double y_high = edges.front().y_high;
-    double x_min = std::min(edges.front().xi, edges.front().xj);
-    double x_max = std::max(edges.front().xi, edges.front().xj);
-    for (const Edge &e : edges) {
-        y_high = std::max(y_high, e.y_high);
-        x_min = std::min({x_min, e.xi, e.xj});
-        x_max = std::max({x_max, e.xi, e.xj});
-    }
-    extent.row_first = detail::ceil_clamped(edges.front().y_low, window.row0, row_end);
+    const detail::Bounds box = detail::edge_bounds(edges);
+    const double x_min = box.x_min, x_max = box.x_max, y_high = box.y_max;
+    extent.row_first = detail::ceil_clamped(box.y_min, window.row0, row_end);
     extent.row_end = detail::ceil_clamped(y_high, window.row0, row_end);
     // x_cross lies between an edge's end-point abscissae up to rounding, so
     // a polygon entirely left of the window (every span ends at or before
@@ -59,7 +54,7 @@ Extent extent_in_window(const Polygon &polygon, const Window &window)
     // That needs x_cross's product (x[j] - x[i]) * (py - y[i]) not to
     // overflow: past 2^500 it can reach +-inf, and such a polygon fills whole
     // rows of any window (found by csrc/fuzz), so it is never skipped.
-    const double largest = std::max({std::fabs(x_min), std::fabs(x_max), std::fabs(edges.front().y_low),
+    const double largest = std::max({std::fabs(x_min), std::fabs(x_max), std::fabs(box.y_min),
                                      std::fabs(y_high)});
     extent.misses_columns = largest < 0x1p500 &&
                             ((x_max + margin <= static_cast<double>(window.col0)) ||

@@ -54,6 +54,7 @@
 #include <immintrin.h>
 #endif
 
+#include "bounds.hpp"
 #include "cell_geometry.hpp"
 #include "checks.hpp"
 #include "mask_writers.hpp"
@@ -532,11 +533,8 @@ struct TouchedPolygon {
         detail::check_finite_vertices(polygon, "polymask::rasterize_touched");
         const ConstSpan<double> xy = polygon.xy();
         if (xy.empty()) return;
-        double x_min = xy[0], x_max = xy[0], y_min = xy[1], y_max = xy[1];
-        for (size_t k = 0; k + 1 < xy.size(); k += 2) {
-            x_min = std::min(x_min, xy[k]), x_max = std::max(x_max, xy[k]);
-            y_min = std::min(y_min, xy[k + 1]), y_max = std::max(y_max, xy[k + 1]);
-        }
+        const detail::Bounds box = detail::vertex_bounds(xy);
+        const double x_min = box.x_min, x_max = box.x_max, y_min = box.y_min, y_max = box.y_max;
         // Cell r meets the open extent (y_min, y_max) iff r - 1/2 < y_max
         // and r + 1/2 > y_min; one more row each way guards the rounding.
         const int64_t last_row = window.row0 + window.height, last_col = window.col0 + window.width;
