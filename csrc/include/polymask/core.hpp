@@ -189,9 +189,9 @@ POLYMASK_API InterruptCheck set_interrupt_check(InterruptCheck check, void *cont
 // cadence, whenever its calling thread has no check of its own installed
 // with set_interrupt_check (a thread's own check always takes precedence).
 // It may be called on any thread that runs a fill, so it decides for itself,
-// cheaply, whether that thread should stop (the Python binding installs one
-// at import that answers only on Python's main thread, without the GIL
-// elsewhere).  nullptr removes it.  Stored atomically: safe to set while
+// cheaply, whether that thread should stop (a Python binding's, installed
+// once at import, acts only on Python's main thread and answers false at
+// once, without the GIL, elsewhere).  nullptr removes it.  Stored atomically: safe to set while
 // other threads fill (a fill already running keeps the check it started
 // with).  Returns the previous process-wide check.
 POLYMASK_API InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context);
