@@ -27,7 +27,7 @@
 
 #include "polymask/core.hpp"
 #include "polymask/coverage.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 
 namespace {
 

@@ -17,7 +17,8 @@
 #include <vector>
 
 #include "polymask/core.hpp"
-#include "polymask/scanline.hpp"
+#include "bounds.hpp"
+#include "scanline.hpp"
 #include "thread_pool.hpp"
 
 // Inline every call in the hot loops of the cell sweeps.  GCC kept
@@ -143,15 +144,8 @@ template <class Wide>
 void cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segments, std::vector<Flat> &flats)
 {
     const ConstSpan<double> xy = polygon.xy();
-    double x_min = 0.0, x_max = 0.0;
-    if (!xy.empty()) {
-        x_min = x_max = xy[0];
-        for (size_t k = 0; k < xy.size(); k += 2) {
-            x_min = std::min(x_min, xy[k]);
-            x_max = std::max(x_max, xy[k]);
-        }
-    }
-    const double origin = std::floor(0.5 * x_min + 0.5 * x_max);
+    const detail::Bounds box = xy.empty() ? detail::Bounds{} : detail::vertex_bounds(xy);
+    const double origin = std::floor(0.5 * box.x_min + 0.5 * box.x_max);
     segments.clear();
     segments.reserve(polygon.edges_by_y().size());
     for (const Edge &e : polygon.edges_by_y()) {

@@ -51,7 +51,8 @@
 #include "cell_geometry.hpp"
 #include "checks.hpp"
 #include "parallel.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
+#include "sorting.hpp"
 
 namespace polymask {
 
@@ -129,21 +130,15 @@ bool crossing_less(const Crossing &a, const Crossing &b)
 }
 
 
-// Insertion sort by (key, other); calls swapped(a, b) for every pair it swaps.
+// Sort by (key, other); calls swapped(a, b) for every pair it swaps.
 template <class Crossing, class OnSwap>
 void insertion_sort(std::vector<Crossing> &items, OnSwap swapped)
 {
-    for (size_t k = 1; k < items.size(); ++k) {
-        const Crossing item = items[k];
-        size_t pos = k;
-        while (pos > 0 && (items[pos - 1].key > item.key ||
-                           (items[pos - 1].key == item.key && items[pos - 1].other > item.other))) {
-            swapped(items[pos - 1], item);
-            items[pos] = items[pos - 1];
-            --pos;
-        }
-        items[pos] = item;
-    }
+    const auto by_key = [](const Crossing &a, const Crossing &b) {
+        return a.key < b.key || (a.key == b.key && a.other < b.other);
+    };
+    detail::insertion_sort(items.data(), items.size(), by_key, detail::kUnlimitedMoves,
+                           [&](const auto &sorted, size_t j, const Crossing &item) { swapped(sorted[j], item); });
 }
 
 // Sort by `less`, a strict total order on the values that matter (so the
@@ -154,21 +149,8 @@ void insertion_sort(std::vector<Crossing> &items, OnSwap swapped)
 template <class Item, class Less>
 void sort_mostly_sorted(std::vector<Item> &items, Less less)
 {
-    size_t moves_left = 4 * items.size() + 32;
-    for (size_t k = 1; k < items.size(); ++k) {
-        if (!less(items[k], items[k - 1])) continue;
-        const Item item = items[k];
-        size_t pos = k;
-        while (pos > 0 && less(item, items[pos - 1])) {
-            items[pos] = items[pos - 1];
-            --pos;
-            if (--moves_left == 0) {
-                items[pos] = item;
-                std::sort(items.begin(), items.end(), less);
-                return;
-            }
-        }
-        items[pos] = item;
+    if (!detail::insertion_sort(items.data(), items.size(), less, 4 * items.size() + 32)) {
+        std::sort(items.begin(), items.end(), less);
     }
 }
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(POLYMASK_NO_SIMD)
 #define POLYMASK_X86_AVX2 1

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "polymask/core.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 #include "checks.hpp"
 #include "mask_writers.hpp"
 #include "row_bands.hpp"

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "polymask/masks.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 #include "mask_writers.hpp"
 #include "parallel.hpp"
 #include "row_bands.hpp"

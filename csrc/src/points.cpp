@@ -5,6 +5,7 @@
 // edges only.  contains_points and which_polygon run many queries on the
 // threading layer (parallel.hpp), in blocks of points.
 #include "polymask/points.hpp"
+#include "bounds.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -43,16 +44,10 @@ PointIndex::PointIndex(const Polygon &polygon)
         span_start_ = {0};
         return;
     }
-    x_min_ = x_max_ = edges[0].xi;
-    y_min_ = edges[0].y_low;
-    y_max_ = edges[0].y_high;
+    const detail::Bounds box = detail::edge_bounds(edges);
+    x_min_ = box.x_min, x_max_ = box.x_max, y_min_ = box.y_min, y_max_ = box.y_max;
     double least_rise = std::numeric_limits<double>::infinity();  // the smallest y_high - y_low
-    for (const Edge &edge : edges) {
-        x_min_ = std::min({x_min_, edge.xi, edge.xj});
-        x_max_ = std::max({x_max_, edge.xi, edge.xj});
-        y_max_ = std::max(y_max_, edge.y_high);
-        least_rise = std::min(least_rise, edge.y_high - edge.y_low);
-    }
+    for (const Edge &edge : edges) least_rise = std::min(least_rise, edge.y_high - edge.y_low);
     const double span = y_max_ - y_min_;  // > 0: every edge here has y_low < y_high
     const int64_t n_edges = static_cast<int64_t>(edges.size());
     int64_t bands = std::isfinite(span) ? std::min<int64_t>(n_edges, int64_t(1) << 22) : 1;

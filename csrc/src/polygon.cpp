@@ -9,6 +9,7 @@
 #include "polymask/core.hpp"
 
 #include "checks.hpp"
+#include "sorting.hpp"
 
 namespace polymask {
 
@@ -100,13 +101,7 @@ void Polygon::build(const double *xy, int64_t n_vertices, const int64_t *ring_en
     if (n_edges_ <= 32) {
         // A stable insertion sort: stable_sort would allocate a buffer for
         // every small polygon of a label image.
-        for (size_t k = 1; k < n_edges_; ++k) {
-            if (!lower(table[k], table[k - 1])) continue;
-            const Edge edge = table[k];
-            size_t pos = k;
-            for (; pos > 0 && lower(edge, table[pos - 1]); --pos) table[pos] = table[pos - 1];
-            table[pos] = edge;
-        }
+        detail::insertion_sort(table, n_edges_, lower);
     } else {
         std::stable_sort(table, table + n_edges_, lower);
     }

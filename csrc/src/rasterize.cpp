@@ -12,10 +12,12 @@
 #include <string>
 
 #include "polymask/rasterize.hpp"
-#include "polymask/scanline.hpp"
+#include "bounds.hpp"
+#include "scanline.hpp"
 #include "checks.hpp"
 #include "mask_writers.hpp"
 #include "parallel.hpp"
+#include "label_burn.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
@@ -29,6 +31,8 @@ struct Extent {
     int64_t row_end = 0;
     bool misses_columns = false;
     double crossings = 0;  // (edge, row) pairs in the window: its share of the work
+
+    bool burns() const { return !misses_columns; }
 };
 
 Extent extent_in_window(const Polygon &polygon, const Window &window)
@@ -40,15 +44,9 @@ Extent extent_in_window(const Polygon &polygon, const Window &window)
     // Under the half-open rule an edge crosses rows [ceil(y_low),
     // ceil(y_high)); edges are sorted by y_low, so the first edge starts
     // the polygon's rows and the largest y_high ends them.
-    double y_high = edges.front().y_high;
-    double x_min = std::min(edges.front().xi, edges.front().xj);
-    double x_max = std::max(edges.front().xi, edges.front().xj);
-    for (const Edge &e : edges) {
-        y_high = std::max(y_high, e.y_high);
-        x_min = std::min({x_min, e.xi, e.xj});
-        x_max = std::max({x_max, e.xi, e.xj});
-    }
-    extent.row_first = detail::ceil_clamped(edges.front().y_low, window.row0, row_end);
+    const detail::Bounds box = detail::edge_bounds(edges);
+    const double x_min = box.x_min, x_max = box.x_max, y_high = box.y_max;
+    extent.row_first = detail::ceil_clamped(box.y_min, window.row0, row_end);
     extent.row_end = detail::ceil_clamped(y_high, window.row0, row_end);
     // x_cross lies between an edge's end-point abscissae up to rounding, so
     // a polygon entirely left of the window (every span ends at or before
@@ -59,7 +57,7 @@ Extent extent_in_window(const Polygon &polygon, const Window &window)
     // That needs x_cross's product (x[j] - x[i]) * (py - y[i]) not to
     // overflow: past 2^500 it can reach +-inf, and such a polygon fills whole
     // rows of any window (found by csrc/fuzz), so it is never skipped.
-    const double largest = std::max({std::fabs(x_min), std::fabs(x_max), std::fabs(edges.front().y_low),
+    const double largest = std::max({std::fabs(x_min), std::fabs(x_max), std::fabs(box.y_min),
                                      std::fabs(y_high)});
     extent.misses_columns = largest < 0x1p500 &&
                             ((x_max + margin <= static_cast<double>(window.col0)) ||
@@ -120,47 +118,25 @@ template <class Label>
 void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
                const Window &window, Label *out, int64_t row_stride, FillRule rule, int threads)
 {
-    detail::check_window("polymask::rasterize", window, out, row_stride);
-    if (n_polygons < 0) throw std::invalid_argument("polymask::rasterize: negative polygon count");
-    if (window.height == 0 || window.width == 0 || n_polygons == 0) return;
-    if (polygons == nullptr || values == nullptr) throw std::invalid_argument("polymask::rasterize: null pointer");
-
-    // Each polygon's extent, in chunks with the interrupt check between
-    // them (a million polygons take a fifth of a second), on the threads
-    // their edges are worth.
-    std::vector<Extent> extents(static_cast<size_t>(n_polygons));
-    detail::for_items(
-        n_polygons, threads,
+    struct NoScratch {};
+    // Each polygon's extent (a million polygons take a fifth of a second);
+    // each polygon that reaches a band is swept over the band's rows with
+    // the same sweep as its mask, by a writer that stores its value in spans.
+    detail::burn_labels<NoScratch, Extent>(
+        "polymask::rasterize", n_polygons, polygons, values, window, out, row_stride, threads, 1.0,
         [polygons](int64_t p) { return kExtentPerEdge * static_cast<double>(polygons[p].edges_by_y().size()); },
-        [&](int64_t p) { extents[static_cast<size_t>(p)] = extent_in_window(polygons[p], window); });
-    double crossings = 0;
-    for (const Extent &extent : extents) crossings += extent.crossings;
-    const detail::PolygonsByRows by_rows(
-        window, n_polygons, [&](int64_t p) { return extents[static_cast<size_t>(p)].row_first; },
-        [&](int64_t p) {
-            const Extent &extent = extents[static_cast<size_t>(p)];
-            return extent.misses_columns ? extent.row_first : extent.row_end;
+        [&](int64_t p, Extent &extent, NoScratch &) { extent = extent_in_window(polygons[p], window); },
+        [&] {
+            // Reused across the band's polygons: edge rows of the polygon being
+            // burned, and the sweep's arrays (allocated once per band, not per polygon).
+            return [&, rows = std::vector<detail::EdgeRows>(), buffers = detail::SweepBuffers()](
+                       int64_t p, const Extent &, int64_t row_begin, int64_t row_end) mutable {
+                const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+                detail::edge_rows_in_window(edges, window, rows);
+                detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
+                detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);
+            };
         });
-    const double work_per_row = detail::burn_work_per_row(crossings, by_rows, window);
-
-    // Each thread burns the polygons that reach its band of rows, in
-    // order: "later over earlier" holds exactly at any thread count.
-    detail::for_row_bands(window, threads, [&](int64_t band_begin, int64_t band_end) {
-        // Reused across polygons: edge rows of the polygon being burned, and
-        // the sweep's arrays (allocated once per band, not per polygon).
-        std::vector<detail::EdgeRows> rows;
-        detail::SweepBuffers buffers;
-        by_rows.for_each(band_begin, band_end, [&](int64_t p) {
-            const Extent &extent = extents[static_cast<size_t>(p)];
-            const int64_t row_begin = std::max(band_begin, extent.row_first);
-            const int64_t row_end = std::min(band_end, extent.row_end);
-            if (row_begin >= row_end) return;
-            const ConstSpan<Edge> edges = polygons[p].edges_by_y();
-            detail::edge_rows_in_window(edges, window, rows);
-            detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
-            detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);
-        });
-    }, work_per_row);
 }
 
 template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,

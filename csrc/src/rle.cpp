@@ -25,7 +25,7 @@
 #include "checks.hpp"
 #include "parallel.hpp"
 #include "row_bands.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 
 namespace polymask {
 

@@ -16,7 +16,7 @@
 
 #include "parallel.hpp"
 #include "polymask/core.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 
 namespace polymask {
 namespace detail {

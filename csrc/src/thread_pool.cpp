@@ -40,6 +40,7 @@
 
 #include "polymask/core.hpp"
 #include "row_bands.hpp"
+#include "testing.hpp"
 
 namespace polymask {
 
@@ -53,6 +54,36 @@ struct InterruptHook {
 };
 thread_local InterruptHook interrupt_hook;
 
+// The process-wide check (set_process_interrupt_check), for threads with no
+// check of their own.  A check and its context must be read as one pair, so
+// the atomic holds a pointer to an immutable hook.  Hooks are never freed (a
+// fill on another thread may still be reading the one just replaced); one
+// hook is kept per distinct (check, context) pair and reused, so installing
+// and removing the same check again and again allocates nothing new.  The
+// list lives as long as the process (it is reachable, so no leak is reported).
+std::atomic<const InterruptHook *> process_hook{nullptr};
+std::mutex process_hooks_mutex;  // guards the list; setting is rare (once at import)
+std::vector<const InterruptHook *> *process_hooks = nullptr;
+
+const InterruptHook *process_hook_for(InterruptCheck check, void *context)
+{
+    if (check == nullptr) return nullptr;
+    if (process_hooks == nullptr) process_hooks = new std::vector<const InterruptHook *>();
+    for (const InterruptHook *hook : *process_hooks) {
+        if (hook->check == check && hook->context == context) return hook;
+    }
+    process_hooks->push_back(new InterruptHook{check, context});
+    return process_hooks->back();
+}
+
+// The check a fill on this thread polls: the thread's own, else the process's.
+InterruptHook current_interrupt_hook()
+{
+    if (interrupt_hook.check != nullptr) return interrupt_hook;
+    const InterruptHook *shared = process_hook.load(std::memory_order_acquire);
+    return shared != nullptr ? *shared : InterruptHook{};
+}
+
 // How often a caller polls its check.  Polling takes the GIL in the Python
 // binding, which can wait up to the interpreter's switch interval, so short
 // fills never poll and long ones poll about every 10 ms: well inside the
@@ -61,7 +92,7 @@ constexpr auto kPollInterval = std::chrono::milliseconds(10);
 
 class Poller {
 public:
-    Poller() : hook_(interrupt_hook), last_(std::chrono::steady_clock::now()) {}
+    Poller() : hook_(current_interrupt_hook()), last_(std::chrono::steady_clock::now()) {}
     bool active() const { return hook_.check != nullptr; }
     // True when the check asks to stop; calls it at most every kPollInterval.
     bool should_stop()
@@ -89,7 +120,15 @@ InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **p
     return previous.check;
 }
 
+InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context)
+{
+    const std::lock_guard<std::mutex> lock(process_hooks_mutex);
+    const InterruptHook *previous = process_hook.exchange(process_hook_for(check, context), std::memory_order_acq_rel);
+    return previous != nullptr ? previous->check : nullptr;
+}
+
 Interrupted::Interrupted() : std::runtime_error("polymask: the fill was interrupted") {}
+Interrupted::~Interrupted() = default;
 
 // ---- how many threads -------------------------------------------------------
 
@@ -174,7 +213,10 @@ namespace {
 std::atomic<int64_t> chunk_rows_for_testing{0};
 }
 
-int64_t set_chunk_rows_for_testing(int64_t rows) { return chunk_rows_for_testing.exchange(rows > 0 ? rows : 0); }
+int64_t testing::set_chunk_rows_for_testing(int64_t rows)
+{
+    return chunk_rows_for_testing.exchange(rows > 0 ? rows : 0);
+}
 
 namespace detail {
 

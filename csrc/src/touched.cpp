@@ -54,13 +54,16 @@
 #include <immintrin.h>
 #endif
 
+#include "bounds.hpp"
 #include "cell_geometry.hpp"
 #include "checks.hpp"
 #include "mask_writers.hpp"
 #include "parallel.hpp"
 #include "polymask/coverage.hpp"
 #include "polymask/rasterize.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
+#include "testing.hpp"
+#include "label_burn.hpp"
 #include "row_bands.hpp"
 
 namespace polymask {
@@ -524,6 +527,7 @@ struct TouchedPolygon {
     std::unique_ptr<CellEdges<Extended>> wide;  // coordinates beyond 2^16
 
     bool meets_window() const { return row_first < row_end && col_first < col_end; }
+    bool burns() const { return meets_window(); }
     bool by_edges() const { return wide ? wide->by_edges : narrow.by_edges; }
 
     void prepare(const Polygon &polygon, const Window &window, detail::OverlapScratch &scratch)
@@ -531,11 +535,8 @@ struct TouchedPolygon {
         detail::check_finite_vertices(polygon, "polymask::rasterize_touched");
         const ConstSpan<double> xy = polygon.xy();
         if (xy.empty()) return;
-        double x_min = xy[0], x_max = xy[0], y_min = xy[1], y_max = xy[1];
-        for (size_t k = 0; k + 1 < xy.size(); k += 2) {
-            x_min = std::min(x_min, xy[k]), x_max = std::max(x_max, xy[k]);
-            y_min = std::min(y_min, xy[k + 1]), y_max = std::max(y_max, xy[k + 1]);
-        }
+        const detail::Bounds box = detail::vertex_bounds(xy);
+        const double x_min = box.x_min, x_max = box.x_max, y_min = box.y_min, y_max = box.y_max;
         // Cell r meets the open extent (y_min, y_max) iff r - 1/2 < y_max
         // and r + 1/2 > y_min; one more row each way guards the rounding.
         const int64_t last_row = window.row0 + window.height, last_col = window.col0 + window.width;
@@ -573,83 +574,57 @@ template <class Label>
 void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values, const Window &window,
                        Label *out, int64_t row_stride, FillRule rule, int threads)
 {
-    detail::check_window("polymask::rasterize_touched", window, out, row_stride);
-    if (n_polygons < 0) throw std::invalid_argument("polymask::rasterize_touched: negative polygon count");
-    if (window.height == 0 || window.width == 0 || n_polygons == 0) return;
-    if (polygons == nullptr || values == nullptr) {
-        throw std::invalid_argument("polymask::rasterize_touched: null pointer");
-    }
-    // The polygons are prepared in groups, on as many threads as their
-    // vertices are worth: on one thread, the preparation was an eighth of
-    // a 10,000-polygon label image's all_touched (7.5 of 56 ms).
-    std::vector<TouchedPolygon> prepared(static_cast<size_t>(n_polygons));
-    const detail::ItemPlan plan = detail::plan_items(n_polygons, threads, [polygons](int64_t p) {
-        return kPreparationPerVertex * static_cast<double>(polygons[p].xy().size() / 2);
-    });
-    detail::parallel_for(plan.chunks, plan.team, [&](int64_t chunk) {
-        detail::OverlapScratch scratch;
-        const int64_t end = n_polygons * (chunk + 1) / plan.chunks;
-        for (int64_t p = n_polygons * chunk / plan.chunks; p < end; ++p) {
-            prepared[static_cast<size_t>(p)].prepare(polygons[p], window, scratch);
-        }
-    });
-    double crossings = 0;
-    for (const TouchedPolygon &polygon : prepared) crossings += polygon.crossings;
-    const detail::PolygonsByRows by_rows(
-        window, n_polygons, [&](int64_t p) { return prepared[static_cast<size_t>(p)].row_first; },
-        [&](int64_t p) {
-            const TouchedPolygon &polygon = prepared[static_cast<size_t>(p)];
-            return polygon.meets_window() ? polygon.row_end : polygon.row_first;
-        });
-    Label *const origin = out - window.row0 * row_stride - window.col0;
-    // Twice a centre-rule burn's row: its sweep, and about as much again for
-    // the marking.
-    const double work_per_row = 2.0 * detail::burn_work_per_row(crossings, by_rows, window);
-
-    // As rasterize: each thread burns the polygons that reach its band of
-    // rows, in order, so "later over earlier" holds at any thread count.
-    detail::for_row_bands(window, threads, [&](int64_t band_begin, int64_t band_end) {
-        std::vector<detail::EdgeRows> rows;
-        Pieces<double> narrow_pieces;
-        Pieces<Extended> wide_pieces;
-        detail::SweepBuffers buffers;  // the sweep's arrays, for every polygon of the band
-        std::vector<uint8_t> cells;  // the area sweep's answer, for polygons that need it
-        by_rows.for_each(band_begin, band_end, [&](int64_t p) {
-            const TouchedPolygon &polygon = prepared[static_cast<size_t>(p)];
-            const int64_t row_begin = std::max(band_begin, polygon.row_first);
-            const int64_t row_end = std::min(band_end, polygon.row_end);
-            if (row_begin >= row_end) return;  // polygons missing the window are in no block
-            const Label value = values[p];
-            if (!polygon.by_edges()) {
-                // Edges that may overlap (or coordinates past 2^40 or below
-                // 2^-480): the area sweep over the polygon's reach in this
-                // band, then its value.
-                const Window reach{row_begin, polygon.col_first, row_end - row_begin,
-                                   polygon.col_end - polygon.col_first};
-                cells.assign(static_cast<size_t>(reach.height * reach.width), 0);
-                detail::fill_touched_by_area(polygons[p], reach, cells.data(), reach.width, rule, 1);
-                for (int64_t r = 0; r < reach.height; ++r) {
-                    Label *line = origin + (reach.row0 + r) * row_stride + reach.col0;
-                    const uint8_t *in = cells.data() + r * reach.width;
-                    for (int64_t c = 0; c < reach.width; ++c) {
-                        if (in[c]) line[c] = value;
+    // The polygons are prepared on as many threads as their vertices are
+    // worth: on one thread, the preparation was an eighth of a
+    // 10,000-polygon label image's all_touched (7.5 of 56 ms).  A burned row
+    // costs twice a centre-rule burn's: its sweep, and about as much again
+    // for the marking.
+    detail::burn_labels<detail::OverlapScratch, TouchedPolygon>(
+        "polymask::rasterize_touched", n_polygons, polygons, values, window, out, row_stride, threads, 2.0,
+        [polygons](int64_t p) { return kPreparationPerVertex * static_cast<double>(polygons[p].xy().size() / 2); },
+        [&](int64_t p, TouchedPolygon &polygon, detail::OverlapScratch &scratch) {
+            polygon.prepare(polygons[p], window, scratch);
+        },
+        [&] {
+            Label *const origin = out - window.row0 * row_stride - window.col0;  // pixel (0, 0)
+            // The band's buffers, for every polygon it burns: edge rows, the
+            // marking's pieces, the sweep's arrays, and the area sweep's
+            // answer for polygons that need it.
+            return [&, origin, rows = std::vector<detail::EdgeRows>(), narrow_pieces = Pieces<double>(),
+                    wide_pieces = Pieces<Extended>(), buffers = detail::SweepBuffers(),
+                    cells = std::vector<uint8_t>()](int64_t p, const TouchedPolygon &polygon, int64_t row_begin,
+                                                    int64_t row_end) mutable {
+                const Label value = values[p];
+                if (!polygon.by_edges()) {
+                    // Edges that may overlap (or coordinates past 2^40 or below
+                    // 2^-480): the area sweep over the polygon's reach in this
+                    // band, then its value.
+                    const Window reach{row_begin, polygon.col_first, row_end - row_begin,
+                                       polygon.col_end - polygon.col_first};
+                    cells.assign(static_cast<size_t>(reach.height * reach.width), 0);
+                    detail::fill_touched_by_area(polygons[p], reach, cells.data(), reach.width, rule, 1);
+                    for (int64_t r = 0; r < reach.height; ++r) {
+                        Label *line = origin + (reach.row0 + r) * row_stride + reach.col0;
+                        const uint8_t *in = cells.data() + r * reach.width;
+                        for (int64_t c = 0; c < reach.width; ++c) {
+                            if (in[c]) line[c] = value;
+                        }
                     }
+                    return;
                 }
-                return;
-            }
-            const ConstSpan<Edge> edges = polygons[p].edges_by_y();
-            detail::edge_rows_in_window(edges, window, rows);
-            const detail::LabelSpanWriter<Label> writer{out, row_stride, window, value};
-            const LabelRuns<Label> runs{origin, row_stride, value};
-            if (polygon.wide) {
-                sweep_touched(edges, rows, polygon.wide->segments, polygon.wide->flats, window, rule, row_begin,
-                              row_end, writer, runs, wide_pieces, buffers);
-            } else {
-                sweep_touched(edges, rows, polygon.narrow.segments, polygon.narrow.flats, window, rule, row_begin,
-                              row_end, writer, runs, narrow_pieces, buffers);
-            }
+                const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+                detail::edge_rows_in_window(edges, window, rows);
+                const detail::LabelSpanWriter<Label> writer{out, row_stride, window, value};
+                const LabelRuns<Label> runs{origin, row_stride, value};
+                if (polygon.wide) {
+                    sweep_touched(edges, rows, polygon.wide->segments, polygon.wide->flats, window, rule, row_begin,
+                                  row_end, writer, runs, wide_pieces, buffers);
+                } else {
+                    sweep_touched(edges, rows, polygon.narrow.segments, polygon.narrow.flats, window, rule,
+                                  row_begin, row_end, writer, runs, narrow_pieces, buffers);
+                }
+            };
         });
-    }, work_per_row);
 }
 
 template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,
@@ -667,7 +642,7 @@ template void rasterize_touched<float>(const Polygon *, int64_t, const float *, 
 template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &, double *,
                                         int64_t, FillRule, int);
 
-bool detail::allow_touched_simd_for_testing(bool allowed) { return touched_simd_allowed.exchange(allowed); }
+bool testing::allow_touched_simd_for_testing(bool allowed) { return touched_simd_allowed.exchange(allowed); }
 
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
                   int threads, bool zeroed)

@@ -10,6 +10,7 @@
 #include "polymask/coverage.hpp"
 #include "polymask/rasterize.hpp"
 #include "test_support.hpp"
+#include "testing.hpp"
 
 using namespace polymask_test;
 
@@ -191,9 +192,9 @@ TEST(Coverage, TouchedBothPathsZeroedWindowsAndThreads)
                         std::vector<uint8_t> touched(static_cast<size_t>(window.height * window.width),
                                                      zeroed ? 0 : 0xAA);
                         // The portable marking on odd trials (the SIMD one, where the CPU has it, on even).
-                        const bool simd = polymask::detail::allow_touched_simd_for_testing(trial % 2 == 0);
+                        const bool simd = polymask::testing::allow_touched_simd_for_testing(trial % 2 == 0);
                         polymask::fill_touched(polygon, window, touched.data(), window.width, rule, threads, zeroed);
-                        polymask::detail::allow_touched_simd_for_testing(simd);
+                        polymask::testing::allow_touched_simd_for_testing(simd);
                         for (int64_t r = 0; r < window.height; ++r) {
                             for (int64_t c = 0; c < window.width; ++c) {
                                 const double f = fractions[(r + window.row0) * 24 + (c + window.col0)];

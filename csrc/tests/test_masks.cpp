@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "polymask/masks.hpp"
-#include "polymask/scanline.hpp"
+#include "scanline.hpp"
 #include "test_support.hpp"
 
 namespace {

@@ -25,6 +25,7 @@
 #include "parallel.hpp"
 #include "row_bands.hpp"
 #include "test_support.hpp"
+#include "testing.hpp"
 #include "polymask/coverage.hpp"
 #include "polymask/rasterize.hpp"
 
@@ -358,7 +359,7 @@ TEST(RowBands, EveryRowOnceForAnyChunking)
 {
     const polymask::Window window{5, 0, 97, 10};
     for (int64_t rows : {0, 1, 3, 16, 200}) {
-        const int64_t previous = polymask::set_chunk_rows_for_testing(rows);
+        const int64_t previous = polymask::testing::set_chunk_rows_for_testing(rows);
         for (int threads : {1, 2, 5}) {
             std::vector<std::atomic<int>> seen(static_cast<size_t>(window.height));
             polymask::detail::for_row_bands(window, threads, [&](int64_t begin, int64_t end) {
@@ -366,7 +367,7 @@ TEST(RowBands, EveryRowOnceForAnyChunking)
             });
             for (const auto &count : seen) ASSERT_EQ(count.load(), 1) << rows << " rows per chunk";
         }
-        polymask::set_chunk_rows_for_testing(previous);
+        polymask::testing::set_chunk_rows_for_testing(previous);
     }
 }
 
@@ -380,13 +381,13 @@ TEST(RowBands, MasksAreTheSameForAnyChunkingAndThreads)
     const auto reference = polymask_test::full_mask(polygon, 64, 61, polymask_test::Fill::per_pixel,
                                                     polymask::FillRule::even_odd, 1);
     for (int64_t rows : {1, 2, 7, 64}) {
-        const int64_t previous = polymask::set_chunk_rows_for_testing(rows);
+        const int64_t previous = polymask::testing::set_chunk_rows_for_testing(rows);
         for (int threads : {1, 2, 4}) {
             EXPECT_EQ(polymask_test::full_mask(polygon, 64, 61, polymask_test::Fill::scanline,
                                                polymask::FillRule::even_odd, threads),
                       reference);
         }
-        polymask::set_chunk_rows_for_testing(previous);
+        polymask::testing::set_chunk_rows_for_testing(previous);
     }
 }
 

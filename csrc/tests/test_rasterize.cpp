@@ -7,6 +7,7 @@
 #include "polymask/rasterize.hpp"
 #include "mask_writers.hpp"
 #include "test_support.hpp"
+#include "testing.hpp"
 
 using namespace polymask_test;
 
@@ -444,7 +445,7 @@ TEST(RasterizeBlocks, PolygonsAcrossRowBlocksBurnInOrderUnderAnyBanding)
     }
     const auto touched_expected = touched_masks_in_order<int32_t>(polygons, values, window, -1, FillRule::even_odd);
     for (int64_t rows : {0, 1, 5, 63, 64, 65, 100}) {
-        polymask::set_chunk_rows_for_testing(rows);
+        polymask::testing::set_chunk_rows_for_testing(rows);
         for (int threads : {1, 2, 3}) {
             std::vector<int32_t> labels(centre_expected.size(), -1);
             polymask::rasterize(polygons.data(), static_cast<int64_t>(polygons.size()), values.data(), window,
@@ -455,5 +456,5 @@ TEST(RasterizeBlocks, PolygonsAcrossRowBlocksBurnInOrderUnderAnyBanding)
                 << "rows per band " << rows << ", threads " << threads;
         }
     }
-    polymask::set_chunk_rows_for_testing(0);
+    polymask::testing::set_chunk_rows_for_testing(0);
 }

@@ -19,7 +19,7 @@ from polymask.core cimport (
     BuildInfo, FillRule, Polygon, Window, build_info as core_build_info,
     fill_per_pixel, fill_scanline, rasterize as core_rasterize,
     rasterize_touched as core_rasterize_touched,
-    resolve_threads, set_chunk_rows_for_testing, set_process_interrupt_check, InterruptCheck,
+    resolve_threads, set_process_interrupt_check,
     PoolStatistics, pool_statistics as core_pool_statistics, reset_pool_learning as core_reset_pool_learning,
 )
 from polymask.core cimport (
@@ -33,6 +33,13 @@ from polymask.views cimport (
 
 import os
 import threading
+
+# The core's test hooks: exported by the core library but not public, so
+# their header sits beside the core's sources (csrc/src/testing.hpp, on this
+# module's include path only) and not in core.pxd, which learners' builds
+# cimport against the installed headers.
+cdef extern from "testing.hpp" namespace "polymask::testing" nogil:
+    int64_t set_chunk_rows_for_testing(int64_t rows)
 
 import numpy as np
 

@@ -99,7 +99,6 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
     # One check for every thread that has none of its own: _core.pyx installs Ctrl-C with it.
     InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context)
-    int64_t set_chunk_rows_for_testing(int64_t rows)
     cdef cppclass PoolStatistics:
         int64_t threaded_calls
         int64_t unpaid_calls

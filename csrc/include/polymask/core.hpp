@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "polymask/crossing.h"
+#include "polymask/export.hpp"
 
 namespace polymask {
 
@@ -71,7 +72,7 @@ private:
 // The edge table, the vertices and the ring ends share one allocation: a
 // label image of a million polygons made (and, after Ctrl-C, freed) four
 // million small blocks when each had vectors of its own and a sort buffer.
-class Polygon {
+class POLYMASK_API Polygon {
 public:
     Polygon() = default;
 
@@ -132,40 +133,49 @@ private:
 
 // Fill `window` of the mask: out[r * row_stride + c] (r, c relative to the
 // window) becomes 1 where the pixel is inside and 0 elsewhere.  Every byte of
-// the window is written.  threads = 0 means all available threads.
-void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
-                    int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
+// the window is written.  threads: an upper bound, 0 for the default count
+// (see resolve_threads below; every fill of the core reads it so).
+POLYMASK_API void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
+                                 int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
 
-void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
-                   int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
+                                int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
 
 // fill_scanline for an `out` whose window is already all zero (a fresh
 // calloc'ed or np.zeros array): writes the inside spans only, visits only
 // the rows the polygon crosses, and never touches any other byte, so pages
 // of untouched zeros stay untouched.  Same mask as fill_scanline.
-void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
-                         int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *out,
+                                      int64_t row_stride, FillRule rule = FillRule::even_odd, int threads = 0);
 
 // How many rows of the window the polygon's edges cross: the rows holding
 // any span, so the rows fill_scanline_spans writes (0 for an empty mask).
 // Callers that allocate the mask use it to choose between a zeroed buffer
 // with spans written (little of the image covered) and an uninitialized
 // one with every byte written (most of it covered).
-int64_t crossed_rows(const Polygon &polygon, const Window &window);
+POLYMASK_API int64_t crossed_rows(const Polygon &polygon, const Window &window);
 
-// The thread count a fill would use for `threads` (0 means the default):
-// at most `threads` and at most thread_cap().  Fills may use fewer: a fill
-// too small to gain from threads runs on the calling thread alone.
-int resolve_threads(int threads);
+// What `threads` means, for every function of the core that takes it
+// (the other headers point here): an upper bound on the threads a call
+// uses, the calling thread included.  0 (the default argument) means the
+// default count, default_threads(): $POLYMASK_NUM_THREADS, else
+// $OMP_NUM_THREADS, else the CPUs this process may use (hardware_threads()),
+// never above thread_cap().  It is not "all cores": the count follows the
+// work, so a fill too small to gain from threads runs on the calling thread
+// alone, and a larger one wakes only the helpers its work is worth.
+//
+// resolve_threads: the upper bound a call with `threads` works under, at
+// most `threads` (or default_threads() for 0) and at most thread_cap().
+POLYMASK_API int resolve_threads(int threads);
 
 // ---- threads (csrc/src/thread_pool.cpp) ----------------------------------------
 // CPUs this process may run on (its affinity mask).
-int hardware_threads();
+POLYMASK_API int hardware_threads();
 // The most threads any fill uses: a few per core; larger requests are capped.
-int thread_cap();
+POLYMASK_API int thread_cap();
 // The count for threads = 0: $POLYMASK_NUM_THREADS, else $OMP_NUM_THREADS,
 // else hardware_threads(); never above thread_cap().
-int default_threads();
+POLYMASK_API int default_threads();
 
 // Interrupts (Ctrl-C).  A caller may install, for its own thread only, a
 // check that fills call between chunks, about every 10 ms of a long fill.
@@ -173,10 +183,25 @@ int default_threads();
 // already running, and throws Interrupted: the output is then incomplete.
 // Returns the previous check (and its context through previous_context).
 using InterruptCheck = bool (*)(void *context);
-InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context = nullptr);
+POLYMASK_API InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context = nullptr);
 
-struct Interrupted : std::runtime_error {
+// The same for the whole process: a check that a fill polls, at the same
+// cadence, whenever its calling thread has no check of its own installed
+// with set_interrupt_check (a thread's own check always takes precedence).
+// It may be called on any thread that runs a fill, so it decides for itself,
+// cheaply, whether that thread should stop (a Python binding's, installed
+// once at import, acts only on Python's main thread and answers false at
+// once, without the GIL, elsewhere).  nullptr removes it.  Stored atomically: safe to set while
+// other threads fill (a fill already running keeps the check it started
+// with).  Returns the previous process-wide check.
+POLYMASK_API InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context);
+
+// Out of line, the destructor is the key function: the vtable and typeinfo
+// live in the core library alone, so a module that catches Interrupted
+// catches the very type the core throws.
+struct POLYMASK_API Interrupted : std::runtime_error {
     Interrupted();
+    ~Interrupted() override;
 };
 
 // Whether the pool's helpers have been paying for themselves in this
@@ -189,16 +214,11 @@ struct PoolStatistics {
     int64_t longest_wait_ns = 0;  // ... and the longest single wait
     int penalty = 0;              // a helper is woken for 2^penalty times the base work now
 };
-PoolStatistics pool_statistics();
+POLYMASK_API PoolStatistics pool_statistics();
 // Forget what was learned and zero the counters.  adaptive = false keeps
 // the bar at its base whatever helpers do, and wakes helpers whether or not
 // a core is free (tests that need a known count).
-void reset_pool_learning(bool adaptive = true);
-
-// For tests: cut every fill into bands of exactly `rows` rows and use the
-// asked thread count whatever the work (0 restores the work-based choice).
-// Returns the previous setting.  Masks must not depend on it.
-int64_t set_chunk_rows_for_testing(int64_t rows);
+POLYMASK_API void reset_pool_learning(bool adaptive = true);
 
 // How this core was compiled, for polymask.build_info().
 struct BuildInfo {
@@ -211,6 +231,6 @@ struct BuildInfo {
     std::string threading;  // the mechanism behind the production fills
     int thread_cap = 1;     // the most threads a fill uses, whatever is asked
 };
-BuildInfo build_info();
+POLYMASK_API BuildInfo build_info();
 
 }  // namespace polymask

@@ -27,7 +27,7 @@ namespace polymask {
 // pixel (window.row0 + r, window.col0 + c)'s cell inside `polygon`.  Every
 // element of the window is written, unless `zeroed` says the window is
 // already all zero (a fresh np.zeros array): then only the cells the region
-// meets are.  threads = 0 means all available threads.
+// meets are.  threads: an upper bound, 0 for the default count (core.hpp, resolve_threads).
 //
 // Value is double or float (the fraction), or uint8_t: round(255 * fraction)
 // with halves rounded up, so 0 and 1 map to 0 and 255 exactly.
@@ -38,32 +38,27 @@ namespace polymask {
 // the cell; beyond 2^16 the sweep uses x87 extended precision where the
 // platform has it).  Throws std::invalid_argument for non-finite vertices.
 template <class Value>
-void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t row_stride,
-              FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
+POLYMASK_API void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t row_stride,
+                           FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
 
 // Coverage of many polygons, each over its own box (zonal statistics over
 // many regions): polygon p's fractions inside boxes[p] go to out + offsets[p],
 // rows boxes[p].width elements apart, exactly as coverage() with that box as
 // its window.  The crops must hold zeros: only the cells a region meets are
 // written.  Boxes with no cells are skipped.  Threads across polygons, each
-// polygon on one thread; threads = 0 means all available threads.
+// polygon on one thread; threads as in core.hpp (resolve_threads).
 template <class Value>
-void coverage_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes, Value *out,
-                    const int64_t *offsets, FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void coverage_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes, Value *out,
+                                 const int64_t *offsets, FillRule rule = FillRule::even_odd, int threads = 0);
 
 // all_touched: out becomes 1 where the cell shares positive area with the
 // filled region (the coverage above is > 0) and 0 elsewhere.  Every byte of
 // the window is written, unless `zeroed` says the window is already all zero
 // (a fresh np.zeros array): then only the ones are, and pages the polygon
-// does not reach stay untouched.  See csrc/src/touched.cpp for how.
-void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride,
-                  FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
-
-namespace detail {
-// For tests: whether fill_touched may mark cells with AVX2 where the CPU
-// has it (false: the portable code everywhere); returns the previous value.
-bool allow_touched_simd_for_testing(bool allowed);
-}  // namespace detail
+// does not reach stay untouched.  threads as in core.hpp (resolve_threads).
+// See csrc/src/touched.cpp for how.
+POLYMASK_API void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride,
+                               FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
 
 extern template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int, bool);
 extern template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int, bool);

@@ -28,20 +28,20 @@ struct MaskBox {
 // row_stride bytes apart, for p in [0, n_polygons).  zeroed: every mask's
 // window already holds zeros (a fresh calloc'ed array), so only the inside
 // spans are written; otherwise every byte of every window is written.
-// threads = 0 means all available threads.
-void fill_masks(const Polygon *polygons, int64_t n_polygons, const Window &window, uint8_t *out,
-                int64_t row_stride, int64_t mask_stride, FillRule rule = FillRule::even_odd,
-                int threads = 0, bool zeroed = false);
+// threads: an upper bound, 0 for the default count (core.hpp, resolve_threads).
+POLYMASK_API void fill_masks(const Polygon *polygons, int64_t n_polygons, const Window &window, uint8_t *out,
+                             int64_t row_stride, int64_t mask_stride, FillRule rule = FillRule::even_odd,
+                             int threads = 0, bool zeroed = false);
 
 // The smallest box of `window` that holds every inside pixel of polygon p,
 // into boxes[p]; {0, 0, 0, 0} for a polygon with no pixel in the window.
-void mask_boxes(const Polygon *polygons, int64_t n_polygons, const Window &window, MaskBox *boxes,
-                FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void mask_boxes(const Polygon *polygons, int64_t n_polygons, const Window &window, MaskBox *boxes,
+                             FillRule rule = FillRule::even_odd, int threads = 0);
 
 // Fill polygon p's mask inside boxes[p] (from mask_boxes) into
 // out + offsets[p], rows boxes[p].width bytes apart.  The crops must hold
 // zeros: only the inside spans are written.
-void fill_mask_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes, uint8_t *out,
-                     const int64_t *offsets, FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void fill_mask_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes, uint8_t *out,
+                                  const int64_t *offsets, FillRule rule = FillRule::even_odd, int threads = 0);
 
 }  // namespace polymask

@@ -30,7 +30,7 @@
 
 namespace polymask {
 
-class PointIndex {
+class POLYMASK_API PointIndex {
 public:
     // Index the non-horizontal edges of every ring of `polygon` (the index
     // copies them: it does not refer to the polygon afterwards).
@@ -82,11 +82,11 @@ private:
 };
 
 // out[k] = 1 if the point (x[k], y[k]) is inside `polygon` under `rule`,
-// else 0, for k in [0, n).  Threads over blocks of points (threads = 0: the
-// default count; a call too small to gain runs on the calling thread), with
-// the interrupt check between blocks.
-void contains_points(const Polygon &polygon, const double *x, const double *y, int64_t n, uint8_t *out,
-                     FillRule rule = FillRule::even_odd, int threads = 0);
+// else 0, for k in [0, n).  Threads over blocks of points (threads: an upper
+// bound, 0 for the default count: core.hpp, resolve_threads), with the
+// interrupt check between blocks.
+POLYMASK_API void contains_points(const Polygon &polygon, const double *x, const double *y, int64_t n,
+                                  uint8_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
 
 // The contract on a rectilinear grid: out[r * width + c] = 1 if the point
 // (x[c], y[r]) is inside, else 0.  x must be non-decreasing (any spacing:
@@ -94,13 +94,13 @@ void contains_points(const Polygon &polygon, const double *x, const double *y, i
 // crossings are computed once and compared with the sorted x by binary
 // search, as the scanline fill compares them with ceil(x_cross): the same
 // bits as contains_points at every (x[c], y[r]).  Threads over rows.
-void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y, int64_t height,
-                   uint8_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y,
+                                int64_t height, uint8_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
 
 // out[k] = p + 1 for the last polygon p (in [0, n_polygons)) whose region
 // holds the point (x[k], y[k]), or 0 where none does: later polygons over
 // earlier ones, as rasterize lays them.
-void which_polygon(const Polygon *polygons, int64_t n_polygons, const double *x, const double *y, int64_t n,
-                   int64_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void which_polygon(const Polygon *polygons, int64_t n_polygons, const double *x, const double *y,
+                                int64_t n, int64_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
 
 }  // namespace polymask

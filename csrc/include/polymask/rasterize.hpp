@@ -1,6 +1,6 @@
 // rasterize.hpp -- label images: many polygons burned into one integer image.
 //
-// The burn reuses the scanline sweep of scanline.hpp with a sink that writes
+// The burn reuses the core's scanline sweep (csrc/src/scanline.hpp) with a sink that writes
 // the polygon's value inside each span and leaves every other pixel alone,
 // so the pixels a polygon claims are exactly the pixels of its mask, bit for
 // bit.  Polygons are burned in order, later over earlier.  Because the
@@ -28,23 +28,23 @@ namespace polymask {
 // default), as many as their vertices are worth, with the interrupt check
 // between chunks (Interrupted), so a million of them neither hold Ctrl-C
 // back nor wait on one core.
-void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ring_ends,
-                         int64_t n_rings, const int64_t *polygon_ends, int64_t n_polygons,
-                         std::vector<Polygon> &polygons, int threads = 1);
+POLYMASK_API void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ring_ends,
+                                      int64_t n_rings, const int64_t *polygon_ends, int64_t n_polygons,
+                                      std::vector<Polygon> &polygons, int threads = 1);
 
 // Burn `window` of a label image: for p = 0, 1, ..., n_polygons - 1, every
 // pixel of the window inside polygons[p] (under `rule`) becomes values[p].
 // Pixels inside no polygon keep what `out` held: clear it first for a
 // background.  out[r * row_stride + c] is the pixel (window.row0 + r,
-// window.col0 + c); row_stride counts elements, not bytes.  threads = 0
-// means all available threads.
+// window.col0 + c); row_stride counts elements, not bytes.  threads: an
+// upper bound, 0 for the default count (core.hpp, resolve_threads).
 //
 // Label is one of uint8_t, uint16_t, int32_t, uint32_t, int64_t, float,
 // double (explicitly instantiated in rasterize.cpp).
 template <class Label>
-void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
-               const Window &window, Label *out, int64_t row_stride,
-               FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
+                            const Window &window, Label *out, int64_t row_stride,
+                            FillRule rule = FillRule::even_odd, int threads = 0);
 
 // all_touched for a label image: for p = 0, 1, ..., every pixel of the
 // window whose cell shares positive area with polygons[p]'s region (as
@@ -52,9 +52,9 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
 // earlier; other pixels keep what `out` held.  Arguments as rasterize's.
 // Instantiated for the same Label types (in touched.cpp).
 template <class Label>
-void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values,
-                       const Window &window, Label *out, int64_t row_stride,
-                       FillRule rule = FillRule::even_odd, int threads = 0);
+POLYMASK_API void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values,
+                                    const Window &window, Label *out, int64_t row_stride,
+                                    FillRule rule = FillRule::even_odd, int threads = 0);
 
 extern template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
                                         uint8_t *, int64_t, FillRule, int);

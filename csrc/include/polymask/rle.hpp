@@ -6,7 +6,7 @@
 // compressed into a string (6 bits per character, differences of counts two
 // apart).  Both are the format pycocotools reads.
 //
-// The encoder never holds a dense mask.  The scanline sweep (scanline.hpp)
+// The encoder never holds a dense mask.  The scanline sweep (csrc/src/scanline.hpp)
 // gives each row's inside spans; a pixel starts or ends a column-major run
 // exactly where its membership differs from the pixel above it, so the
 // symmetric difference of consecutive rows' spans lists every run boundary.
@@ -34,37 +34,40 @@ namespace polymask {
 // COCO's string form there, and `counts` is left holding empty vectors.
 // height * width must be below 2^32 (COCO's counts are 32-bit).  Throws
 // std::invalid_argument for bad sizes or ends.  threads is an upper bound
-// (0: the default): the encoder starts as many as the objects' work is worth.
-void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
-                int64_t height, int64_t width, FillRule rule, int threads,
-                std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings = nullptr);
+// (0: the default; core.hpp, resolve_threads): the encoder starts as many as
+// the objects' work is worth.
+POLYMASK_API void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
+                             int64_t height, int64_t width, FillRule rule, int threads,
+                             std::vector<std::vector<uint32_t>> &counts,
+                             std::vector<std::string> *strings = nullptr);
 
 // The same, for parts given as rings of one flat vertex list (the layout of
 // polygons_from_rings in rasterize.hpp): ring k is vertices
 // [ring_ends[k-1], ring_ends[k]), part p is rings [part_ends[p-1],
 // part_ends[p]), object o is parts [object_ends[o-1], object_ends[o]).  The
 // parts' edge tables are built by the threads that encode them.
-void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
-                const int64_t *part_ends, int64_t n_parts, const int64_t *object_ends, int64_t n_objects,
-                int64_t height, int64_t width, FillRule rule, int threads,
-                std::vector<std::vector<uint32_t>> &counts, std::vector<std::string> *strings = nullptr);
+POLYMASK_API void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,
+                             const int64_t *part_ends, int64_t n_parts, const int64_t *object_ends,
+                             int64_t n_objects, int64_t height, int64_t width, FillRule rule, int threads,
+                             std::vector<std::vector<uint32_t>> &counts,
+                             std::vector<std::string> *strings = nullptr);
 
 // COCO's counts string (pycocotools' rleToString): LEB128-like, 5 bits per
 // character plus a continuation bit, offset by 48, each count from the
 // third on stored as the difference to the count two before it.
-std::string rle_compress(const uint32_t *counts, int64_t n_counts);
+POLYMASK_API std::string rle_compress(const uint32_t *counts, int64_t n_counts);
 
 // The inverse (pycocotools' rleFrString).  Throws std::invalid_argument for
 // a character outside '0'..'o', a string that ends inside a number, or a
 // count outside [0, 2^32).
-std::vector<uint32_t> rle_decompress(const char *text, int64_t n_chars);
+POLYMASK_API std::vector<uint32_t> rle_decompress(const char *text, int64_t n_chars);
 
 // Union (intersect = false) or intersection of two RLEs of the same image
 // size: the runs of the result, in COCO's form.  Both must cover the same
 // number of pixels; throws std::invalid_argument otherwise.
-std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect);
+POLYMASK_API std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect);
 
 // Pixels inside both RLEs (same pixel count assumed, not checked).
-uint64_t rle_intersection_area(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b);
+POLYMASK_API uint64_t rle_intersection_area(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b);
 
 }  // namespace polymask
