@@ -7,7 +7,7 @@ T·(col, row) and T·(col+1, row+1) (an affine map keeps area ratios, so the
 vertices are mapped into the sample frame and the unit square is used).
 
 The sweep lives in C++ (csrc/src/coverage.cpp, bound by
-polymask/_coverage.pyx); this module validates, maps and allocates.  The
+polymask/_coverage_sweep.pyx); this module validates, maps and allocates.  The
 same sweep answers ``all_touched``: a pixel is in iff its cell shares positive
 area with the region, i.e. ``coverage > 0``.
 """
