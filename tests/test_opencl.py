@@ -214,9 +214,11 @@ def test_environment_order_explicit_then_polymask_device_then_pyopencl_ctx(monke
 
 
 @needs_device
-def test_default_device_builds_the_kernels():
-    chosen = opencl.select_device()
-    opencl.MaskEngine(chosen).mask([(0, 0), (3, 0), (0, 3)], (4, 4))
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_default_device_builds_the_kernels(kernel):
+    triangle = [(0, 0), (3, 0), (0, 3)]
+    built = opencl.MaskEngine(opencl.select_device()).mask(triangle, (4, 4), kernel=kernel)
+    assert_same_mask(built, polymask.mask(triangle, (4, 4)), f"{kernel} kernel on the default device")
 
 
 @needs_device
