@@ -13,6 +13,7 @@ export POLYMASK_REQUIRE_OPENMP=1
 
 echo "==> Python sources: ruff (the lint configuration is in pyproject.toml)"
 .venv/bin/ruff check .
+.venv/bin/python scripts/lint.py
 
 echo "==> C++ core: configure, build and run the GoogleTest suite"
 .venv/bin/python -m pip install --quiet "cmake>=3.21" ninja
