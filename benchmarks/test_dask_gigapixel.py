@@ -6,7 +6,7 @@ Dask fills 4096x4096 blocks on a LocalCluster of 2 single-threaded worker
 processes and sums them; the single machine fills the whole mask with the
 core's threads and counts it.  Compare medians as ratios:
 
-    pytest benchmarks/test_dask.py --benchmark-only --benchmark-columns=median,iqr,rounds
+    pytest benchmarks/test_dask_gigapixel.py --benchmark-only --benchmark-columns=median,iqr,rounds
 
 SIDE is 32768 when benchmarking; under --benchmark-disable (CI: run once,
 cannot rot) it is 2048.  $POLYMASK_BENCH_DASK_SIDE overrides both.

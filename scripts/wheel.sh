@@ -24,6 +24,13 @@ wheel=$(ls dist/polymask-*manylinux*.whl)
 "$root/.venv/bin/auditwheel" show "$wheel"
 "$python" -m build --sdist --outdir dist/ . > dist/sdist.log 2>&1 || { cat dist/sdist.log; exit 1; }
 "$root/.venv/bin/twine" check "$wheel" dist/polymask-*.tar.gz
+# The license text ships in both: the wheel's dist-info/licenses/ (PEP 639), the sdist's top folder.
+"$python" - "$wheel" dist/polymask-*.tar.gz <<'EOF'
+import sys, tarfile, zipfile
+wheel, sdist = sys.argv[1:]
+assert any(n.endswith(".dist-info/licenses/LICENSE") for n in zipfile.ZipFile(wheel).namelist()), f"{wheel}: no LICENSE"
+assert any(n.count("/") == 1 and n.endswith("/LICENSE") for n in tarfile.open(sdist).getnames()), f"{sdist}: no LICENSE"
+EOF
 version=$("$python" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
 case "$(basename "$wheel")" in polymask-"$version"-*) ;; *) echo "wheel $wheel is not version $version"; exit 1 ;; esac
 

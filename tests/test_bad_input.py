@@ -2,7 +2,7 @@
 
 Each row of the table is one input.  It either *works*, and then the mask is
 compared for equality with the independent float64 reference
-(tests/reference.py's ``double_mask``), or it raises ValueError, TypeError or
+(tests/_support.py's ``double_mask``), or it raises ValueError, TypeError or
 MemoryError with a message that names what was received.  Never a crash,
 never a silently wrong mask.  Every row runs on every backend that is
 available here (``polymask.available_backends()``), so a stage that skips

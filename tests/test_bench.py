@@ -158,17 +158,12 @@ def test_bad_options_are_reported(capsys):
 def test_the_bench_package_keeps_only_the_cli_entry_in_its_init():
     # Issue 12: table, sweep and progress live in their own modules; the
     # notebook and the CLI still find parse_args, run_table and main here.
-    from pathlib import Path
-
     from polymask import bench
     from polymask.bench import progress, sweep, table
 
     assert bench.run_table is table.run_table and bench.run_sweep is sweep.run_sweep
     assert hasattr(progress, "Progress") and callable(bench.parse_args) and callable(bench.main)
-    for module in (bench, progress, sweep, table):
-        lines = Path(module.__file__).read_text().count("\n")
-        assert lines <= 400, f"{module.__name__} has {lines} lines"
-    assert Path(bench.__file__).read_text().count("\n") <= 150, "bench/__init__.py is the CLI entry only"
+    # Their sizes (bench/__init__.py at most 150 lines) are capped by scripts/lint.py.
 
 
 def test_alternating_ratio_script_prints_every_case():

@@ -72,6 +72,7 @@ def test_a_flood_on_the_private_channel_does_not_grow_the_checker(tmp_path):
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB: under 200 MiB
 
 
+@pytest.mark.wallclock
 def test_a_learner_cannot_restart_the_case_clock_by_writing_on_the_channel(tmp_path):
     start = time.monotonic()
     result = checker.check("01", _copy(tmp_path, "slow_with_heartbeats.py", "mask.py"), case_timeout=3,
@@ -229,6 +230,7 @@ def test_a_flood_of_output_is_kept_bounded_and_quoted_indented(tmp_path):
     assert len(str(result)) < 20_000
 
 
+@pytest.mark.wallclock
 def test_huge_and_padded_files_get_a_verdict_quickly(tmp_path):
     solution = (SOLUTIONS / "08_scanline" / "mask.py").read_text()
     padded = tmp_path / "mask.py"
@@ -265,6 +267,7 @@ def test_no_timing_still_checks_a_full_size_problem(tmp_path):
     _fails(checker.check("08", path, timing=False), "full_size_1024x1024")
 
 
+@pytest.mark.wallclock
 def test_the_loop_scan_is_linear_in_a_long_line():
     # `\bfor\b.+\bin\b` backtracked from every `for` to the line's end: one
     # 32 KiB line of `for`s took 1.3 s, about 80 s at the 256 KiB file limit.

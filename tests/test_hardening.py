@@ -225,6 +225,7 @@ def test_bench_from_json_of_a_missing_file(tmp_path):
                       "cannot read --from-json", "No such file")
 
 
+@pytest.mark.wallclock
 @pytest.mark.parametrize("option", ["--json", "--csv", "--plot"])
 def test_bench_output_into_a_missing_folder_is_refused_before_the_run(tmp_path, option):
     target = tmp_path / "missing" / "report.out"
@@ -269,6 +270,7 @@ def test_building_a_dask_mask_costs_no_memory_per_block():
     assert np.array_equal(lazy[10:14, 2:31].compute(), double_mask(TRIANGLE, (1000, 1000))[10:14, 2:31])
 
 
+@pytest.mark.wallclock
 @pytest.mark.parametrize("shape, chunks", [((3000, 3000), 1), ((2**31 - 1, 2**31 - 1), 1000),
                                            ((4000, 4000), (1, 4000 // 300))])
 def test_absurd_dask_chunkings_are_refused_before_anything_is_built(shape, chunks):

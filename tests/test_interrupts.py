@@ -20,6 +20,9 @@ import pytest
 import polymask
 from tests._support import run_isolated
 
+#: Every test here bounds how long after the SIGINT the KeyboardInterrupt came.
+pytestmark = pytest.mark.wallclock
+
 #: What every scenario shares: the comb polygon, and a call run with a
 #: SIGINT due 0.3 s in, reporting as JSON whether the call returned and how
 #: long after the signal the KeyboardInterrupt arrived.

@@ -214,9 +214,11 @@ def test_environment_order_explicit_then_polymask_device_then_pyopencl_ctx(monke
 
 
 @needs_device
-def test_default_device_builds_the_kernels():
-    chosen = opencl.select_device()
-    opencl.MaskEngine(chosen).mask([(0, 0), (3, 0), (0, 3)], (4, 4))
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_default_device_builds_the_kernels(kernel):
+    triangle = [(0, 0), (3, 0), (0, 3)]
+    built = opencl.MaskEngine(opencl.select_device()).mask(triangle, (4, 4), kernel=kernel)
+    assert_same_mask(built, polymask.mask(triangle, (4, 4)), f"{kernel} kernel on the default device")
 
 
 @needs_device
@@ -647,8 +649,8 @@ def test_an_allocation_failure_is_an_opencl_error_and_a_memory_error():
     assert issubclass(opencl.OpenCLMemoryError, MemoryError)
 
 
-def test_the_facade_keeps_every_public_name_and_the_modules_stay_small():
-    from polymask.opencl import common, discovery, processing, programs, shared
+def test_the_facade_keeps_every_public_name_and_one_cache():
+    from polymask.opencl import common, discovery, programs, shared
 
     for name in opencl.__all__:
         assert hasattr(opencl, name), name
@@ -656,6 +658,4 @@ def test_the_facade_keeps_every_public_name_and_the_modules_stay_small():
         opencl.__all__)
     # One cache object, one lock: every per-process OpenCL object is in it.
     assert discovery.CACHE is programs.CACHE is shared.CACHE is common.CACHE
-    for module in (opencl, common, discovery, processing, programs, shared):
-        lines = Path(module.__file__).read_text().count("\n")
-        assert lines <= 420, f"{module.__name__} has {lines} lines"
+    # The modules' sizes are capped by scripts/lint.py, with every module's.

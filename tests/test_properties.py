@@ -4,7 +4,7 @@ Where tests/test_contract.py pins known answers, this file lets hypothesis
 invent polygons and shrink any failure to a minimal one:
 
 * on random float polygons every available backend equals the float64
-  reference (tests/reference.py's ``double_mask``) bit for bit;
+  reference (tests/_support.py's ``double_mask``) bit for bit;
 * on half-integer polygons it equals exact rational arithmetic (``exact_mask``);
 * invariants that hold exactly: an integer translation shifts the mask by
   the same pixels; reversing the vertex order of a half-integer polygon does

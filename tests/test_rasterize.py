@@ -1,7 +1,7 @@
 """Label images: ``polymask.rasterize`` burns each polygon's exact mask,
 later polygons over earlier ones, and a partition labels every pixel once.
 
-The reference (tests/reference.py ``labels_in_order``) applies each
+The reference (tests/_support.py ``labels_in_order``) applies each
 polygon's slow double-precision mask in order; partitions are checked both
 through ``polymask.mask`` (every pixel claimed exactly once) and through
 ``rasterize`` (every pixel carries the label of the one cell that holds it).

@@ -3,7 +3,7 @@
 Small literal masks show the conventions; every accepted input form (list
 of rings, GeoJSON-like mapping, shapely, ``__geo_interface__``) must give the
 same mask; random rings are checked against the slow references in
-tests/reference.py, which flatten rings themselves.
+tests/_support.py, which flatten rings themselves.
 """
 import numpy as np
 import pytest

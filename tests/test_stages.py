@@ -2,7 +2,7 @@
 
 One test body runs every stage (through ``polymask.mask(..., backend=id)``)
 on the contract's polygon set and asserts equality with the independent
-references of tests/reference.py: the float64 rule for every case, exact
+references of tests/_support.py: the float64 rule for every case, exact
 rational arithmetic for the grid-aligned ones.  A stage that cannot run
 here fails (it is not skipped): the compiled stages must have been built,
 and Numba is installed by the `test` extra.  The `opencl` stage has its own

@@ -115,6 +115,7 @@ def _spiky_polygon(spikes: int, side: int) -> np.ndarray:
     return np.column_stack([np.concatenate([xs, [side, 0]]), np.concatenate([ys, [side + 1, side + 1]])])
 
 
+@pytest.mark.wallclock
 def test_the_fill_releases_the_gil():
     # One thread fills a mask that takes a good fraction of a second on one
     # core; meanwhile the main thread counts how long it waits between its

@@ -62,12 +62,8 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
         fills (MemoryError), `out` is partly written: some rows hold the
         result, the others what they held before.
     threads : int, optional
-        The most threads to use, the calling thread included.  None or 0
-        means the default: the innermost ``polymask.threads(n)`` block, else
-        ``$POLYMASK_NUM_THREADS``, else ``$OMP_NUM_THREADS``, else the CPUs
-        this process may use.  Every count is capped at a few threads per
-        CPU (``build_info()["thread_cap"]``), and a fill too small to gain
-        from threads runs on the calling thread alone.  In a pool of worker
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
+        The calling thread counts as one.  In a pool of worker
         processes that keeps every core busy, use 1.  Single-threaded
         stages ignore it.  Ctrl-C stops a long fill within a fraction of a
         second (KeyboardInterrupt; nothing is returned).

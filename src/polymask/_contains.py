@@ -37,8 +37,7 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
     fill_rule : {"evenodd", "nonzero"}, optional
         As for ``polymask.mask``.
     threads : int, optional
-        The most threads to use, as for ``polymask.mask``; a call too small
-        to gain from threads runs on the calling thread alone.
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
 
     Returns
     -------
@@ -110,7 +109,7 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
         The labels' type; by default the smallest of uint8, uint16, int32,
         int64 that holds every value (float64 for non-integers).
     threads : int, optional
-        As for ``polymask.mask``.
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
 
     Returns
     -------

@@ -7,7 +7,7 @@ T·(col, row) and T·(col+1, row+1) (an affine map keeps area ratios, so the
 vertices are mapped into the sample frame and the unit square is used).
 
 The sweep lives in C++ (csrc/src/coverage.cpp, bound by
-polymask/_coverage.pyx); this module validates, maps and allocates.  The
+polymask/_coverage_sweep.pyx); this module validates, maps and allocates.  The
 same sweep answers ``all_touched``: a pixel is in iff its cell shares positive
 area with the region, i.e. ``coverage > 0``.
 """
@@ -71,7 +71,7 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
         (round half up), so a fully covered pixel is 255 and a missed one 0;
         pixels covered by less than 1/510 become 0.
     threads : int, optional
-        None or 0: all cores.
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
 
     Returns
     -------
@@ -121,6 +121,16 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
 
         for crop in polymask.coverages(regions, image.shape):
             mean = (crop.mask * image[crop.slices]).sum() / crop.mask.sum()
+
+    Parameters
+    ----------
+    polygons, transform
+        As in ``polymask.masks``.
+    shape, fill_rule, dtype
+        As in ``polymask.coverage``.
+    threads : int, optional
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
+        Threads go across polygons.
     """
     flat = _inputs.polygons(polygons, transform)
     rows_cols = as_shape(shape)

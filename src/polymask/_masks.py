@@ -76,9 +76,9 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
         fills (MemoryError), `out` is partly written: some rows hold the
         result, the others what they held before.
     threads : int, optional
-        None or 0: all cores.  Threads go across instances; each instance
-        is filled by one thread (fewer instances than threads: threads
-        within each).
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
+        Threads go across instances; each instance is filled by one thread
+        (fewer instances than threads: threads within each).
     fill_rule : {"evenodd", "nonzero"}, optional
         As in ``polymask.mask``.
     crop : bool, optional

@@ -79,7 +79,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
         Burn only that window of the image; equals the same slice of the
         full label image.
     threads : int, optional
-        None or 0: all cores.
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
     transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
         Georeferenced cells, as in ``polymask.mask``: pixel (row, col) is
         the cell between T·(col, row) and T·(col+1, row+1), sampled at its

@@ -1,17 +1,9 @@
 """How many threads a fill uses, and ``polymask.threads(n)`` to pin it.
 
 Owns the Python side of the thread-count policy; the C++ core owns the rest
-(csrc/src/thread_pool.cpp, parallel.hpp):
-
-* ``threads=None`` (or 0) asks for the default: the innermost
-  ``polymask.threads(n)`` block of this thread if there is one, else
-  ``$POLYMASK_NUM_THREADS``, else ``$OMP_NUM_THREADS``, else the CPUs this
-  process may run on.
-* Every count is an upper bound, capped at a few threads per CPU
-  (``build_info()["thread_cap"]``): asking for thousands cannot exhaust the
-  system.
-* The core then uses fewer where the work is small: a fill too small to gain
-  from threads runs on the calling thread alone.
+(csrc/src/thread_pool.cpp, parallel.hpp).  What ``threads=`` means is written
+once, in the docstring of :func:`threads`; every public ``threads``
+parameter points there.
 
 In a pool of worker processes (multiprocessing, joblib, Dask, a PyTorch
 DataLoader) that already keeps every core busy, pin each worker to one
@@ -40,11 +32,18 @@ _process_limit = 0
 def threads(n: int | None) -> Iterator[int]:
     """Use at most `n` threads in fills inside the block (``threads=None`` calls).
 
-    `n` is a positive integer (capped, like every count, at a few threads
-    per CPU), or None or 0 for the default.  It applies to the calling
-    thread (and to asyncio tasks it starts), not to other threads; an
-    explicit ``threads=`` argument still wins.  Yields the count fills will
-    use at most.
+    What every ``threads=`` argument means: a positive count is the most
+    threads a fill uses, the calling thread included.  None or 0 asks for
+    the default: the innermost ``polymask.threads(n)`` block, else a
+    ``threadpoolctl.threadpool_limits`` limit, else ``$POLYMASK_NUM_THREADS``,
+    else ``$OMP_NUM_THREADS``, else the CPUs this process may use.  Every count is capped at a few threads per CPU
+    (``build_info()["thread_cap"]``), and a fill too small to gain from
+    threads runs on the calling thread alone.
+
+    `n` is such a count, or None or 0 for the default.  The block applies
+    to the calling thread (and to asyncio tasks it starts), not to other
+    threads; an explicit ``threads=`` argument still wins.  Yields the
+    count fills will use at most.
 
     >>> import polymask
     >>> with polymask.threads(1):
@@ -69,9 +68,8 @@ def pinned_threads(_get=_pinned.get) -> int:
 def as_threads(threads) -> int:
     """Return the thread count for the core: an upper bound, 0 for the default.
 
-    None or 0 means the default: the innermost ``polymask.threads(n)`` block,
-    else the core's (``$POLYMASK_NUM_THREADS``, ``$OMP_NUM_THREADS``, the
-    CPUs).  The core caps every count at a few threads per CPU.
+    None or 0 means the default (see :func:`threads`): the innermost block or
+    threadpoolctl's limit here, else the core's (the environment, the CPUs).
     """
     count = 0 if threads is None else checked_thread_count(threads, "threads")
     return count or pinned_threads()

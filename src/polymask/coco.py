@@ -69,8 +69,8 @@ def encode(objects: Sequence[Any], height: int, width: int, *, compressed: bool 
         True (default): ``counts`` is COCO's compressed bytes; False: a list
         of ints (COCO's uncompressed RLE).
     threads : int, optional
-        The most threads to spread the objects over; None or 0 means the
-        default (polymask.threads), and as many as the work is worth.
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
+        Threads go across objects.
 
     Returns
     -------

@@ -77,9 +77,9 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
         As in ``polymask.mask`` (one ring, rings, GeoJSON-like, shapely).
     chunks : int, tuple or "auto"
         Block sizes, anything ``dask.array`` accepts; default 4096 x 4096.
-    threads : int
-        Core threads per block; default 1, because Dask already runs blocks
-        in parallel.  0 means all cores.
+    threads : int, optional
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
+        Per block; 1 unless given, because Dask already runs blocks in parallel.
     transform : affine.Affine or six numbers, optional
         Georeferenced cells, as in ``polymask.mask``.
     all_touched : bool, optional
@@ -110,11 +110,18 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
               threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
-    Parameters are those of ``polymask.rasterize`` (background 0, no
-    `out`), plus `chunks`, per-block `threads`, `transform` and `all_touched`
-    as in :func:`mask`.
     Each block burns every polygon that reaches it, in order, through the
     core's window, so it equals the same slice of the in-memory label image.
+
+    Parameters
+    ----------
+    polygons, shape, values, dtype, fill_rule
+        As in ``polymask.rasterize`` (background 0, no `out`).
+    chunks, transform, all_touched
+        As in :func:`mask`.
+    threads : int, optional
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
+        Per block; 1 unless given, because Dask already runs blocks in parallel.
     """
     flat = _inputs.polygons(polygons, transform)
     values = column_values(polygons, values)
@@ -299,10 +306,18 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
              threads: int = 1) -> da.Array:
     """The fractions of ``polymask.coverage(polygon, shape)`` as a lazy Dask array.
 
-    Parameters are those of ``polymask.coverage`` (no `out` or `window`),
-    plus `chunks` and per-block `threads` as in :func:`mask`.  Each block is
-    the coverage sweep over the block's window, so it equals the same slice
-    of the in-memory result exactly.
+    Each block is the coverage sweep over the block's window, so it equals
+    the same slice of the in-memory result exactly.
+
+    Parameters
+    ----------
+    polygon, shape, transform, fill_rule, dtype
+        As in ``polymask.coverage`` (no `out` or `window`).
+    chunks
+        As in :func:`mask`.
+    threads : int, optional
+        The most threads to use (None or 0: the default; see :func:`polymask.threads`).
+        Per block; 1 unless given, because Dask already runs blocks in parallel.
     """
     snapshot = _snapshot_rings(_inputs.polygon(polygon, transform, "polygon"))  # the graph never sees later changes
     coordinates, ring_ends = snapshot.vertices, snapshot.ring_ends

@@ -38,7 +38,8 @@ def parse_args(argv):
     parser.add_argument("--repeats", type=int, default=7, help="timings per fast row; the median is shown")
     parser.add_argument("--slow-repeats", type=int, default=1,
                         help="timings per slow stage (pure Python, NumPy scalars, plain Cython)")
-    parser.add_argument("--threads", type=int, default=0, help="threads for threaded backends (0: all cores)")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="threads for threaded backends (0: the default, see polymask.threads)")
     parser.add_argument("--stages", default="all",
                         help="comma-separated stage ids to run (default all available)")
     parser.add_argument("--no-peers", action="store_true", help="skip the peer libraries")

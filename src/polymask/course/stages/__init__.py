@@ -202,7 +202,7 @@ def lesson(number: int | str) -> Lesson:
         >>> from polymask.course import stages
         >>> found = stages.lesson(4)
         >>> found.notebook_path, found.exercise_path, [stage.source for stage in found.stages]
-        ('notebooks/04_wrap_cpp.ipynb', 'exercises/04_wrap_cpp/', ['stages/cython_cpp.pyx'])
+        ('notebooks/04_wrap_cpp.ipynb', 'exercises/04_wrap_cpp/', ['course/stages/cython_cpp.pyx'])
     """
     text = str(number).strip()
     for candidate in LESSONS:

@@ -2,16 +2,23 @@
 
 What it teaches: the per-pixel rule has no dependencies between pixels, so
 a device can run one work-item per pixel.  The host side of OpenCL is a
-fixed sequence, all of it in polymask/opencl/__init__.py:
+fixed sequence, spread over the modules of polymask/opencl/:
 
-1. platform and device (``polymask.opencl.devices()``, ``select_device``);
-2. a context and a command queue on the device;
+1. platform and device (``polymask.opencl.devices()``, ``select_device``:
+   discovery.py);
+2. a context (programs.py) and a command queue on the device (the engine in
+   processing.py);
 3. a program built at run time from a .cl file (kernels/pixel.cl), which
-   #includes the C++ core's own predicate header, crossing.h;
+   #includes the C++ core's own predicate header, crossing.h (programs.py);
 4. buffers: the polygon copied host -> device (``h_vertices`` -> ``d_vertices``),
-   the mask allocated on the device;
-5. the NDRange: (cols, rows) work-items in work-groups of 16x4, rounded up;
-6. the mask copied device -> host, and events that time each step.
+   the mask allocated on the device (buffers.py, processing.py);
+5. the NDRange: (cols, rows) work-items in work-groups of 16x4, rounded up
+   (processing.py);
+6. the mask copied device -> host, and events that time each step
+   (processing.py; ``polymask.opencl.profile`` in shared.py reads them).
+
+common.py holds what they share: the one ``pyopencl`` import, the errors
+and the one cache.
 
 In double precision the device computes the same x_cross as every other
 stage, so the mask is the same, bit for bit.  What changed from the prange
