@@ -47,33 +47,3 @@ def pool_statistics() -> dict[str, Any]: ...
 def _reset_pool_learning(adaptive: bool = True) -> None: ...
 def core_info() -> dict[str, Any]: ...
 def first_non_finite(vertices: npt.NDArray[np.float64]) -> int: ...
-def rasterize(
-    vertices: npt.NDArray[np.float64],
-    ring_ends: npt.NDArray[np.int64],
-    polygon_ends: npt.NDArray[np.int64],
-    values: npt.NDArray[Any],
-    out: npt.NDArray[Any],
-    row0: int = 0,
-    col0: int = 0,
-    rule: int = 0,
-    threads: int = 0,
-    all_touched: bool = False,
-) -> None: ...
-def masks(
-    vertices: npt.NDArray[np.float64],
-    ring_ends: npt.NDArray[np.int64],
-    polygon_ends: npt.NDArray[np.int64],
-    out: npt.NDArray[np.uint8],
-    rule: int = 0,
-    threads: int = 0,
-    zeroed: bool = False,
-) -> None: ...
-def mask_crops(
-    vertices: npt.NDArray[np.float64],
-    ring_ends: npt.NDArray[np.int64],
-    polygon_ends: npt.NDArray[np.int64],
-    rows: int,
-    cols: int,
-    rule: int = 0,
-    threads: int = 0,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], npt.NDArray[np.int64]]: ...

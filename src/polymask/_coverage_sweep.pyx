@@ -65,7 +65,7 @@ def coverage_crops(const double[:, ::1] vertices not None, const int64_t[::1] ri
     """Fill polygon p's coverage over boxes[p] = (row0, col0, height, width) into
     out[offsets[p]:offsets[p] + height * width], rows of `width` elements.
 
-    Flat rings as in polymask._core.rasterize; `out` must be all zero (only
+    Flat rings as in polymask._polygons.rasterize; `out` must be all zero (only
     the cells a region meets are written).  Threads across polygons.
     """
     cdef int64_t n_polygons = polygon_ends.shape[0]

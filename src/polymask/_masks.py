@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from polymask import _core, _inputs, _points
+from polymask import _inputs, _points, _polygons
 from polymask._outputs import result_array
 from polymask._rings import vertex_ranges
 from polymask._threads import as_threads
@@ -121,7 +121,7 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
         if out is not None:
             raise ValueError("out= cannot be used with crop=True: crops have one shape per instance")
         _refuse_impossible_crops(vertices, flat, *rows_cols, rule)
-        boxes, buffer, offsets = _core.mask_crops(vertices, flat.ring_ends, flat.polygon_ends, *rows_cols,
+        boxes, buffer, offsets = _polygons.mask_crops(vertices, flat.ring_ends, flat.polygon_ends, *rows_cols,
                                                   rule, thread_count)
         crops = []
         for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist()):
@@ -131,7 +131,7 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
     zeroed = out is None  # calloc: pages no instance touches stay untouched
     result = result_array(out, stack_shape, bool, zeroed=True, what="stack of masks",
                           hint="use crop=True for small instances", axes=" (polygons, rows, cols)")
-    _core.masks(vertices, flat.ring_ends, flat.polygon_ends, result.view(np.uint8), rule, thread_count, zeroed)
+    _polygons.masks(vertices, flat.ring_ends, flat.polygon_ends, result.view(np.uint8), rule, thread_count, zeroed)
     return result
 
 

@@ -49,7 +49,7 @@ def contains_grid(const double[:, ::1] vertices not None, const double[::1] x no
 def which_polygon(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
                   const int64_t[::1] polygon_ends not None, const double[::1] x not None,
                   const double[::1] y not None, int64_t[::1] out not None, int rule=0, int threads=0):
-    """out[k] = p + 1 for the last polygon p holding (x[k], y[k]), else 0 (flat rings as in _core.rasterize)."""
+    """out[k] = p + 1 for the last polygon p holding (x[k], y[k]), else 0 (flat rings as in _polygons.rasterize)."""
     cdef int64_t n = x.shape[0]
     if y.shape[0] != n or out.shape[0] != n:
         raise ValueError(f"x, y and out must have one length, got {n}, {y.shape[0]} and {out.shape[0]}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core, _inputs
+from polymask import _inputs, _polygons
 from polymask._geometries import column_values
 from polymask._outputs import output_dtype, result_array
 from polymask._threads import as_threads
@@ -125,7 +125,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
         labels = labels.copy()
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
-    _core.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
+    _polygons.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
                     thread_count, all_touched)
     return result
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import xarray as xr
 
-from polymask import _core
+from polymask import _core, _polygons
 from polymask._rings import PolygonList
 from polymask._validation import _describe
 
@@ -168,7 +168,7 @@ class _Grid:
 
         def burn(frame, height, width, row0, col0):
             out = np.full((height, width), np.nan)
-            _core.rasterize(frame, flat.ring_ends, flat.polygon_ends, values, out, row0, col0, _core.EVEN_ODD, 1)
+            _polygons.rasterize(frame, flat.ring_ends, flat.polygon_ends, values, out, row0, col0, _core.EVEN_ODD, 1)
             return out
 
         column = burn(self.dateline_frame(flat.vertices), rows, 1, 0, col)[:, 0] if col is not None else None

@@ -44,7 +44,7 @@ except ImportError as error:  # pragma: no cover - exercised by a test that hide
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core, _coverage_sweep, _inputs
+from polymask import _core, _coverage_sweep, _inputs, _polygons
 from polymask._coverage import _coverage_dtype
 from polymask._describe import short_repr
 from polymask._geometries import column_values
@@ -294,7 +294,7 @@ def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: 
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat, labels = burn.reaching(row0, col0, height, width)
-    _core.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, block, row0, col0, rule,
+    _polygons.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, block, row0, col0, rule,
                     threads, all_touched)
     return block
 

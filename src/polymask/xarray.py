@@ -58,7 +58,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core, _inputs
+from polymask import _core, _inputs, _polygons
 from polymask._describe import short_repr
 from polymask._geometries import geometry_array
 from polymask._rings import PolygonList
@@ -267,7 +267,7 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     points = grid.fill_shape[0] * grid.fill_shape[1]
     if chunks is None and points <= LAZY_POINTS:
         out = np.full(grid.fill_shape, np.nan)
-        _core.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD,
+        _polygons.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD,
                         _threads(points))
         if edges is not None:
             edges.patch(out, 0, 0)

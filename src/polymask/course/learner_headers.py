@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 #: The core.pxd a learner's ``cimport polymask.core`` finds.
@@ -44,17 +45,19 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     int resolve_threads(int threads)
 '''
 
-_CUT = "\nvoid fill_per_pixel("
+#: The declaration the cut starts at (with or without the core's export macro before it).
+_CUT = re.compile(r"\n(?:POLYMASK_API )?void fill_per_pixel\(")
 _KEEP_AFTER_CUT = ("\n// The thread count for `threads` (0: the default).\nint resolve_threads(int threads);\n\n"
                    "}  // namespace polymask\n")
 
 
 def learner_header(core_hpp: str) -> str:
     """The installed core.hpp cut after the Polygon class: no fills, no crossing predicate."""
-    if _CUT not in core_hpp:
+    cut = _CUT.search(core_hpp)
+    if cut is None:
         raise ValueError("polymask/core.hpp no longer declares fill_per_pixel where expected; "
                          "update polymask/course/learner_headers.py")
-    head = core_hpp[:core_hpp.index(_CUT)]
+    head = core_hpp[:cut.start()]
     # Drop the comment block that introduces the fills, if any.
     head = head.rstrip()
     while head.splitlines()[-1].lstrip().startswith("//"):
@@ -68,12 +71,15 @@ def learner_include_dir(core_include: str, cache: Path) -> Path:
     """A folder with the learner-facing polymask/core.hpp and polymask/core.pxd (made once per header)."""
     core_hpp = (Path(core_include) / "polymask" / "core.hpp").read_text(encoding="utf-8")
     header = learner_header(core_hpp)
-    key = hashlib.sha256((header + LEARNER_PXD).encode()).hexdigest()[:16]
+    # The export macro's header: the class and resolve_threads are declared with it.
+    export_hpp = (Path(core_include) / "polymask" / "export.hpp").read_text(encoding="utf-8")
+    key = hashlib.sha256((header + export_hpp + LEARNER_PXD).encode()).hexdigest()[:16]
     folder = cache / f"learner-include-{key}"
     package = folder / "polymask"
     if not (package / "core.pxd").is_file():
         package.mkdir(parents=True, exist_ok=True)
-        for name, text in (("core.hpp", header), ("__init__.pxd", ""), ("core.pxd", LEARNER_PXD)):
+        for name, text in (("core.hpp", header), ("export.hpp", export_hpp), ("__init__.pxd", ""),
+                           ("core.pxd", LEARNER_PXD)):
             partial = package / f"{name}.{os.getpid()}.partial"
             partial.write_text(text, encoding="utf-8")
             os.replace(partial, package / name)  # whole or absent: builds may run side by side

@@ -7,7 +7,7 @@ them: O(H*N + H*W), and the H*W part is just memset.  Same crossings, same
 arithmetic, so the same mask, bit for bit.
 
 What changed from the stage before (prange): not the hardware, the
-algorithm.  The code is the C++ core in csrc/ (csrc/include/polymask/scanline.hpp
+algorithm.  The code is the C++ core in csrc/ (csrc/src/scanline.hpp
 and csrc/src/fill.cpp), threaded over bands of rows by the core's own thread
 pool (csrc/src/thread_pool.cpp); this stage is the library's own call,
 ``polymask.mask``, which is what a pipeline uses.
