@@ -4,8 +4,10 @@ Exercises 04 to 06 link the core and use its ``Polygon``: its storage and
 ``contains(px, py, rule)``, the one-pixel test the learner's loops call.
 Their builds get a folder holding a learner-facing ``polymask/core.hpp``
 (the installed header cut after the ``Polygon`` class, so the class keeps
-its exact layout, without the fills and without ``polymask/crossing.h``)
-and a learner-facing ``polymask/core.pxd`` for ``cimport polymask.core``.
+its exact layout, without the fills and without ``polymask/crossing.h``),
+the installed ``polymask/export.hpp`` (``POLYMASK_API``: the core exports
+only what it marks) and a learner-facing ``polymask/core.pxd`` for
+``cimport polymask.core``.
 The fills (``fill_per_pixel``, ``fill_scanline``, ...) are not declared
 there, so a learner's file cannot call them by declaring them in Cython.
 The folder is made from the installed header, once per header content.
@@ -44,8 +46,8 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     int resolve_threads(int threads)
 '''
 
-_CUT = "\nvoid fill_per_pixel("
-_KEEP_AFTER_CUT = ("\n// The thread count for `threads` (0: the default).\nint resolve_threads(int threads);\n\n"
+_CUT = "\nPOLYMASK_API void fill_per_pixel("
+_KEEP_AFTER_CUT = ("\n// The thread count for `threads` (0: the default).\nPOLYMASK_API int resolve_threads(int threads);\n\n"
                    "}  // namespace polymask\n")
 
 
@@ -67,13 +69,15 @@ def learner_header(core_hpp: str) -> str:
 def learner_include_dir(core_include: str, cache: Path) -> Path:
     """A folder with the learner-facing polymask/core.hpp and polymask/core.pxd (made once per header)."""
     core_hpp = (Path(core_include) / "polymask" / "core.hpp").read_text(encoding="utf-8")
+    export_hpp = (Path(core_include) / "polymask" / "export.hpp").read_text(encoding="utf-8")
     header = learner_header(core_hpp)
-    key = hashlib.sha256((header + LEARNER_PXD).encode()).hexdigest()[:16]
+    key = hashlib.sha256((header + export_hpp + LEARNER_PXD).encode()).hexdigest()[:16]
     folder = cache / f"learner-include-{key}"
     package = folder / "polymask"
     if not (package / "core.pxd").is_file():
         package.mkdir(parents=True, exist_ok=True)
-        for name, text in (("core.hpp", header), ("__init__.pxd", ""), ("core.pxd", LEARNER_PXD)):
+        for name, text in (("core.hpp", header), ("export.hpp", export_hpp), ("__init__.pxd", ""),
+                           ("core.pxd", LEARNER_PXD)):
             partial = package / f"{name}.{os.getpid()}.partial"
             partial.write_text(text, encoding="utf-8")
             os.replace(partial, package / name)  # whole or absent: builds may run side by side
