@@ -180,14 +180,6 @@ struct ActiveEdges {
     }
 };
 
-// Sort the active edges by column: insertion sort, linear when the order
-// barely changed since the last row.  After a linear budget of moves it
-// sorts a permutation instead, so adversarial polygons (many edges swapping
-// order between rows) stay O(n log n) per row.  `fresh`: the edges have
-// just joined in y order (a band's first row), so the insertion sort would
-// only spend its budget: the permutation is sorted at once (64 bands of
-// the 4096x4096 star, one thread: 1.26 -> 1.22 ms).  Both ways give the
-// same, stable order.
 // The active edges as sorting.hpp's items, by column.
 struct ActiveByColumn {
     struct Held {
@@ -213,6 +205,14 @@ struct ActiveByColumn {
     }
 };
 
+// Sort the active edges by column: insertion sort (sorting.hpp), linear when
+// the order barely changed since the last row.  After a linear budget of moves it
+// sorts a permutation instead, so adversarial polygons (many edges swapping
+// order between rows) stay O(n log n) per row.  `fresh`: the edges have
+// just joined in y order (a band's first row), so the insertion sort would
+// only spend its budget: the permutation is sorted at once (64 bands of
+// the 4096x4096 star, one thread: 1.26 -> 1.22 ms).  Both ways give the
+// same, stable order.
 inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch, bool fresh = false)
 {
     const size_t n = active.size();
