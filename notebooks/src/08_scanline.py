@@ -40,7 +40,7 @@ assert np.array_equal(scanline_mask(vertices, shape), polymask.mask(vertices, sh
 
 # %% [markdown]
 # Even in Python with NumPy it competes with compiled per-pixel code. The C++ core does
-# the same in `csrc/include/polymask/scanline.hpp`, threaded over bands of rows, and that
+# the same in `csrc/src/scanline.hpp`, threaded over bands of rows, and that
 # is what `polymask.mask` runs.
 
 # %%
