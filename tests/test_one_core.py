@@ -173,8 +173,8 @@ def test_every_module_shares_one_pool_and_its_cap():
     # The main thread, the eight callers, and at most `cap` pool threads.  Other
     # libraries' threads (NumPy's BLAS pool) are counted in the slack below:
     # a pool per module would reach several times the cap.
-    baseline = subprocess.run([sys.executable, "-c", "import os, numpy, polymask; "
-                               "from polymask import coco; from polymask.course import stages; print(len(os.listdir('/proc/self/task')))"],
+    baseline = subprocess.run([sys.executable, "-c", "import os, numpy, polymask; from polymask import coco; "
+                               "from polymask.course import stages; print(len(os.listdir('/proc/self/task')))"],
                               capture_output=True, text=True, timeout=120)
     idle = int(baseline.stdout)
     assert peak <= idle + python_threads + cap, (peak, idle, python_threads, cap)
