@@ -291,3 +291,38 @@ def test_an_interrupted_fill_leaves_out_partly_written(call):
     # what was written is a result (0/1 for a mask, a fraction for coverage).
     assert written["old"] > 0, f"{call}: out was complete after the interrupt: {written}"
     assert written["in_range"], written
+
+
+# ---- a child forked from a worker thread ---------------------------------------
+# CPython makes the forking thread the child's main thread; the Ctrl-C check
+# must follow it (polymask/_core.pyx records the main thread again after a
+# fork).  With the main thread noted once at import, a child forked from a
+# worker thread never ran the check: its coverage ignored SIGINT for 30 s.
+FORKED_FROM_A_WORKER_THREAD = HARNESS + textwrap.dedent('''
+    call = sys.argv[1]
+    calls = {
+        "mask": lambda: polymask.mask(comb(16000, 6000), (16000, 16000), threads=1),
+        "coverage": lambda: polymask.coverage(comb(8000, 4000), (8000, 8000), dtype=np.uint8, threads=1),
+        "rasterize": lambda: polymask.rasterize([comb(16000, 6000)] * 2, (16000, 16000), threads=1),
+        "contains": lambda: polymask.contains(comb(8000, 4000), np.arange(8000.0), np.arange(8000.0)[:, None]),
+    }
+
+    def fork_here():
+        child = os.fork()
+        if child == 0:  # this thread is the child's only thread, and its main thread
+            try:
+                interrupt_during(calls[call])
+            finally:
+                sys.stdout.flush()
+                os._exit(0)
+        os.waitpid(child, 0)
+
+    worker = threading.Thread(target=fork_here)
+    worker.start()
+    worker.join()
+''')
+
+
+@pytest.mark.parametrize("call", ["mask", "coverage", "rasterize", "contains"])
+def test_a_child_forked_from_a_worker_thread_answers_ctrl_c(call):
+    assert_interrupted_promptly(FORKED_FROM_A_WORKER_THREAD, f"{call} in a child forked from a worker thread", call)
