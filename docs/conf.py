@@ -53,8 +53,8 @@ numpydoc_validation_checks = {"GL08", "SS01", "SS03", "PR02", "PR06"}
 # Constants (UPPER_CASE, __version__) are documented by ``#:`` comments too.
 numpydoc_validation_exclude = {r"\._[a-z]", r"\.__init__$", r"\.__call__$", r"\.cached_property$",
                                r"\.[A-Z][A-Z0-9_]+$", r"\.__version__$",
-                               r"polymask\.stages\.Stage\.[a-z_0-9]+$",
-                               r"polymask\.checker\.(CheckResult|Exercise)\.[a-z_]+$"}
+                               r"polymask\.course\.stages\.Stage\.[a-z_0-9]+$",
+                               r"polymask\.course\.checker\.(CheckResult|Exercise)\.[a-z_]+$"}
 numpydoc_validation_overrides = {"SS03": [r"^Alias for field number \d+$"]}
 
 # -- Cross-references to the libraries polymask works with --------------------------
@@ -98,7 +98,11 @@ def _append_public_constants(app, docname, source):
 
     if not docname.startswith("api/") or docname == "api/index":
         return
-    module_name = "polymask" if docname == "api/polymask" else f"polymask.{docname.split('/')[1]}"
+    #: The course's pages document modules of polymask.course.
+    course_pages = {"stages", "checker"}
+    page = docname.split("/")[1]
+    module_name = ("polymask" if page == "polymask"
+                   else f"polymask.course.{page}" if page in course_pages else f"polymask.{page}")
     module = importlib.import_module(module_name)
     constants = [name for name in getattr(module, "__all__", [])
                  if not (inspect.isroutine(getattr(module, name)) or inspect.isclass(getattr(module, name))
