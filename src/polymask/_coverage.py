@@ -17,9 +17,9 @@ import numpy as np
 
 from polymask import _coverage_sweep as _sweep
 from polymask import _inputs
+from polymask._bounds import polygon_bounds
 from polymask._masks import Crop
 from polymask._outputs import output_dtype, result_array
-from polymask._rings import vertex_ranges
 from polymask._threads import as_threads
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
@@ -167,23 +167,14 @@ def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
     """
     count = len(flat.polygon_ends)
     boxes = np.zeros((count, 4), dtype=np.int64)
-    if count == 0:
-        return boxes
-    vertex_begin, vertex_end = vertex_ranges(flat)
-    present = vertex_end > vertex_begin
+    present, low, high = polygon_bounds(vertices, flat)
     if not present.any():
         return boxes
-    # Runs [vertex_begin, next present polygon's begin) are exactly the
-    # present polygons' vertices: polygons without vertices own none between.
-    used = vertices[:vertex_end[present][-1]]
-    finite = np.isfinite(used).all(axis=1)
+    finite = np.isfinite(low).all(axis=1) & np.isfinite(high).all(axis=1)
     if not finite.all():
-        polygon = int(np.searchsorted(vertex_end, int(np.argmin(finite)), side="right"))
+        polygon = int(np.flatnonzero(present)[np.argmin(finite)])
         raise ValueError(f"polygons[{polygon}] has a vertex that is not finite once mapped by the transform; "
                          "every coordinate must map to a finite number")
-    starts = vertex_begin[present]
-    low = np.minimum.reduceat(used, starts, axis=0)
-    high = np.maximum.reduceat(used, starts, axis=0)
     # Cell c meets (low, high) in positive area iff c - ½ < high and c + ½ >
     # low; one cell of margin each way costs nothing and guards the float
     # ends.  Clipped in float first, so far coordinates never overflow int64.

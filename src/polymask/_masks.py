@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from polymask import _inputs, _points, _polygons
+from polymask._bounds import polygon_bounds
 from polymask._outputs import result_array
 from polymask._rings import vertex_ranges
 from polymask._threads import as_threads
@@ -152,13 +153,11 @@ def _refuse_impossible_crops(vertices: np.ndarray, flat, rows: int, cols: int, r
     the sum of the lower bounds cannot be allocated, neither can the crops.
     """
     begins, ends = vertex_ranges(flat)
-    nonempty = np.nonzero(ends > begins)[0]
+    has_vertices, low, high = polygon_bounds(vertices, flat)
+    nonempty = np.flatnonzero(has_vertices)
     if nonempty.size == 0:
         return
-    # Each polygon's box of pixel centres, clipped to the image (reduceat over
-    # the flat vertices: the polygons with vertices own consecutive ranges).
-    low = np.minimum.reduceat(vertices, begins[nonempty], axis=0)
-    high = np.maximum.reduceat(vertices, begins[nonempty], axis=0)
+    # Each polygon's box of pixel centres, clipped to the image.
     keep = ends[nonempty] - begins[nonempty] >= 3  # fewer vertices hold no pixel
     filled, low, high = nonempty[keep], low[keep], high[keep]
     first = np.clip(np.ceil(low), 0, [cols - 1, rows - 1])

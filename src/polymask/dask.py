@@ -45,11 +45,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polymask import _core, _coverage_sweep, _inputs, _polygons
+from polymask._bounds import polygon_bounds
 from polymask._coverage import _coverage_dtype
 from polymask._describe import short_repr
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
-from polymask._rings import PolygonList, Rings, vertex_ranges
+from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
 from polymask._validation import as_fill_rule, as_shape
@@ -181,18 +182,10 @@ def _polygon_boxes(flat: PolygonList) -> np.ndarray:
     coordinate beyond 2^40 an infinite one (always chosen).
     """
     boxes = np.tile([np.inf, -np.inf, np.inf, -np.inf], (len(flat), 1))
-    if len(flat) == 0:
-        return boxes
-    vertex_begin, vertex_end = vertex_ranges(flat)
-    has_vertices = vertex_end > vertex_begin
+    has_vertices, low, high = polygon_bounds(flat.vertices, flat)
     if not has_vertices.any():
         return boxes
-    # Polygons with vertices own consecutive stretches of `vertices`, so
-    # reduceat over their first vertices reduces each polygon's own.
-    begins = vertex_begin[has_vertices]
-    x, y = flat.vertices[:, 0], flat.vertices[:, 1]
-    boxes[has_vertices] = np.column_stack([np.minimum.reduceat(y, begins), np.maximum.reduceat(y, begins),
-                                           np.minimum.reduceat(x, begins), np.maximum.reduceat(x, begins)])
+    boxes[has_vertices] = np.column_stack([low[:, 1], high[:, 1], low[:, 0], high[:, 0]])
     far = has_vertices & (np.abs(boxes).max(axis=1) > _FAR)
     boxes[far] = [-np.inf, np.inf, -np.inf, np.inf]
     return boxes
