@@ -135,3 +135,20 @@ def test_a_good_polygon_fills_out_in_place(entry):
     before = out.copy()
     assert call(GOOD, out) is out
     assert not np.array_equal(out, before), entry
+
+
+#: entry point -> a call whose result cannot be allocated (terabytes).
+TOO_LARGE = {
+    "mask": lambda: polymask.mask(GOOD, (2**31 - 1, 2**31 - 1)),
+    "coverage": lambda: polymask.coverage(GOOD, (2**31 - 1, 2**31 - 1)),
+    "rasterize": lambda: polymask.rasterize([GOOD], (2**31 - 1, 2**31 - 1)),
+    "masks": lambda: polymask.masks([GOOD] * 4, (2**31 - 1, 2**31 - 1)),
+    "contains": lambda: polymask.contains(GOOD, np.zeros(2**21), np.zeros(2**22)[:, None]),
+}
+
+
+@pytest.mark.parametrize("entry", list(TOO_LARGE))
+def test_a_result_that_cannot_be_allocated_says_its_size(entry):
+    """The one allocator's MemoryError: the array's shape, its size, and the way out."""
+    with pytest.raises(MemoryError, match=r"cannot allocate a [0-9x]+ .*\([0-9.]+ GB\); \w"):
+        TOO_LARGE[entry]()

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polymask import _inputs, _points
+from polymask._outputs import result_array
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._threads import as_threads
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike
@@ -83,7 +84,7 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
     if _is_grid(x_array, y_array):  # a row of x and a column of y: the rectilinear fill
         return _contains_grid(rings, x_array.reshape(-1), y_array.reshape(-1), rule, thread_count)
     x_flat, y_flat, shape = _points_of(x_array, y_array)
-    inside = np.empty(shape, dtype=np.bool_)
+    inside = result_array(None, shape, bool, what="answer of contains", hint=_POINTS_HINT)
     _points.contains(rings.vertices, x_flat, y_flat, inside.reshape(-1).view(np.uint8), rule, thread_count,
                      rings.ring_ends)
     return inside
@@ -131,10 +132,14 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None))
     x_flat, y_flat, shape = _points_of(_coordinates(x, "x"), _coordinates(y, "y"))
-    which = np.empty(x_flat.shape, dtype=np.int64)
+    which = result_array(None, x_flat.shape, np.int64, what="polygon numbers", hint=_POINTS_HINT)
     _points.which_polygon(flat.vertices, flat.ring_ends, flat.polygon_ends, x_flat, y_flat, which, rule,
                           thread_count)
     return np.concatenate([np.zeros(1, dtype=labels.dtype), labels])[which].reshape(shape)
+
+
+#: The way out named when the answer for all the points does not fit in memory.
+_POINTS_HINT = "ask for the points in parts"
 
 
 def _is_grid(x: np.ndarray, y: np.ndarray) -> bool:
@@ -144,7 +149,7 @@ def _is_grid(x: np.ndarray, y: np.ndarray) -> bool:
 
 def _contains_grid(rings, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
     """contains on the grid of columns x and rows y, by rows: the same answer at every point."""
-    inside = np.empty((len(y), len(x)), dtype=np.bool_)
+    inside = result_array(None, (len(y), len(x)), bool, what="answer of contains", hint=_POINTS_HINT)
     order = np.argsort(x, kind="stable")
     ascending = bool(np.all(order == np.arange(len(x))))
     x_sorted = np.ascontiguousarray(x if ascending else x[order], dtype=np.float64)
