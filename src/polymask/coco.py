@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from polymask import _coco, _core, _layouts
+from polymask import _coco, _core, _inputs, _layouts
 from polymask._describe import short_repr
-from polymask._rings import Rings, as_rings
+from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._transform import IDENTITY, to_sample_frame
 from polymask._validation import _as_integer, _describe
@@ -127,7 +127,7 @@ class _Batch:
 
     COCO flat lists are the common case: they are gathered as they are and
     converted in one pass in C (_coco.flat_parts), never one NumPy call per
-    part.  Other polygon forms go through as_rings, one part each.
+    part.  Other polygon forms go through the input funnel, one part each.
     """
 
     def __init__(self):
@@ -163,7 +163,7 @@ class _Batch:
 
     def _add_polygon(self, index: int, item, name: str) -> None:
         try:
-            rings = as_rings(item, name)
+            rings = _inputs.polygon(item, name=name)
         except (TypeError, ValueError) as error:
             raise type(error)(f"{error} (objects[i] may be a COCO segmentation [[x1, y1, ...], ...], "
                               "a COCO RLE dict, or any polygon polymask.mask takes)") from None
