@@ -24,10 +24,27 @@ coordinate a finite number) under the label that names it:
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from polymask._layouts import is_contour, is_flat
 from polymask._validation import _describe
+
+
+# A layout is judged by its first member (polymask/_layouts.py); the others are
+# checked here as they are read, with these two tests of _layouts' rules.
+def _is_flat(part) -> bool:
+    """A COCO flat list: a list/tuple starting with a number, or a 1-D numeric array."""
+    if isinstance(part, np.ndarray):
+        return part.ndim == 1 and part.dtype.kind in "iuf"
+    return (isinstance(part, (list, tuple)) and len(part) > 0 and isinstance(part[0], numbers.Real)
+            and not isinstance(part[0], (bool, np.bool_)))
+
+
+def _is_contour(value) -> bool:
+    """An OpenCV contour: an (N, 1, 2) numeric array."""
+    return (isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1:] == (1, 2)
+            and value.dtype.kind in "iuf")
 
 
 def refuse_rle(value, name: str, unite_parts: bool = False):
@@ -59,7 +76,7 @@ def segmentation_rings(value, name: str, unite_parts: bool = False) -> list:
     """A COCO segmentation's parts as rings: one part, or several with `unite_parts`."""
     if len(value) == 1 or unite_parts:
         for k, part in enumerate(value):
-            if not is_flat(part):
+            if not _is_flat(part):
                 raise ValueError(f"{name}[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
                                  f"{name}[0], got {_describe(part)}")
         return [ring for k, part in enumerate(value) for ring in flat_ring(part, f"{name}[{k}]")]
@@ -72,7 +89,7 @@ def segmentation_rings(value, name: str, unite_parts: bool = False) -> list:
 
 def contour_ring(contour, name: str, unite_parts: bool = False) -> list:
     """An OpenCV contour as one (N, 2) ring."""
-    if not is_contour(contour):  # a member of a contour list, judged by the first
+    if not _is_contour(contour):  # a member of a contour list, judged by the first
         shape = getattr(contour, "shape", None)
         got = f"an array of shape {shape}" if shape is not None else _describe(contour)
         raise ValueError(f"{name} must be an OpenCV contour, an (N, 1, 2) array, got {got}")

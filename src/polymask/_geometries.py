@@ -34,12 +34,16 @@ import numpy as np
 
 from polymask import _core
 from polymask._describe import short_repr
-from polymask._layouts import from_module, is_geometry_array
+from polymask._layouts import is_geometry_array
 
 #: shapely's type ids (shapely.GeometryType) this module treats by name.
 _POLYGON, _MULTIPOLYGON, _COLLECTION = 3, 6, 7
 _TYPE_NAMES = {-1: "missing", 0: "Point", 1: "LineString", 2: "LinearRing", 3: "Polygon", 4: "MultiPoint",
                5: "MultiLineString", 6: "MultiPolygon", 7: "GeometryCollection"}
+
+
+def _from_geopandas(value) -> bool:  # _layouts.from_module's rule, without a step back into it
+    return type(value).__module__.split(".")[0] == "geopandas"
 
 
 def geometry_array(polygons):
@@ -53,7 +57,7 @@ def geometry_values(polygons) -> np.ndarray:
     A GeoDataFrame gives its active geometry column, a GeoSeries its values,
     a NumPy object array or a list of shapely geometries themselves.
     """
-    if from_module(polygons, "geopandas"):
+    if _from_geopandas(polygons):
         geometry = getattr(polygons, "geometry", polygons)  # GeoDataFrame -> its active GeoSeries
         return np.asarray(geometry.values, dtype=object)
     if isinstance(polygons, np.ndarray):
@@ -209,7 +213,7 @@ def _split(vertices: np.ndarray, ring_ends: np.ndarray, name: str) -> list:
 
 def column_values(polygons, values):
     """The values of a GeoDataFrame column named by `values`, or `values` unchanged."""
-    if isinstance(values, str) and from_module(polygons, "geopandas") and hasattr(polygons, "columns"):
+    if isinstance(values, str) and _from_geopandas(polygons) and hasattr(polygons, "columns"):
         if values not in polygons.columns:
             raise ValueError(f"values={short_repr(values)} names no column of the GeoDataFrame; its columns are "
                              f"{list(polygons.columns)}")
