@@ -122,7 +122,7 @@ def test_label_blocks_burn_only_nearby_polygons_and_equal_the_in_memory_labels(c
 
 
 def test_a_label_block_takes_the_polygons_near_it_in_order():
-    from polymask._rings import as_polygon_list
+    from polymask._inputs import polygons as as_polygon_list
     from polymask.dask import _Burn
 
     polygons = [np.array([[1.0, 1.0], [5.0, 1.0], [3.0, 5.0]]),                       # top left

@@ -4,7 +4,7 @@ The mask contract is a predicate on points; a mask asks it at the grid's
 points (x=c, y=r).  These functions ask it at any points -- stations,
 catalogue sources, the cells of a curvilinear grid -- with the same
 operands, so a point gets exactly the answer a mask pixel at the same
-(x, y) gets.  Polygons come through polymask/_rings.py; x and y are
+(x, y) gets.  Polygons come through polymask/_inputs.py; x and y are
 validated here, then one call into the C++ core (csrc/include/polymask/
 points.hpp) answers every point with the GIL released, on threads, each
 query testing only the edges near its row.

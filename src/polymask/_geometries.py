@@ -1,10 +1,11 @@
 """Geometry collections flattened without a Python loop per polygon.
 
-polymask/_rings.py turns one polygon (or a list of them) into the core's
-(vertices, ring ends, polygon ends), one Python step per ring.  That is
-fine for a few polygons and far too slow for 10,000: this module owns the
-forms that come in bulk and flattens them with NumPy and shapely 2's
-vectorized functions instead:
+A plain sequence of polygons costs a Python step per ring
+(polymask/_sequences.py).  That is fine for a few polygons and far too slow
+for 10,000: this module converts the layouts that come in bulk (as
+polymask/_layouts.py recognised them) and flattens them with NumPy and
+shapely 2's vectorized functions instead, checking every coordinate itself
+(one vectorized pass, errors naming the polygon and vertex):
 
 * shapely geometries in bulk: a NumPy object array of them, a list of them,
   a GeoPandas GeoSeries, or a GeoDataFrame (its active geometry column).
@@ -15,7 +16,11 @@ vectorized functions instead:
 * a padded (P, K, 2) array: polygon p is its first rows up to the first
   padding row, where padding is a row of two NaNs (or a masked row of a
   ``numpy.ma`` array, whatever its fill value);
-* a list of (N, 2) float arrays: concatenated in one call.
+* a plain (P, N, 2) array: P polygons of one N-vertex ring each;
+* a list of (N, 2) float arrays: concatenated in one call;
+* one shapely geometry (or a one-row GeoSeries, GeoDataFrame or array) as
+  one polygon: its rings, as ``(ring, label)`` pairs like the other
+  one-polygon converters give.
 
 Conventions shared with GIS tools: Z and M coordinates are dropped (the mask
 is the footprint in x, y); an empty geometry (or a missing one, None) burns
@@ -29,6 +34,7 @@ import numpy as np
 
 from polymask import _core
 from polymask._describe import short_repr
+from polymask._layouts import is_geometry_array
 
 #: shapely's type ids (shapely.GeometryType) this module treats by name.
 _POLYGON, _MULTIPOLYGON, _COLLECTION = 3, 6, 7
@@ -36,38 +42,33 @@ _TYPE_NAMES = {-1: "missing", 0: "Point", 1: "LineString", 2: "LinearRing", 3: "
                5: "MultiLineString", 6: "MultiPolygon", 7: "GeometryCollection"}
 
 
-def _from_module(value, prefix: str) -> bool:
-    return type(value).__module__.split(".")[0] == prefix
-
-
-def is_shapely(value) -> bool:
-    """Whether `value` is one shapely geometry (without importing shapely)."""
-    return _from_module(value, "shapely") and hasattr(value, "geom_type")
+def _from_geopandas(value) -> bool:  # _layouts.from_module's rule, without a step back into it
+    return type(value).__module__.split(".")[0] == "geopandas"
 
 
 def geometry_array(polygons):
-    """`polygons` as a 1-D object array of shapely geometries, or None for other forms.
+    """`polygons` as a 1-D object array of shapely geometries, or None for other forms."""
+    return geometry_values(polygons) if is_geometry_array(polygons) else None
+
+
+def geometry_values(polygons) -> np.ndarray:
+    """Geometries in bulk (polymask/_layouts.py's SHAPELY_ARRAY) as a 1-D object array.
 
     A GeoDataFrame gives its active geometry column, a GeoSeries its values,
     a NumPy object array or a list of shapely geometries themselves.
     """
-    if _from_module(polygons, "geopandas"):
+    if _from_geopandas(polygons):
         geometry = getattr(polygons, "geometry", polygons)  # GeoDataFrame -> its active GeoSeries
         return np.asarray(geometry.values, dtype=object)
-    if isinstance(polygons, np.ndarray) and polygons.dtype == object and polygons.ndim == 1:
-        candidates = polygons
-    elif isinstance(polygons, (list, tuple)) and len(polygons) and is_shapely(polygons[0]):
-        # fromiter never looks inside the items (np.array would try to stack same-shape arrays)
-        candidates = np.fromiter(polygons, dtype=object, count=len(polygons))
-    else:
-        return None
-    if not len(candidates) or not (is_shapely(candidates[0]) or candidates[0] is None):
-        return None
-    import shapely
+    if isinstance(polygons, np.ndarray):
+        return polygons
+    # fromiter never looks inside the items (np.array would try to stack same-shape arrays)
+    return np.fromiter(polygons, dtype=object, count=len(polygons))
 
-    if not shapely.is_valid_input(candidates).all():  # geometries or None
-        return None  # shapely mixed with other forms: the per-polygon path reads each
-    return candidates
+
+def geometries_of(polygons, name: str):
+    """(vertices, ring_ends, polygon_ends) of shapely geometries in bulk."""
+    return flatten_geometries(geometry_values(polygons), name)
 
 
 def flatten_geometries(geometries: np.ndarray, name: str):
@@ -138,12 +139,8 @@ def flatten_padded(polygons: np.ndarray, name: str):
     else:
         padded = np.asarray(polygons, dtype=np.float64)
         row_masked = None
-    if row_masked is None:
-        if polygons.dtype.kind != "f":
-            return None  # integers cannot be padded with NaN: the plain stacked path
+    if row_masked is None:  # polymask/_layouts.py saw a NaN row
         row_masked = np.isnan(padded).all(axis=2)
-        if not row_masked.any():
-            return None
     # Padding must be a tail: a real vertex after a padding row is a mistake.
     misplaced = row_masked[:, :-1] & ~row_masked[:, 1:]
     if misplaced.any():
@@ -163,10 +160,7 @@ def flatten_padded(polygons: np.ndarray, name: str):
 
 
 def flatten_array_list(polygons, name: str):
-    """(vertices, ring_ends, polygon_ends) of a list of (N, 2) float64 arrays, or None for other lists."""
-    if not all(type(ring) is np.ndarray and ring.ndim == 2 and ring.shape[1] == 2 and ring.dtype.kind in "iuf"
-               for ring in polygons):
-        return None
+    """(vertices, ring_ends, polygon_ends) of a list of (N, 2) numeric arrays."""
     lengths = np.fromiter((len(ring) for ring in polygons), dtype=np.int64, count=len(polygons))
     vertices = np.ascontiguousarray(np.concatenate(polygons), dtype=np.float64)
     bad_row = _core.first_non_finite(vertices)
@@ -180,26 +174,46 @@ def flatten_array_list(polygons, name: str):
     return vertices, np.cumsum(lengths), np.arange(1, len(polygons) + 1, dtype=np.int64)
 
 
-def single_geometry(polygon, name: str):
-    """(vertices, ring_ends) of one shapely geometry or a one-row GeoSeries/GeoDataFrame/array, else None."""
-    if is_shapely(polygon):
-        geometries = np.array([polygon], dtype=object)
-    else:
-        geometries = geometry_array(polygon)
-        if geometries is None:
-            return None
-        if len(geometries) != 1:
-            raise ValueError(f"{name} must be one polygon; got {len(geometries)} geometries "
-                             f"({type(polygon).__name__}). Burn several with polymask.rasterize, "
-                             "or pass one of them (e.g. series.iloc[0])")
-        name = f"{name}[0]"
-    vertices, ring_ends, _ = flatten_geometries(geometries, name.removesuffix("[0]"))
-    return vertices, ring_ends
+def flatten_stacked(polygons: np.ndarray, name: str):
+    """(vertices, ring_ends, polygon_ends) of a (P, N, 2) array: P polygons of one N-vertex ring."""
+    count, n_vertices = polygons.shape[:2]
+    if polygons.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold real numbers, got dtype {polygons.dtype}")
+    flat = np.ascontiguousarray(polygons.reshape(count * n_vertices, 2), dtype=np.float64)
+    bad_row = _core.first_non_finite(flat)
+    if bad_row >= 0:
+        # Name the polygon and vertex, not the row of the flattened array.
+        polygon, vertex = divmod(bad_row, n_vertices)
+        x, y = (float(v) for v in flat[bad_row])
+        raise ValueError(f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; "
+                         "every coordinate must be a finite number")
+    ring_ends = np.arange(1, count + 1, dtype=np.int64) * n_vertices
+    return flat, ring_ends, np.arange(1, count + 1, dtype=np.int64)
+
+
+def shapely_rings(polygon, name: str, unite_parts: bool = False) -> list:
+    """One shapely geometry as one polygon's rings (checked here, in bulk)."""
+    return _split(*flatten_geometries(np.array([polygon], dtype=object), name.removesuffix("[0]"))[:2], name)
+
+
+def shapely_row_rings(polygons, name: str, unite_parts: bool = False) -> list:
+    """A one-row GeoSeries, GeoDataFrame or array of geometries as one polygon's rings."""
+    geometries = geometry_values(polygons)
+    if len(geometries) != 1:
+        raise ValueError(f"{name} must be one polygon; got {len(geometries)} geometries "
+                         f"({type(polygons).__name__}). Burn several with polymask.rasterize, "
+                         "or pass one of them (e.g. series.iloc[0])")
+    return _split(*flatten_geometries(geometries, name)[:2], name)
+
+
+def _split(vertices: np.ndarray, ring_ends: np.ndarray, name: str) -> list:
+    """Checked (vertices, ring_ends) as (ring, label) pairs."""
+    return [(ring, name) for ring in np.split(vertices, ring_ends[:-1])] if len(ring_ends) else []
 
 
 def column_values(polygons, values):
     """The values of a GeoDataFrame column named by `values`, or `values` unchanged."""
-    if isinstance(values, str) and _from_module(polygons, "geopandas") and hasattr(polygons, "columns"):
+    if isinstance(values, str) and _from_geopandas(polygons) and hasattr(polygons, "columns"):
         if values not in polygons.columns:
             raise ValueError(f"values={short_repr(values)} names no column of the GeoDataFrame; its columns are "
                              f"{list(polygons.columns)}")

@@ -4,24 +4,70 @@
 array-like, rings with holes, GeoJSON, shapely, COCO lists and
 segmentations, OpenCV contours) and ``polygons`` a collection of them
 (lists, (P, N, 2) arrays, shapely arrays, GeoDataFrames, FeatureCollections,
-``cv2.findContours``' pair).  Each recognises the layout once
-(polymask/_rings.py, which asks polymask/_layouts.py and
-polymask/_geometries.py), checks every coordinate (finite numbers), and maps
-world coordinates into the contract's sample-point frame when there is a
-``transform=`` (polymask/_transform.py).  What comes out is what the core
-takes: one flat float64 vertex array, its ring ends (and polygon ends).
+``cv2.findContours``' pair).  Each goes through four steps, visiting each
+module once and in this order:
+
+1. recognise: polymask/_layouts.py names the layout, once per input (and
+   once per member of a plain sequence of polygons);
+2. convert: the one converter of that layout, from a table below
+   (polymask/_annotations.py for COCO and OpenCV, _geojson.py,
+   _geometries.py for shapely and arrays in bulk, _sequences.py for lists of
+   rings), gives ``(ring, label)`` pairs -- or, for the bulk layouts,
+   flat arrays it has checked itself in one vectorized pass;
+3. check: polymask/_validation.py reads every ring as finite float64 under
+   its label (``vertices[2]``, ``polygons[3][1]``) and joins them;
+4. map: polymask/_transform.py takes world coordinates into the contract's
+   sample-point frame when there is a ``transform=``;
+
+and the result is built last (polymask/_rings.py): what the core takes, one
+flat float64 vertex array, its ring ends (and polygon ends).  A refusal may
+step back (a layout hint from polymask/_layouts.py; a sequence re-read
+member by member, so the first bad member is the one named).
 
 A guarantee added here holds for ``mask``, ``masks``, ``rasterize``,
 ``coverage(s)``, ``contains(_labels)``, ``polymask.dask``,
-``polymask.xarray`` and ``polymask.opencl`` alike.
+``polymask.xarray``, ``polymask.opencl`` and ``polymask.coco`` alike.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from polymask._rings import PolygonList, Rings, as_polygon_list, as_rings, vertex_ranges
+from polymask import _annotations, _geojson, _geometries, _layouts, _sequences
+from polymask._layouts import Layout, layout_hint
+from polymask._rings import PolygonList, Rings
 from polymask._transform import as_transform, to_sample_frame
-from polymask._validation import as_vertices
+from polymask._validation import as_vertices, checked_polygons, checked_rings
+
+ARRAY_RING, POINTS = Layout.ARRAY_RING, Layout.POINTS
+COCO_SEGMENTATION, CONTOURS_WITH_HIERARCHY = Layout.COCO_SEGMENTATION, Layout.CONTOURS_WITH_HIERARCHY
+
+#: One polygon's converter per layout: (value, name, unite_parts) -> [(ring, label), ...].
+#: ARRAY_RING and POINTS need none: the value is the ring.
+ONE = {
+    Layout.COCO_RLE: _annotations.refuse_rle,
+    Layout.COCO_FLAT: _annotations.flat_ring,
+    Layout.COCO_SEGMENTATION: _annotations.segmentation_rings,
+    Layout.CONTOUR: _annotations.contour_ring,
+    Layout.CONTOUR_LIST: _annotations.contour_list_rings,
+    Layout.CONTOURS_WITH_HIERARCHY: _annotations.hierarchy_rings,
+    Layout.GEOJSON: _geojson.geojson_rings,
+    Layout.GEO_INTERFACE: _geojson.interface_rings,
+    Layout.SHAPELY: _geometries.shapely_rings,
+    Layout.SHAPELY_ARRAY: _geometries.shapely_row_rings,
+    Layout.RING_LIST: _sequences.ring_list_rings,
+}
+
+#: A collection's converter per layout: (value, name) -> (vertices, ring_ends, polygon_ends),
+#: checked.  SEQUENCE and FEATURE_COLLECTION convert each member by ONE;
+#: CONTOURS_WITH_HIERARCHY gives polygons of (ring, label) pairs.
+MANY = {
+    Layout.CONTOUR: _sequences.refuse_contour,
+    Layout.STACKED_ARRAY: _geometries.flatten_stacked,
+    Layout.PADDED: _geometries.flatten_padded,
+    Layout.SHAPELY_ARRAY: _geometries.geometries_of,
+    Layout.ARRAY_LIST: _geometries.flatten_array_list,
+    Layout.NOT_A_COLLECTION: _sequences.refuse_collection,
+}
 
 
 def polygon(vertices, transform=None, name: str = "vertices", *, unite_parts: bool = False) -> Rings:
@@ -31,22 +77,53 @@ def polygon(vertices, transform=None, name: str = "vertices", *, unite_parts: bo
     (``Rings.united``), as COCO means it (polymask.mask); elsewhere it is
     refused with a message that says what to pass instead.
     """
-    if (type(vertices) is np.ndarray and vertices.dtype != object and vertices.ndim == 2
-            and vertices.shape[1] == 2):  # the common case, as cheap as it can be
-        rings = Rings(as_vertices(vertices, name), None)
+    layout = _layouts.layout_of(vertices)
+    if layout is ARRAY_RING:  # the common case, as cheap as it can be
+        points, ring_ends = as_vertices(vertices, name), None
+    elif layout is POINTS:
+        points, ring_ends = checked_rings(((vertices, name),), layout_hint)
     else:
-        rings = as_rings(vertices, name, unite_parts)
+        points, ring_ends = checked_rings(ONE[layout](vertices, name, unite_parts))
     cells = as_transform(transform)
     if cells is not None:  # world coordinates -> the contract's sample-point frame
-        rings = Rings(to_sample_frame(rings.vertices, cells, name), rings.ring_ends, rings.united)
-    return rings
+        points = to_sample_frame(points, cells, name)
+    return Rings(points, ring_ends, unite_parts and layout is COCO_SEGMENTATION and ring_ends is not None)
 
 
 def polygons(collection, transform=None, name: str = "polygons") -> PolygonList:
     """Many polygons as one flat vertex array with ring and polygon ends, in the sample-point frame."""
-    flat = as_polygon_list(collection, name)
+    layout, members, layouts = _layouts.collection_layouts(collection, name)
+    if members is not None:
+        # Members are converted grouped by layout (Layout's order is the converting
+        # modules'), so each converter module is entered once; the result keeps their order.
+        raw, hinted = [None] * len(members), set()
+        try:
+            for p in sorted(range(len(members)), key=layouts.__getitem__):
+                if layouts[p] is ARRAY_RING or layouts[p] is POINTS:
+                    raw[p] = ((members[p], f"{name}[{p}]"),)
+                    hinted.add(p)
+                else:
+                    raw[p] = ONE[layouts[p]](members[p], f"{name}[{p}]", False)
+            vertices, ring_ends, polygon_ends = checked_polygons(raw, hinted, layout_hint)
+        except Exception:
+            _first_refusal(members, layouts, name)  # name the first bad member, as reading in order would
+            raise
+    elif layout is CONTOURS_WITH_HIERARCHY:  # cv2.findContours' pair: one polygon per outer contour
+        vertices, ring_ends, polygon_ends = checked_polygons(_annotations.hierarchy_polygons(collection, name))
+    else:
+        vertices, ring_ends, polygon_ends = MANY[layout](collection, name)
     cells = as_transform(transform)
     if cells is not None:
-        flat = PolygonList(to_sample_frame(flat.vertices, cells, name, vertex_ranges(flat)[1]),
-                           flat.ring_ends, flat.polygon_ends)
-    return flat
+        vertex_ends = np.concatenate(([0], ring_ends)).astype(np.int64)[polygon_ends]
+        vertices = to_sample_frame(vertices, cells, name, vertex_ends)
+    return PolygonList(vertices, ring_ends, polygon_ends)
+
+
+def _first_refusal(members, layouts, name: str) -> None:
+    """Convert and check the members one by one, raising the first one's error."""
+    for p, member in enumerate(members):
+        label = f"{name}[{p}]"
+        if layouts[p] is ARRAY_RING or layouts[p] is POINTS:
+            checked_rings(((member, label),), layout_hint)
+        else:
+            checked_rings(ONE[layouts[p]](member, label, False))

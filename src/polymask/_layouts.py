@@ -1,27 +1,41 @@
-"""Machine-learning polygon layouts: COCO flat lists and OpenCV contours.
+"""The input funnel's first step: recognise the layout of a polygon input, once.
 
-polymask/_rings.py owns the polygon forms; this module teaches it the two
-layouts that annotation and vision code hand around, and explains the ones
-it refuses:
+polymask/_inputs.py asks ``layout_of`` what a value is (one polygon), or
+``collection_layouts`` what a collection is and, for a plain sequence of
+polygons, what each member is; it then hands the value to the one converter
+of that layout (polymask/_annotations.py, _geojson.py, _geometries.py,
+_sequences.py), which converts without testing the layout again.  Nothing
+here converts or checks coordinates, and shapely and GeoPandas are never
+imported unless the value is one of their objects.
 
-* **COCO flat list** ``[x1, y1, x2, y2, ...]`` (a list or tuple of an even
-  count of numbers): one ring.  A 1-D NumPy array stays refused, since a
-  NumPy array is always one (N, 2) ring; its error says to reshape(-1, 2).
-  (``polymask.coco.encode`` takes 1-D arrays as parts of a segmentation.)
-* **COCO segmentation** ``[[x1, y1, ...], [x1, y1, ...], ...]``: an object's
-  parts, which COCO *unites*.  With one part it is that ring.  With several,
-  ``polymask.mask`` returns the union of the parts' masks (each part under
-  the fill rule), ``polymask.coco.encode`` the union's RLE; a function that
-  takes one polygon per entry (``rasterize``) refuses it and says how to pass
-  it, because rings of one polygon would XOR overlapping parts.  A list whose
-  first entry has exactly two numbers is a list of (x, y) points, as before.
-* **OpenCV contour**: an (N, 1, 2) array from ``cv2.findContours``: one ring.
-  A list of contours: rings of one polygon (even-odd, so a hole is a contour
-  inside another).  The pair ``(contours, hierarchy)`` that findContours
-  returns: every outer contour with its direct holes is one polygon; as one
-  polygon (``mask``) that is all rings together, which for findContours'
-  nested, non-overlapping contours is exactly the union of those polygons;
-  as a list of polygons (``rasterize``) it is one entry per outer contour.
+One polygon, tested in this order (the first that fits decides):
+
+* an (N, 2) NumPy array (not of objects): ARRAY_RING, the common case;
+* a COCO RLE dict: COCO_RLE, refused (decode it with polymask.coco.decode);
+* a COCO flat list ``[x1, y1, x2, y2, ...]`` (a list or tuple whose first
+  item is a number): COCO_FLAT.  A 1-D NumPy array is not one (a NumPy
+  array is always one (N, 2) ring; its refusal says to reshape(-1, 2));
+* an OpenCV contour, an (N, 1, 2) array: CONTOUR; cv2.findContours' pair
+  ``(contours, hierarchy)``: CONTOURS_WITH_HIERARCHY; a list of contours
+  (judged by its first): CONTOUR_LIST;
+* a COCO segmentation ``[[x1, y1, ...], ...]`` (a list of flat lists whose
+  first has other than two numbers): COCO_SEGMENTATION;
+* any other NumPy array (not of objects): POINTS (as_vertices explains);
+* a shapely geometry: SHAPELY; a one-row GeoSeries, GeoDataFrame or object
+  array of geometries: SHAPELY_ARRAY;
+* a mapping: GEOJSON; an object with ``__geo_interface__``: GEO_INTERFACE;
+* a list or tuple whose first item is a ring (a sequence of points): RING_LIST;
+* anything else: POINTS, an array-like of (x, y) points, read by as_vertices
+  (whose refusals get ``layout_hint``'s sentence).
+
+A collection: an (N, 1, 2) contour (CONTOUR, refused: pass [contour]), a
+(P, K, 2) array (PADDED when it holds NaN rows or is a masked array, else
+STACKED_ARRAY), shapely geometries in bulk (SHAPELY_ARRAY), a GeoJSON
+FeatureCollection (FEATURE_COLLECTION: its features are members),
+findContours' pair (CONTOURS_WITH_HIERARCHY: one polygon per outer contour),
+a list of (N, 2) numeric arrays (ARRAY_LIST), what is no sequence
+(NOT_A_COLLECTION, refused), else SEQUENCE, whose members are each
+recognised as one polygon.
 
 Coordinates are used as given: OpenCV's contour points are pixel centres,
 i.e. polymask's sample points; COCO's are cell coordinates, which
@@ -29,12 +43,42 @@ i.e. polymask's sample points; COCO's are cell coordinates, which
 """
 from __future__ import annotations
 
+import enum
 import numbers
 from collections.abc import Mapping
 
 import numpy as np
 
-from polymask._validation import _describe, as_vertices
+from polymask._describe import describe as _describe
+
+
+class Layout(enum.IntEnum):
+    """What a polygon input is.  Values are grouped by the module that converts them, in
+    the funnel's order, so sorting a sequence's members by layout visits each module once."""
+
+    ARRAY_RING = 1                # (N, 2) ndarray: straight to as_vertices
+    POINTS = 2                    # any other array-like of (x, y) points: as_vertices
+    COCO_RLE = 10                 # polymask/_annotations.py from here ...
+    COCO_FLAT = 11
+    COCO_SEGMENTATION = 12
+    CONTOUR = 13
+    CONTOUR_LIST = 14
+    CONTOURS_WITH_HIERARCHY = 15  # ... to here
+    GEOJSON = 20                  # polymask/_geojson.py
+    GEO_INTERFACE = 21
+    SHAPELY = 30                  # polymask/_geometries.py
+    SHAPELY_ARRAY = 31
+    STACKED_ARRAY = 32
+    PADDED = 33
+    ARRAY_LIST = 34
+    RING_LIST = 40                # polymask/_sequences.py
+    SEQUENCE = 41
+    FEATURE_COLLECTION = 42
+    NOT_A_COLLECTION = 43
+
+
+ARRAY_RING = Layout.ARRAY_RING
+POINTS = Layout.POINTS
 
 
 def _is_number(value) -> bool:
@@ -69,36 +113,10 @@ def is_segmentation(value, thorough: bool = False) -> bool:
     return thorough and all(is_flat(part) for part in value) and any(len(part) != 2 for part in value)
 
 
-def flat_ring(value, name: str) -> np.ndarray:
-    """A COCO flat list as an (N, 2) float64 ring (validated)."""
-    array = value if isinstance(value, np.ndarray) else _numbers_array(value, name)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be a flat list [x1, y1, x2, y2, ...], got an array of shape {array.shape}")
-    if len(array) % 2:
-        raise ValueError(f"{name} must have shape (N, 2) of (x, y) pairs or be a COCO flat list "
-                         f"[x1, y1, x2, y2, ...] with an even count of numbers, got an odd count "
-                         f"({len(array)}, shape {array.shape}); every vertex needs an x and a y")
-    return as_vertices(array.reshape(-1, 2), name)
-
-
-def _numbers_array(value, name: str) -> np.ndarray:
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (ValueError, TypeError):
-        raise ValueError(f"{name} looks like a COCO flat list [x1, y1, x2, y2, ...] but is not a list of "
-                         f"numbers: {_describe(value)}") from None
-    return array
-
-
 def is_contour(value) -> bool:
     """Whether `value` is an OpenCV contour: an (N, 1, 2) numeric array."""
     return (isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1:] == (1, 2)
             and value.dtype.kind in "iuf")
-
-
-def is_contour_list(value) -> bool:
-    """Whether `value` is a list or tuple of OpenCV contours (judged by its first)."""
-    return isinstance(value, (list, tuple)) and len(value) > 0 and is_contour(value[0])
 
 
 def is_contours_with_hierarchy(value) -> bool:
@@ -114,76 +132,134 @@ def is_contours_with_hierarchy(value) -> bool:
             and (len(contours) == 0 or is_contour(contours[0])))
 
 
-def contour_ring(contour, name: str) -> np.ndarray:
-    """An OpenCV contour as an (N, 2) float64 ring."""
-    if not is_contour(contour):
-        shape = getattr(contour, "shape", None)
-        got = f"an array of shape {shape}" if shape is not None else _describe(contour)
-        raise ValueError(f"{name} must be an OpenCV contour, an (N, 1, 2) array, got {got}")
-    return as_vertices(contour.reshape(-1, 2), name)
+def is_rle(value) -> bool:
+    return isinstance(value, Mapping) and "counts" in value and "size" in value
 
 
-def hierarchy_polygons(contours, hierarchy, name: str) -> list[list[np.ndarray]]:
-    """findContours' output as polygons: each outer contour with its direct holes.
+def from_module(value, prefix: str) -> bool:
+    """Whether `value`'s type comes from the package `prefix` (shapely, geopandas)."""
+    return type(value).__module__.split(".")[0] == prefix
 
-    hierarchy[0][k] = (next, previous, first_child, parent); a contour at an
-    even depth (0, 2, ...) is an outer boundary, its children are its holes,
-    and their children are outer boundaries again (islands in holes).
+
+def is_shapely(value) -> bool:
+    """Whether `value` is one shapely geometry (without importing shapely)."""
+    return from_module(value, "shapely") and hasattr(value, "geom_type")
+
+
+def is_geometry_array(value) -> bool:
+    """Whether `value` is shapely geometries in bulk: a GeoSeries or GeoDataFrame, or a
+    1-D object array or a list/tuple of shapely geometries (or None)."""
+    if from_module(value, "geopandas"):
+        return True
+    if isinstance(value, np.ndarray) and value.dtype == object and value.ndim == 1:
+        candidates = value
+    elif isinstance(value, (list, tuple)) and len(value) and is_shapely(value[0]):
+        # fromiter never looks inside the items (np.array would try to stack same-shape arrays)
+        candidates = np.fromiter(value, dtype=object, count=len(value))
+    else:
+        return False
+    if not len(candidates) or not (is_shapely(candidates[0]) or candidates[0] is None):
+        return False
+    import shapely
+
+    # shapely mixed with other forms is a plain sequence: each member is read on its own
+    return bool(shapely.is_valid_input(candidates).all())
+
+
+def _is_ring(item) -> bool:
+    """Whether `item` (the first element of a list) is itself a ring of points.
+
+    A point is (x, y): one level of nesting.  A ring is a sequence of points:
+    two levels.  An empty item can only be a ring (a point has two numbers).
+    Ragged or odd items are left for as_vertices to explain.
     """
-    if hierarchy is None:
-        return []
-    links = np.asarray(hierarchy).reshape(-1, 4)
-    if len(links) != len(contours):
-        raise ValueError(f"{name} has {len(contours)} contours but a hierarchy of {len(links)} entries; "
-                         "pass the (contours, hierarchy) pair cv2.findContours returned")
-    rings = [contour_ring(contour, f"{name}[0][{k}]") for k, contour in enumerate(contours)]
-    parents = links[:, 3]
-    depth = np.zeros(len(links), dtype=np.int64)
-    for k in range(len(links)):
-        parent, steps = int(parents[k]), 0
-        while parent >= 0:
-            if steps > len(links) or parent >= len(links):
-                raise ValueError(f"{name}'s hierarchy is not a tree (contour {k}'s parents loop or point outside)")
-            parent, steps = int(parents[parent]), steps + 1
-        depth[k] = steps
-    polygons = []
-    for k in range(len(links)):
-        if depth[k] % 2 == 0:
-            holes = [rings[h] for h in range(len(links)) if parents[h] == k]
-            polygons.append([rings[k], *holes])
-    return polygons
+    if isinstance(item, np.ndarray):
+        return item.ndim == 2 or item.size == 0
+    if isinstance(item, (list, tuple)):
+        return len(item) == 0 or isinstance(item[0], (list, tuple, np.ndarray))
+    return False
 
 
-def rings_of(polygon, name: str, unite_parts: bool = False) -> list[np.ndarray] | None:
-    """The rings of `polygon` when it is one of this module's layouts, else None.
+def layout_of(value, many: bool = False) -> Layout:
+    """The layout of `value`: one polygon, or with `many` a collection of polygons."""
+    if type(value) is np.ndarray and value.dtype != object and value.ndim == 2 and not many:
+        return ARRAY_RING if value.shape[1] == 2 else POINTS  # the common case first
+    if many:
+        return _collection_layout(value)
+    if is_rle(value):
+        return Layout.COCO_RLE
+    if is_flat(value) and not isinstance(value, np.ndarray):
+        return Layout.COCO_FLAT
+    if is_contour(value):
+        return Layout.CONTOUR
+    if is_contours_with_hierarchy(value):
+        return Layout.CONTOURS_WITH_HIERARCHY
+    if isinstance(value, (list, tuple)) and len(value) > 0 and is_contour(value[0]):
+        return Layout.CONTOUR_LIST
+    if is_segmentation(value):
+        return Layout.COCO_SEGMENTATION
+    if type(value) is np.ndarray and value.dtype != object:  # object arrays may hold shapely geometries
+        return POINTS
+    if is_shapely(value):
+        return Layout.SHAPELY
+    if is_geometry_array(value):
+        return Layout.SHAPELY_ARRAY
+    if isinstance(value, Mapping):
+        return Layout.GEOJSON
+    if getattr(type(value), "__geo_interface__", None) is not None:
+        return Layout.GEO_INTERFACE
+    if isinstance(value, (list, tuple)) and len(value) > 0 and _is_ring(value[0]):
+        return Layout.RING_LIST
+    return POINTS
 
-    A COCO segmentation with several parts raises: rings would XOR what COCO
-    unites, unless `unite_parts` (polymask.mask, which fills each part and unites the masks).
-    """
-    if isinstance(polygon, Mapping) and "counts" in polygon and "size" in polygon:
-        raise ValueError(f"{name} looks like a COCO RLE, not a polygon: decode it with polymask.coco.decode")
-    if is_flat(polygon) and not isinstance(polygon, np.ndarray):
-        # A 1-D array stays refused (a NumPy array is one (N, 2) ring), with a hint.
-        return [flat_ring(polygon, name)]
-    if is_contour(polygon):
-        return [contour_ring(polygon, name)]
-    if is_contours_with_hierarchy(polygon):
-        return [ring for rings in hierarchy_polygons(*polygon, name) for ring in rings]
-    if is_contour_list(polygon):
-        return [contour_ring(contour, f"{name}[{k}]") for k, contour in enumerate(polygon)]
-    if is_segmentation(polygon):
-        if len(polygon) == 1 or unite_parts:
-            for k, part in enumerate(polygon):
-                if not is_flat(part):
-                    raise ValueError(f"{name}[{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
-                                     f"{name}[0], got {_describe(part)}")
-            return [flat_ring(part, f"{name}[{k}]") for k, part in enumerate(polygon)]
-        raise ValueError(
-            f"{name} looks like a COCO segmentation of {len(polygon)} parts (a list of flat lists "
-            "[x1, y1, ...]), which COCO unites; this function takes one polygon per entry.  Pass each part "
-            "as its own entry (with the same value), use polymask.coco.encode for the union's RLE, or "
-            "pass [np.reshape(part, (-1, 2)) for part in segmentation] for rings under the fill rule")
-    return None
+
+def _collection_layout(value) -> Layout:
+    if is_contour(value) and len(value) > 0:
+        return Layout.CONTOUR
+    if isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[2] == 2:
+        return Layout.PADDED if _is_padded(value) else Layout.STACKED_ARRAY
+    if is_geometry_array(value):
+        return Layout.SHAPELY_ARRAY
+    if isinstance(value, Mapping) and value.get("type") == "FeatureCollection":
+        return Layout.FEATURE_COLLECTION
+    if is_contours_with_hierarchy(value):
+        return Layout.CONTOURS_WITH_HIERARCHY
+    if (isinstance(value, list) and value and type(value[0]) is np.ndarray
+            and all(type(ring) is np.ndarray and ring.ndim == 2 and ring.shape[1] == 2 and ring.dtype.kind in "iuf"
+                    for ring in value)):
+        return Layout.ARRAY_LIST
+    if value is None or isinstance(value, (str, bytes, Mapping, np.ndarray)) or not hasattr(value, "__len__"):
+        return Layout.NOT_A_COLLECTION
+    return Layout.SEQUENCE
+
+
+def _is_padded(array: np.ndarray) -> bool:
+    """Whether a (P, K, 2) array pads polygons: a masked array, or floats with a row of two NaNs."""
+    if array.dtype.kind not in "iuf":
+        return False  # refused by the stacked converter, in the same words
+    if isinstance(array, np.ma.MaskedArray):
+        return True
+    if array.dtype.kind != "f" or array.shape[1] == 0:
+        return False
+    # Padding ends a polygon, so its last row shows it; a NaN row elsewhere is
+    # misplaced padding, which the padded converter explains.
+    return bool(np.isnan(array[:, -1]).all(axis=1).any() or np.isnan(array).all(axis=2).any())
+
+
+def collection_layouts(value, name: str = "polygons"):
+    """(layout, members, member layouts) of a collection: members and their layouts are
+    None unless the collection is a plain sequence (or a FeatureCollection's features)."""
+    layout = layout_of(value, True)
+    if layout is Layout.SEQUENCE:
+        members = value
+    elif layout is Layout.FEATURE_COLLECTION:
+        members = value.get("features")
+        if not isinstance(members, (list, tuple)):
+            raise TypeError(f"{name} is a GeoJSON FeatureCollection whose 'features' is not a list, "
+                            f"got {_describe(members)}")
+    else:
+        return layout, None, None
+    return layout, members, [layout_of(member) for member in members]
 
 
 def layout_hint(value) -> str | None:
@@ -206,6 +282,7 @@ def layout_hint(value) -> str | None:
     if is_segmentation(value, thorough=True):
         return ("that looks like a COCO segmentation whose first part has a single vertex: "
                 "pass the parts to polymask.coco.encode, or drop the one-vertex parts")
-    if isinstance(value, Mapping) and "counts" in value and "size" in value:
+    if is_rle(value):
         return "that looks like a COCO RLE, not a polygon: decode it with polymask.coco.decode"
     return None
+

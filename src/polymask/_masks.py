@@ -3,7 +3,7 @@
 Instance segmentation (COCO, detectors, microscopy) wants one mask per
 object, and objects are small.  Calling ``polymask.mask`` per object pays the
 Python checks and a fresh full-size array each time; ``masks`` validates the
-whole list once (polymask/_rings.py), then makes one call into the C++ core
+whole list once (polymask/_inputs.py), then makes one call into the C++ core
 (csrc/include/polymask/masks.hpp) that fills every instance with threads
 across instances.  Each mask equals ``polymask.mask`` of that polygon, bit
 for bit: same sweep, same rule.

@@ -1,6 +1,6 @@
 """Label images: ``polymask.rasterize`` burns many polygons into one image.
 
-Validates in Python (polygons through polymask/_rings.py, values, dtype,
+Validates in Python (polygons through polymask/_inputs.py, values, dtype,
 out and window here), then makes one call into the C++ core
 (csrc/include/polymask/rasterize.hpp) for all polygons, with the GIL
 released and threads over bands of rows.  Each polygon claims exactly the

@@ -2,7 +2,7 @@
 
 The public functions accept many forms of one thing (a polygon may be an
 array, a list of rings, GeoJSON, a shapely geometry, a COCO list or an
-OpenCV contour; polymask/_layouts.py and _rings.py read them), so some of
+OpenCV contour; polymask/_layouts.py recognises them), so some of
 these names stand for ``Any``: they say what the argument *is* where the
 type system cannot say what it may look like.  Nothing here runs at call
 time (the annotating modules use ``from __future__ import annotations``).

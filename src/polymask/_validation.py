@@ -193,3 +193,51 @@ def window_origin(window, shape: tuple[int, int]) -> tuple[int, int, tuple[int, 
         return 0, 0, shape
     row0, col0, height, width = as_window(window, shape)
     return row0, col0, (height, width)
+
+
+def checked_rings(rings, hint=None) -> tuple[np.ndarray, np.ndarray | None]:
+    """(vertices, ring_ends) of one polygon's ``(ring, label)`` pairs, each ring checked by as_vertices.
+
+    ring_ends is None for a single ring (the core's single-ring call).  `hint`,
+    for a polygon that is itself one ring of points, adds its sentence
+    (polymask/_layouts.py's layout_hint) to a refusal.
+    """
+    if len(rings) == 1:
+        ring, label = rings[0]
+        return _hinted(ring, label, hint), None
+    checked = [as_vertices(ring, label) for ring, label in rings]
+    if not checked:  # no ring, no pixel
+        return np.zeros((0, 2), dtype=np.float64), np.zeros(0, dtype=np.int64)
+    lengths = np.fromiter((len(ring) for ring in checked), dtype=np.int64, count=len(checked))
+    return np.ascontiguousarray(np.concatenate(checked), dtype=np.float64), np.cumsum(lengths)
+
+
+def checked_polygons(polygons, hinted=(), hint=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(vertices, ring_ends, polygon_ends) of polygons given as lists of ``(ring, label)`` pairs.
+
+    Polygon p in `hinted` is itself one ring of points; `hint` adds its sentence to a refusal.
+    """
+    checked = []
+    ring_counts = np.zeros(len(polygons), dtype=np.int64)
+    for p, rings in enumerate(polygons):
+        ring_counts[p] = len(rings)
+        if p in hinted:
+            checked.append(_hinted(rings[0][0], rings[0][1], hint))
+        else:
+            checked.extend(as_vertices(ring, label) for ring, label in rings)
+    if not checked:
+        return np.zeros((0, 2), dtype=np.float64), np.zeros(0, dtype=np.int64), np.cumsum(ring_counts)
+    lengths = np.fromiter((len(ring) for ring in checked), dtype=np.int64, count=len(checked))
+    vertices = np.ascontiguousarray(np.concatenate(checked), dtype=np.float64)
+    return vertices, np.cumsum(lengths), np.cumsum(ring_counts)
+
+
+def _hinted(ring, label: str, hint) -> np.ndarray:
+    """as_vertices(ring, label), with `hint`'s sentence (if any) added to a refusal."""
+    try:
+        return as_vertices(ring, label)
+    except (TypeError, ValueError) as error:
+        text = None if hint is None else hint(ring)
+        if text is None:
+            raise
+        raise type(error)(f"{error}; {text}") from None

@@ -1,0 +1,98 @@
+"""The converter for GeoJSON-like polygons and anything with ``__geo_interface__``.
+
+polymask/_layouts.py recognises the layout; this module turns it into the
+polygon's rings, as ``(ring, label)`` pairs that polymask/_validation.py
+then checks under labels naming where each ring sat (``['coordinates'][0][1]``):
+
+* ``{"type": "Polygon", "coordinates": [ring, ...]}``,
+  ``{"type": "MultiPolygon", "coordinates": [[ring, ...], ...]}``, a
+  ``GeometryCollection`` of those, or a ``Feature`` wrapping one of them;
+* any object with ``__geo_interface__`` -- shapely's Polygon and
+  MultiPolygon among them -- so shapely is never imported here.
+
+GeoJSON repeats the first vertex at the end of a ring; that closing edge has
+zero length, never crosses a row, and changes nothing.  Positions with Z
+(and M) keep x and y, as GIS tools do.  An empty geometry has no ring.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from polymask._validation import _describe
+
+_GEOJSON_TYPES = ("Polygon", "MultiPolygon", "GeometryCollection")
+
+#: How deep Features and GeometryCollections may nest: real data nests one
+#: or two levels; a self-containing mapping must end in an error, not a
+#: RecursionError.
+_MAX_GEOJSON_DEPTH = 32
+
+
+def geo_interface(value):
+    """``value.__geo_interface__``, checked to be a GeoJSON-like mapping."""
+    geometry = value.__geo_interface__
+    if not isinstance(geometry, Mapping):
+        raise TypeError(f"{type(value).__name__}.__geo_interface__ must be a GeoJSON-like mapping "
+                        f"(a dict with 'type'), got {_describe(geometry)}")
+    return geometry
+
+
+def interface_rings(value, name: str, unite_parts: bool = False) -> list:
+    """The rings of an object with ``__geo_interface__``."""
+    return geojson_rings(geo_interface(value), name)
+
+
+def geojson_rings(geometry: Mapping, name: str, unite_parts: bool = False, depth: int = 0) -> list:
+    """Every ring of a GeoJSON-like Polygon, MultiPolygon, GeometryCollection or Feature."""
+    if depth > _MAX_GEOJSON_DEPTH:
+        raise ValueError(f"{name} nests Features or GeometryCollections more than {_MAX_GEOJSON_DEPTH} levels "
+                         "deep (a mapping that contains itself?)")
+    kind = geometry.get("type")
+    if kind == "Feature":
+        inner = geometry.get("geometry")
+        if not isinstance(inner, Mapping):
+            raise TypeError(f"{name} is a GeoJSON Feature without a geometry mapping, got {_describe(inner)}")
+        return geojson_rings(inner, f"{name}['geometry']", depth=depth + 1)
+    if kind not in _GEOJSON_TYPES:
+        raise ValueError(f"{name} must be a GeoJSON-like Polygon or MultiPolygon (or a GeometryCollection or "
+                         f"Feature of them), got type {kind!r}")
+    if kind == "GeometryCollection":
+        members = _sequence(geometry.get("geometries"), f"{name}['geometries']", "geometries")
+        rings = []
+        for k, member in enumerate(members):
+            if not isinstance(member, Mapping):
+                raise TypeError(f"{name}['geometries'][{k}] must be a GeoJSON-like mapping, got {_describe(member)}")
+            rings.extend(geojson_rings(member, f"{name}['geometries'][{k}]", depth=depth + 1))
+        return rings
+    if "coordinates" not in geometry:
+        raise ValueError(f"{name} is a GeoJSON {kind} without 'coordinates'")
+    coordinates = geometry["coordinates"]
+    label = f"{name}['coordinates']"
+    if kind == "Polygon":
+        return [_ring_xy(ring, f"{label}[{k}]") for k, ring in enumerate(_sequence(coordinates, label))]
+    return [
+        _ring_xy(ring, f"{label}[{p}][{k}]")
+        for p, part in enumerate(_sequence(coordinates, label))
+        for k, ring in enumerate(_sequence(part, f"{label}[{p}]"))
+    ]
+
+
+def _ring_xy(ring, label: str):
+    """A GeoJSON ring with its label; positions with Z (and M) keep x and y."""
+    if isinstance(ring, (list, tuple, np.ndarray)) and len(ring) and not isinstance(ring[0], (str, bytes)):
+        try:
+            array = np.asarray(ring, dtype=np.float64)
+        except (TypeError, ValueError):
+            array = None  # as_vertices explains
+        if array is not None and array.ndim == 2 and array.shape[1] in (3, 4):
+            return np.ascontiguousarray(array[:, :2]), label
+    return ring, label
+
+
+def _sequence(value, label: str, what: str = "rings"):
+    """`value` as a sequence of rings or parts; a clear error otherwise."""
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__"):
+        raise TypeError(f"{label} must be a sequence of {what}, got {_describe(value)}")
+    return value
