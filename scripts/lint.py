@@ -2,8 +2,11 @@
 """Size caps on polymask's modules: the lint step's check beside ruff.
 
 A module past its cap has grown a second job; it splits along its seams
-rather than the cap moving (docs/contributing.md).  scripts/test.sh runs
-this after ruff:
+rather than the cap moving (docs/contributing.md).  The caps cover the
+package (src/polymask: Python and Cython), the C++ core with its tests,
+benchmarks and fuzzer (csrc: .cpp, .hpp, .h), the OpenCL kernels
+(kernels: .cl) and the Python tests and benchmarks (tests, benchmarks).
+scripts/test.sh runs this after ruff:
 
     python scripts/lint.py        # exit 1, naming every file over its cap
 
@@ -15,36 +18,52 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "src" / "polymask"
 
-#: Every Python and Cython module of the package (sources, declarations, stubs).
-SUFFIXES = (".py", ".pyx", ".pxd", ".pyi")
+#: Each capped tree (relative to the repository) and the suffixes capped in it.
+TREES = {
+    # Every Python and Cython module of the package (sources, declarations, stubs).
+    "src/polymask": (".py", ".pyx", ".pxd", ".pyi"),
+    # The C++ core, its internal and public headers, its tests, benchmarks and fuzzer.
+    "csrc": (".cpp", ".hpp", ".h"),
+    # The OpenCL kernels the package ships.
+    "kernels": (".cl",),
+    # The Python tests and benchmarks, with their support modules.
+    "tests": (".py",),
+    "benchmarks": (".py",),
+}
 #: The most lines a module may have.
 MAX_LINES = 400
-#: Tighter caps, each with its reason.  (A looser cap for one file would go here too,
-#: with the reason it cannot split; there is none today.)
+#: Tighter caps, each with its reason, by path from the repository root.  (A looser
+#: cap for one file would go here too, with the reason it cannot split; there is
+#: none today.)
 CAPS = {
-    "bench/__init__.py": (150, "the CLI entry only: table, sweep and progress live in their own modules"),
+    "src/polymask/bench/__init__.py": (150, "the CLI entry only: table, sweep and progress live in their own modules"),
 }
+
+
+def capped_files() -> list[Path]:
+    """Every file the caps apply to, in a stable order."""
+    found = []
+    for tree, suffixes in TREES.items():
+        found += [path for path in (ROOT / tree).rglob("*") if path.suffix in suffixes and path.is_file()]
+    return sorted(found)
 
 
 def over_cap() -> list[str]:
     """One line per module over its cap, naming the file, its length and the cap."""
     found = []
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix not in SUFFIXES or not path.is_file():
-            continue
-        name = path.relative_to(PACKAGE).as_posix()
+    for path in capped_files():
+        name = path.relative_to(ROOT).as_posix()
         cap, reason = CAPS.get(name, (MAX_LINES, "every module"))
         lines = path.read_bytes().count(b"\n")
         if lines > cap:
-            found.append(f"src/polymask/{name}: {lines} lines, cap {cap} ({reason})")
+            found.append(f"{name}: {lines} lines, cap {cap} ({reason})")
     return found
 
 
 def main() -> int:
-    missing = [name for name in CAPS if not (PACKAGE / name).is_file()]
-    problems = [f"src/polymask/{name}: has a cap in scripts/lint.py but does not exist" for name in missing]
+    missing = [name for name in CAPS if not (ROOT / name).is_file()]
+    problems = [f"{name}: has a cap in scripts/lint.py but does not exist" for name in missing]
     problems += over_cap()
     for problem in problems:
         print(problem, file=sys.stderr)

@@ -19,8 +19,8 @@ import polymask
 WITH_EXAMPLES = ["polymask", "polymask._api", "polymask._masks", "polymask._rasterize", "polymask._coverage",
                  "polymask._threads", "polymask.course.stages", "polymask._contains", "polymask._install_dirs"]
 #: Modules whose examples are all marked ``+SKIP``, and why.
-SKIPPED_EXAMPLES = {"polymask.opencl.processing": "builds an OpenCL program on a named device; tests/test_opencl.py "
-                                                  "runs the same calls"}
+SKIPPED_EXAMPLES = {"polymask.opencl.processing": "builds an OpenCL program on a named device; "
+                                                  "tests/test_opencl_engine.py runs the same calls"}
 
 
 @pytest.mark.parametrize("name", WITH_EXAMPLES)

@@ -11,7 +11,7 @@ escaped.
 What the probes cover, by the issue's items:
 
 1. OpenCL under an address-space limit: a mask too big for memory is a
-   MemoryError, never SIGSEGV (tests/test_opencl.py checks the engine's
+   MemoryError, never SIGSEGV (tests/test_opencl_engine.py checks the engine's
    error paths, snapshots and buffer release in-process).
 2. Stage functions called directly with the wrong shape, dtype or layout
    raise ValueError instead of reading past the end of the array.

@@ -16,7 +16,7 @@ from pathlib import Path
 
 CORPUS = Path(__file__).parent / "corpus"
 
-# Index into fuzz_core.cpp's kSpecial table.
+# Index into the kSpecial table of fuzz_input.hpp (fuzz_core.cpp's input).
 NAN, NEG_NAN, INF, NEG_INF, MAX, NEG_MAX, MIN_NORMAL, SUBNORMAL, NEG_SUBNORMAL = range(9)
 ZERO, NEG_ZERO, HUGE, NEG_HUGE, TINY, TWO_53, TWO_63, NEG_TWO_63, HALF, BELOW_HALF, MAX_SIDE = range(9, 20)
 

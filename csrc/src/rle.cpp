@@ -1,6 +1,7 @@
-// rle.cpp -- COCO run lengths from scanline spans, and COCO's counts string.
+// rle.cpp -- the COCO encoder: run lengths from scanline spans.
 //
-// See rle.hpp for the format.  The encoder per object:
+// See rle.hpp for the format; steps 1 and 2 live in rle_spans.hpp, the
+// counts string and merges of finished RLEs in rle_counts.cpp.  Per object:
 //   1. sweep each part's rows (scan_rows) and collect its spans;
 //   2. with several parts, sort the spans by (row, column) and merge the
 //      overlapping or touching ones: the union, row by row;
@@ -25,107 +26,17 @@
 #include "checks.hpp"
 #include "parallel.hpp"
 #include "row_bands.hpp"
+#include "rle_spans.hpp"
 #include "scanline.hpp"
 
 namespace polymask {
 
 namespace {
 
-struct RowSpan {
-    int64_t row;
-    int64_t begin;
-    int64_t end;
-};
-
-// The scan_rows sink: appends every span of every row it is shown.
-struct SpanCollector {
-    std::vector<RowSpan> &spans;
-    int64_t row = 0;
-
-    void begin_row(int64_t r) { row = r; }
-    void span(int64_t begin, int64_t end) { spans.push_back({row, begin, end}); }
-    void end_row() {}
-};
-
-// Spans of one part inside the height x width image, appended to `spans`.
-void collect_part_spans(ConstSpan<Edge> edges, const Window &image, FillRule rule,
-                        std::vector<detail::EdgeRows> &edge_rows, std::vector<RowSpan> &spans)
-{
-    if (edges.empty()) return;
-    // Edges are sorted by y_low: the first starts the part's rows, the
-    // largest y_high ends them (rows [ceil(y_low), ceil(y_high))).
-    double y_high = edges.front().y_high;
-    for (const Edge &e : edges) y_high = std::max(y_high, e.y_high);
-    const int64_t row_first = detail::ceil_clamped(edges.front().y_low, 0, image.height);
-    const int64_t row_end = detail::ceil_clamped(y_high, 0, image.height);
-    if (row_first >= row_end) return;
-    detail::edge_rows_in_window(edges, image, edge_rows);
-    SpanCollector sink{spans};
-    detail::sweep_in_bands(edges, edge_rows, image, rule, row_first, row_end, sink);
-}
-
-// The edge table of one part, as Polygon builds it (polygon.cpp): each
-// ring's edges from vertex j = i - 1 to vertex i, horizontal ones dropped,
-// stably sorted by y_low.  Rebuilt in place for part after part, in buffers
-// that only grow and are written through pointers (push_back's checks, and
-// an Edge built on the stack then copied, cost a tenth of the encoder).
-struct PartEdges {
-    std::vector<Edge> edges;
-    std::vector<Edge> unsorted;
-    std::vector<std::pair<double, int32_t>> order;  // (y_low, index): a stable sort
-
-    void build(const double *xy, const int64_t *ring_ends, int64_t ring_begin, int64_t ring_end)
-    {
-        const int64_t first = ring_begin > 0 ? ring_ends[ring_begin - 1] : 0;
-        const size_t most = static_cast<size_t>(ring_end > ring_begin ? ring_ends[ring_end - 1] - first : 0);
-        if (unsorted.size() < most) {
-            unsorted.resize(most);
-            order.resize(most);
-        }
-        Edge *out = unsorted.data();
-        auto *key = order.data();
-        int64_t start = first;
-        for (int64_t k = ring_begin; k < ring_end; start = ring_ends[k++]) {
-            const int64_t end = ring_ends[k];
-            for (int64_t i = start, j = end - 1; i < end; j = i++) {
-                const double xi = xy[2 * i], yi = xy[2 * i + 1];
-                const double xj = xy[2 * j], yj = xy[2 * j + 1];
-                if (!(yi < yj) && !(yi > yj)) continue;
-                out->xi = xi;
-                out->yi = yi;
-                out->xj = xj;
-                out->yj = yj;
-                out->y_low = yi < yj ? yi : yj;
-                out->y_high = yi < yj ? yj : yi;
-                out->winding = (yi > yj) ? 1 : -1;
-                *key++ = {out->y_low, static_cast<int32_t>(out - unsorted.data())};
-                ++out;
-            }
-        }
-        const size_t count = static_cast<size_t>(out - unsorted.data());
-        std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(count));
-        edges.resize(count);
-        for (size_t k = 0; k < count; ++k) edges[k] = unsorted[static_cast<size_t>(order[k].second)];
-    }
-};
-
-// Sort spans by (row, begin) and merge the ones that overlap or touch, so
-// each row holds disjoint, non-adjacent spans in increasing order.
-void unite_spans(std::vector<RowSpan> &spans)
-{
-    std::sort(spans.begin(), spans.end(), [](const RowSpan &a, const RowSpan &b) {
-        return a.row != b.row ? a.row < b.row : a.begin < b.begin;
-    });
-    size_t kept = 0;
-    for (size_t k = 0; k < spans.size(); ++k) {
-        if (kept > 0 && spans[kept - 1].row == spans[k].row && spans[k].begin <= spans[kept - 1].end) {
-            spans[kept - 1].end = std::max(spans[kept - 1].end, spans[k].end);
-        } else {
-            spans[kept++] = spans[k];
-        }
-    }
-    spans.resize(kept);
-}
+using detail::collect_part_spans;
+using detail::PartEdges;
+using detail::RowSpan;
+using detail::unite_spans;
 
 // A stretch of columns [begin, end) whose pixels on `row` differ from the
 // pixels above them: each column in it starts or ends a column-major run.
@@ -401,140 +312,6 @@ void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, 
                        scratch.part.build(xy, ring_ends, ring_begin, part_ends[p]);
                        return scratch.part.edges;
                    });
-}
-
-std::string rle_compress(const uint32_t *counts, int64_t n_counts)
-{
-    // A count or difference fits 33 signed bits: at most 7 characters of 5.
-    std::string text(static_cast<size_t>(n_counts) * 7, '\0');
-    char *out = &text[0];
-    for (int64_t k = 0; k < n_counts; ++k) {
-        int64_t x = static_cast<int64_t>(counts[k]);
-        // pycocotools codes the difference from k > 2 on (not k >= 2): the
-        // second count is stored whole.  Same here, or strings would differ.
-        if (k > 2) x -= static_cast<int64_t>(counts[k - 2]);
-        bool more = true;
-        while (more) {
-            char c = static_cast<char>(x & 0x1f);
-            x >>= 5;  // arithmetic: a negative difference keeps its sign bits
-            more = (c & 0x10) ? x != -1 : x != 0;
-            if (more) c |= 0x20;
-            *out++ = static_cast<char>(c + 48);
-        }
-    }
-    text.resize(static_cast<size_t>(out - text.data()));
-    return text;
-}
-
-std::vector<uint32_t> rle_decompress(const char *text, int64_t n_chars)
-{
-    std::vector<uint32_t> counts;
-    int64_t p = 0;
-    while (p < n_chars) {
-        uint64_t x = 0;
-        int k = 0;
-        bool more = true;
-        while (more) {
-            if (p >= n_chars) {
-                throw std::invalid_argument("polymask::rle_decompress: the counts string ends inside a number");
-            }
-            const int c = static_cast<unsigned char>(text[p]) - 48;
-            if (c < 0 || c > 63) {
-                throw std::invalid_argument("polymask::rle_decompress: character " + std::to_string(p) +
-                                            " is outside '0'..'o' (code " +
-                                            std::to_string(static_cast<unsigned char>(text[p])) + ")");
-            }
-            if (k >= 12) throw std::invalid_argument("polymask::rle_decompress: a number longer than 12 characters");
-            x |= static_cast<uint64_t>(c & 0x1f) << (5 * k);
-            more = (c & 0x20) != 0;
-            ++p;
-            ++k;
-            if (!more && (c & 0x10)) x |= ~uint64_t{0} << (5 * k);  // sign-extend
-        }
-        int64_t value = static_cast<int64_t>(x);
-        if (counts.size() > 2) value += static_cast<int64_t>(counts[counts.size() - 2]);
-        if (value < 0 || value > int64_t{0xffffffff}) {
-            throw std::invalid_argument("polymask::rle_decompress: count " + std::to_string(counts.size()) +
-                                        " is " + std::to_string(value) + ", outside [0, 2^32)");
-        }
-        counts.push_back(static_cast<uint32_t>(value));
-    }
-    return counts;
-}
-
-namespace {
-
-// Walks the runs of one RLE: the value (0 or 1) and what is left of the run.
-struct RunCursor {
-    const uint32_t *counts;
-    int64_t n;
-    int64_t index = 0;
-    uint64_t left = 0;
-
-    RunCursor(const uint32_t *c, int64_t count) : counts(c), n(count) { skip_empty(); }
-    bool done() const { return index >= n; }
-    int value() const { return static_cast<int>(index & 1); }
-    void skip_empty()
-    {
-        while (index < n && (left = counts[index]) == 0) ++index;
-    }
-    void advance(uint64_t step)
-    {
-        left -= step;
-        if (left == 0) {
-            ++index;
-            skip_empty();
-        }
-    }
-};
-
-uint64_t total(const uint32_t *counts, int64_t n)
-{
-    uint64_t sum = 0;
-    for (int64_t k = 0; k < n; ++k) sum += counts[k];
-    return sum;
-}
-
-}  // namespace
-
-std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect)
-{
-    const uint64_t n_pixels = total(a, n_a);
-    if (total(b, n_b) != n_pixels) {
-        throw std::invalid_argument("polymask::rle_merge: the two RLEs cover " + std::to_string(n_pixels) + " and " +
-                                    std::to_string(total(b, n_b)) + " pixels");
-    }
-    std::vector<uint32_t> out;
-    RunCursor ca(a, n_a), cb(b, n_b);
-    int value = 0;     // value of the run being built
-    uint64_t run = 0;  // its length so far
-    while (!ca.done() && !cb.done()) {
-        const uint64_t step = std::min(ca.left, cb.left);
-        const int merged = intersect ? (ca.value() & cb.value()) : (ca.value() | cb.value());
-        if (merged != value) {
-            out.push_back(static_cast<uint32_t>(run));
-            value = merged;
-            run = 0;
-        }
-        run += step;
-        ca.advance(step);
-        cb.advance(step);
-    }
-    out.push_back(static_cast<uint32_t>(run));
-    return out;
-}
-
-uint64_t rle_intersection_area(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b)
-{
-    uint64_t area = 0;
-    RunCursor ca(a, n_a), cb(b, n_b);
-    while (!ca.done() && !cb.done()) {
-        const uint64_t step = std::min(ca.left, cb.left);
-        if (ca.value() & cb.value()) area += step;
-        ca.advance(step);
-        cb.advance(step);
-    }
-    return area;
 }
 
 }  // namespace polymask

@@ -1,6 +1,8 @@
-// thread_pool.cpp -- the pool, the thread-count policy and the interrupt hook.
+// thread_pool.cpp -- the pool: jobs, helper threads, and fork safety.
 //
-// See thread_pool.hpp for why this is a pool of our own.  The pieces:
+// See thread_pool.hpp for why this is a pool of our own.  How many threads
+// is thread_counts.cpp, what the pool learns about the machine
+// pool_learning.cpp, the interrupt check interrupts.cpp.  The pieces:
 //
 // * Job: one parallel_for call, living on its caller's stack.  Chunks are
 //   claimed with one atomic fetch_add, so no thread ever waits for another
@@ -38,189 +40,14 @@
 #include <unistd.h>
 #endif
 
+#include "interrupt_hook.hpp"
 #include "polymask/core.hpp"
 #include "row_bands.hpp"
 #include "testing.hpp"
 
 namespace polymask {
 
-namespace {
-
-// ---- the caller's interrupt check ------------------------------------------
-
-struct InterruptHook {
-    InterruptCheck check = nullptr;
-    void *context = nullptr;
-};
-thread_local InterruptHook interrupt_hook;
-
-// The process-wide check (set_process_interrupt_check), for threads with no
-// check of their own.  A check and its context must be read as one pair, so
-// the atomic holds a pointer to an immutable hook.  Hooks are never freed (a
-// fill on another thread may still be reading the one just replaced); one
-// hook is kept per distinct (check, context) pair and reused, so installing
-// and removing the same check again and again allocates nothing new.  The
-// list lives as long as the process (it is reachable, so no leak is reported).
-std::atomic<const InterruptHook *> process_hook{nullptr};
-std::mutex process_hooks_mutex;  // guards the list; setting is rare (once at import)
-std::vector<const InterruptHook *> *process_hooks = nullptr;
-
-const InterruptHook *process_hook_for(InterruptCheck check, void *context)
-{
-    if (check == nullptr) return nullptr;
-    if (process_hooks == nullptr) process_hooks = new std::vector<const InterruptHook *>();
-    for (const InterruptHook *hook : *process_hooks) {
-        if (hook->check == check && hook->context == context) return hook;
-    }
-    process_hooks->push_back(new InterruptHook{check, context});
-    return process_hooks->back();
-}
-
-// The check a fill on this thread polls: the thread's own, else the process's.
-InterruptHook current_interrupt_hook()
-{
-    if (interrupt_hook.check != nullptr) return interrupt_hook;
-    const InterruptHook *shared = process_hook.load(std::memory_order_acquire);
-    return shared != nullptr ? *shared : InterruptHook{};
-}
-
-// How often a caller polls its check.  Polling takes the GIL in the Python
-// binding, which can wait up to the interpreter's switch interval, so short
-// fills never poll and long ones poll about every 10 ms: well inside the
-// 0.25 s promised for Ctrl-C, and a negligible cost.
-constexpr auto kPollInterval = std::chrono::milliseconds(10);
-
-class Poller {
-public:
-    Poller() : hook_(current_interrupt_hook()), last_(std::chrono::steady_clock::now()) {}
-    bool active() const { return hook_.check != nullptr; }
-    // True when the check asks to stop; calls it at most every kPollInterval.
-    bool should_stop()
-    {
-        if (hook_.check == nullptr) return false;
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_ < kPollInterval) return false;
-        last_ = now;
-        return hook_.check(hook_.context);
-    }
-
-private:
-    InterruptHook hook_;
-    std::chrono::steady_clock::time_point last_;
-};
-
-}  // namespace
-
-InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
-{
-    InterruptHook previous = interrupt_hook;
-    interrupt_hook.check = check;
-    interrupt_hook.context = context;
-    if (previous_context != nullptr) *previous_context = previous.context;
-    return previous.check;
-}
-
-InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context)
-{
-    const std::lock_guard<std::mutex> lock(process_hooks_mutex);
-    const InterruptHook *previous = process_hook.exchange(process_hook_for(check, context), std::memory_order_acq_rel);
-    return previous != nullptr ? previous->check : nullptr;
-}
-
-Interrupted::Interrupted() : std::runtime_error("polymask: the fill was interrupted") {}
-Interrupted::~Interrupted() = default;
-
-// ---- how many threads -------------------------------------------------------
-
-namespace {
-
-int read_hardware_threads()
-{
-#if defined(__linux__)
-    // The CPUs this process may run on (taskset, cgroup cpusets), not the machine's.
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-        const int count = CPU_COUNT(&set);
-        if (count > 0) return count;
-    }
-#endif
-    const unsigned count = std::thread::hardware_concurrency();
-    return count > 0 ? static_cast<int>(count) : 1;
-}
-
-}  // namespace
-
-int hardware_threads()
-{
-    // Reading the affinity mask is a system call (0.4 us here), and every
-    // fill with the default thread count asks: 1.5% of a 1024x1024 mask.
-    // The mask rarely changes, so the count is read again at most every
-    // 100 ms (a change is seen that much later).
-    static std::atomic<int> cached{0};
-    static std::atomic<int64_t> read_at{0};
-    const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch())
-                            .count();
-    const int known = cached.load(std::memory_order_relaxed);
-    if (known > 0 && now - read_at.load(std::memory_order_relaxed) < 100) return known;
-    const int count = read_hardware_threads();
-    cached.store(count, std::memory_order_relaxed);
-    read_at.store(now, std::memory_order_relaxed);
-    return count;
-}
-
-int thread_cap()
-{
-    // More threads than a few per core only add switching; a caller asking
-    // for thousands gets this many at most.
-    return std::max(4, 4 * hardware_threads());
-}
-
-namespace {
-
-// A positive count from an environment variable ("4", or OpenMP's "4,2"
-// nesting list, whose first entry applies), or 0 when unset or unreadable.
-int threads_from_environment(const char *name)
-{
-    const char *text = std::getenv(name);
-    if (text == nullptr || *text == '\0') return 0;
-    char *end = nullptr;
-    const long value = std::strtol(text, &end, 10);
-    if (end == text || value <= 0) return 0;
-    return value > 1 << 20 ? 1 << 20 : static_cast<int>(value);
-}
-
-}  // namespace
-
-int default_threads()
-{
-    int wanted = threads_from_environment("POLYMASK_NUM_THREADS");
-    if (wanted == 0) wanted = threads_from_environment("OMP_NUM_THREADS");
-    if (wanted == 0) wanted = hardware_threads();
-    return std::min(wanted, thread_cap());
-}
-
-int resolve_threads(int threads)
-{
-    if (threads <= 0) return default_threads();
-    // The cap is never below 4, so small counts need no look at the CPUs:
-    // that is a system call (0.4 us here), and every fill asks twice.
-    if (threads <= 4) return threads;
-    return std::min(threads, thread_cap());
-}
-
-namespace {
-std::atomic<int64_t> chunk_rows_for_testing{0};
-}
-
-int64_t testing::set_chunk_rows_for_testing(int64_t rows)
-{
-    return chunk_rows_for_testing.exchange(rows > 0 ? rows : 0);
-}
-
 namespace detail {
-
-int64_t forced_rows_per_chunk() { return chunk_rows_for_testing.load(std::memory_order_relaxed); }
 
 // ---- the pool ------------------------------------------------------------------
 
@@ -436,18 +263,7 @@ int pool_workers()
 
 void forget_pool_after_fork() { current_pool.store(nullptr); }
 
-// ---- whether helpers pay (see thread_pool.hpp) ---------------------------------
-
 namespace {
-
-constexpr int kMaxPenalty = 6;        // the bar rises to 64x kWorkPerThread at most
-constexpr uint32_t kProbeEvery = 8;   // plans the raised bar keeps alone between two probes, at least
-constexpr std::chrono::nanoseconds kProbeInterval = std::chrono::milliseconds(50);  // ... and this long
-std::atomic<int64_t> last_probe_ns{0};
-std::atomic<int> helper_penalty{0};
-std::atomic<bool> adaptive_bar{true};
-std::atomic<uint32_t> kept_alone{0};
-std::atomic<int64_t> threaded_calls{0}, unpaid_calls{0}, waited_ns{0}, longest_wait_ns{0};
 
 int64_t nanoseconds_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
 {
@@ -465,130 +281,6 @@ int64_t thread_cpu_ns()
 }
 
 }  // namespace
-
-// A threaded call's outcome: the caller ran `caller_chunks` of `n_chunks`,
-// using `caller_cpu_ns` of CPU in `working_ns` of wall time (from offering
-// the job until it found no chunk left), then waited `waiting_ns` for its
-// helpers.  On one thread with a core of its own the call would have taken
-// about caller_cpu_ns * n_chunks / caller_chunks (the caller's own cost per
-// chunk, for every chunk); it took working_ns + waiting_ns.  The helpers
-// paid if that is a gain of at least kPaidSpeedUp.  This catches a helper
-// that woke too late to take a chunk, one that took a chunk and then lost
-// its core (the caller's wait), and a helper sharing the caller's core with
-// other work (the caller's CPU time then falls behind its wall time).
-constexpr double kPaidSpeedUp = 1.1;
-
-void report_helpers(int64_t n_chunks, int64_t caller_chunks, int64_t caller_cpu_ns, int64_t working_ns,
-                    int64_t waiting_ns)
-{
-    threaded_calls.fetch_add(1, std::memory_order_relaxed);
-    waited_ns.fetch_add(waiting_ns, std::memory_order_relaxed);
-    int64_t longest = longest_wait_ns.load(std::memory_order_relaxed);
-    while (waiting_ns > longest && !longest_wait_ns.compare_exchange_weak(longest, waiting_ns)) {
-    }
-    const double own_cost = static_cast<double>(caller_cpu_ns >= 0 ? caller_cpu_ns : working_ns);
-    const double alone = own_cost * static_cast<double>(n_chunks) / static_cast<double>(std::max<int64_t>(1, caller_chunks));
-    const bool paid = caller_chunks < n_chunks &&
-                      alone >= kPaidSpeedUp * static_cast<double>(working_ns + waiting_ns);
-    if (!paid) unpaid_calls.fetch_add(1, std::memory_order_relaxed);
-    if (!adaptive_bar.load(std::memory_order_relaxed)) return;
-    int penalty = helper_penalty.load(std::memory_order_relaxed);
-    const int next = paid ? std::max(0, penalty - 1) : std::min(kMaxPenalty, penalty + 1);
-    if (helper_penalty.compare_exchange_strong(penalty, next, std::memory_order_relaxed) && penalty == 0 &&
-        next > 0) {
-        last_probe_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                std::chrono::steady_clock::now().time_since_epoch()).count());  // no probe at once
-    }
-}
-
-double work_per_thread_for(double work)
-{
-    const int penalty = helper_penalty.load(std::memory_order_relaxed);
-    const double raised = std::ldexp(kWorkPerThread, penalty);
-    if (penalty == 0 || work >= 2.0 * raised) return raised;
-    // Kept alone by the raised bar only: now and then such a call tries
-    // helpers at the base bar, so the bar can learn that they pay again.  At
-    // most one probe per kProbeEvery such plans and per kProbeInterval: a
-    // call may plan several fills (coverage plans a few), and short calls
-    // come by the thousand, so a count alone would probe too often.
-    if (kept_alone.fetch_add(1, std::memory_order_relaxed) + 1 < kProbeEvery) return raised;
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch()).count();
-    int64_t last = last_probe_ns.load(std::memory_order_relaxed);
-    if (now - last < kProbeInterval.count() || !last_probe_ns.compare_exchange_strong(last, now)) return raised;
-    kept_alone.store(0, std::memory_order_relaxed);
-    return kWorkPerThread;
-}
-
-// ---- whether a core is free now (see thread_pool.hpp) ----------------------------
-
-namespace {
-
-constexpr std::chrono::nanoseconds kIdleReadInterval = std::chrono::milliseconds(2);
-std::atomic<int64_t> free_cores_read_ns{0};
-std::atomic<int> free_cores{kUnknownFreeCores};
-std::atomic<FreeCoresReader> free_cores_reader{nullptr};
-
-}  // namespace
-
-int free_cores_from_loadavg()
-{
-#if defined(__linux__)
-    const int fd = ::open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return kUnknownFreeCores;
-    char text[128];
-    const ssize_t length = ::read(fd, text, sizeof(text) - 1);
-    ::close(fd);
-    if (length <= 0) return kUnknownFreeCores;
-    text[length] = '\0';
-    // "0.46 0.78 0.88 1/82 10742": runnable threads / all threads is the fourth field.
-    const char *field = text;
-    for (int skip = 0; skip < 3; ++skip) {
-        field = std::strchr(field, ' ');
-        if (field == nullptr) return kUnknownFreeCores;
-        ++field;
-    }
-    char *end = nullptr;
-    const long runnable = std::strtol(field, &end, 10);
-    // Reading the online CPUs costs as much again (glibc reads /sys), and they
-    // rarely change: once a second.
-    static std::atomic<long> online_cpus{0};
-    static std::atomic<int64_t> online_read_ms{0};
-    const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::steady_clock::now().time_since_epoch()).count();
-    long online = online_cpus.load(std::memory_order_relaxed);
-    if (online < 1 || now_ms - online_read_ms.load(std::memory_order_relaxed) >= 1000) {
-        online = ::sysconf(_SC_NPROCESSORS_ONLN);
-        online_cpus.store(online, std::memory_order_relaxed);
-        online_read_ms.store(now_ms, std::memory_order_relaxed);
-    }
-    if (end == field || *end != '/' || runnable < 1 || online < 1) return kUnknownFreeCores;
-    return static_cast<int>(std::max(0L, std::min<long>(online - runnable, kUnknownFreeCores)));
-#else
-    return kUnknownFreeCores;
-#endif
-}
-
-FreeCoresReader set_free_cores_reader(FreeCoresReader reader)
-{
-    const FreeCoresReader previous = free_cores_reader.exchange(reader);
-    free_cores_read_ns.store(0);
-    return previous;
-}
-
-int helpers_with_a_free_core()
-{
-    if (!adaptive_bar.load(std::memory_order_relaxed)) return kUnknownFreeCores;
-    const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::steady_clock::now().time_since_epoch()).count();
-    int64_t last = free_cores_read_ns.load(std::memory_order_relaxed);
-    // One thread reads; the others use what was read last.
-    if (now - last >= kIdleReadInterval.count() && free_cores_read_ns.compare_exchange_strong(last, now)) {
-        const FreeCoresReader reader = free_cores_reader.load();
-        free_cores.store(reader != nullptr ? reader() : free_cores_from_loadavg(), std::memory_order_relaxed);
-    }
-    return free_cores.load(std::memory_order_relaxed);
-}
 
 void interruption_point()
 {
@@ -640,29 +332,5 @@ void run_chunks(int64_t n_chunks, int team, ChunkFunction run, void *context)
 }
 
 }  // namespace detail
-
-PoolStatistics pool_statistics()
-{
-    PoolStatistics statistics;
-    statistics.threaded_calls = detail::threaded_calls.load();
-    statistics.unpaid_calls = detail::unpaid_calls.load();
-    statistics.waited_ns = detail::waited_ns.load();
-    statistics.longest_wait_ns = detail::longest_wait_ns.load();
-    statistics.penalty = detail::helper_penalty.load();
-    return statistics;
-}
-
-void reset_pool_learning(bool adaptive)
-{
-    detail::adaptive_bar.store(adaptive);
-    detail::helper_penalty.store(0);
-    detail::kept_alone.store(0);
-    detail::last_probe_ns.store(0);
-    detail::threaded_calls.store(0);
-    detail::unpaid_calls.store(0);
-    detail::waited_ns.store(0);
-    detail::longest_wait_ns.store(0);
-    detail::free_cores_read_ns.store(0);  // the next plan looks at the machine again
-}
 
 }  // namespace polymask

@@ -1,7 +1,7 @@
 """How many threads a fill uses, and ``polymask.threads(n)`` to pin it.
 
 Owns the Python side of the thread-count policy; the C++ core owns the rest
-(csrc/src/thread_pool.cpp, parallel.hpp).  What ``threads=`` means is written
+(csrc/src/thread_counts.cpp, thread_pool.cpp, parallel.hpp).  What ``threads=`` means is written
 once, in the docstring of :func:`threads`; every public ``threads``
 parameter points there.
 

@@ -91,7 +91,7 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     int64_t crossed_rows(const Polygon &polygon, const Window &window)
     int resolve_threads(int threads)
 
-    # Threads and interrupts (csrc/src/thread_pool.cpp).
+    # Threads and interrupts (csrc/src/thread_counts.cpp, interrupts.cpp).
     int hardware_threads()
     int thread_cap()
     int default_threads()

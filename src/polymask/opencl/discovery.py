@@ -52,7 +52,7 @@ only change if it lies between the two crossings, hence:
             thin holds at most one pixel centre per column (or row).
 
 The bound needs coordinates within float32 range and image sides below
-2**24; tests/test_opencl.py checks it against exact arithmetic.
+2**24; tests/test_opencl_contract.py checks it against exact arithmetic.
 """
 
 

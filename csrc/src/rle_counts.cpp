@@ -1,0 +1,148 @@
+// rle_counts.cpp -- what works on COCO counts once they exist: the
+// compressed counts string (rle_compress, rle_decompress, byte-compatible
+// with pycocotools) and the set operations on two RLEs (rle_merge,
+// rle_intersection_area).  The encoder that makes counts is rle.cpp.
+#include "polymask/rle.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace polymask {
+
+std::string rle_compress(const uint32_t *counts, int64_t n_counts)
+{
+    // A count or difference fits 33 signed bits: at most 7 characters of 5.
+    std::string text(static_cast<size_t>(n_counts) * 7, '\0');
+    char *out = &text[0];
+    for (int64_t k = 0; k < n_counts; ++k) {
+        int64_t x = static_cast<int64_t>(counts[k]);
+        // pycocotools codes the difference from k > 2 on (not k >= 2): the
+        // second count is stored whole.  Same here, or strings would differ.
+        if (k > 2) x -= static_cast<int64_t>(counts[k - 2]);
+        bool more = true;
+        while (more) {
+            char c = static_cast<char>(x & 0x1f);
+            x >>= 5;  // arithmetic: a negative difference keeps its sign bits
+            more = (c & 0x10) ? x != -1 : x != 0;
+            if (more) c |= 0x20;
+            *out++ = static_cast<char>(c + 48);
+        }
+    }
+    text.resize(static_cast<size_t>(out - text.data()));
+    return text;
+}
+
+std::vector<uint32_t> rle_decompress(const char *text, int64_t n_chars)
+{
+    std::vector<uint32_t> counts;
+    int64_t p = 0;
+    while (p < n_chars) {
+        uint64_t x = 0;
+        int k = 0;
+        bool more = true;
+        while (more) {
+            if (p >= n_chars) {
+                throw std::invalid_argument("polymask::rle_decompress: the counts string ends inside a number");
+            }
+            const int c = static_cast<unsigned char>(text[p]) - 48;
+            if (c < 0 || c > 63) {
+                throw std::invalid_argument("polymask::rle_decompress: character " + std::to_string(p) +
+                                            " is outside '0'..'o' (code " +
+                                            std::to_string(static_cast<unsigned char>(text[p])) + ")");
+            }
+            if (k >= 12) throw std::invalid_argument("polymask::rle_decompress: a number longer than 12 characters");
+            x |= static_cast<uint64_t>(c & 0x1f) << (5 * k);
+            more = (c & 0x20) != 0;
+            ++p;
+            ++k;
+            if (!more && (c & 0x10)) x |= ~uint64_t{0} << (5 * k);  // sign-extend
+        }
+        int64_t value = static_cast<int64_t>(x);
+        if (counts.size() > 2) value += static_cast<int64_t>(counts[counts.size() - 2]);
+        if (value < 0 || value > int64_t{0xffffffff}) {
+            throw std::invalid_argument("polymask::rle_decompress: count " + std::to_string(counts.size()) +
+                                        " is " + std::to_string(value) + ", outside [0, 2^32)");
+        }
+        counts.push_back(static_cast<uint32_t>(value));
+    }
+    return counts;
+}
+
+namespace {
+
+// Walks the runs of one RLE: the value (0 or 1) and what is left of the run.
+struct RunCursor {
+    const uint32_t *counts;
+    int64_t n;
+    int64_t index = 0;
+    uint64_t left = 0;
+
+    RunCursor(const uint32_t *c, int64_t count) : counts(c), n(count) { skip_empty(); }
+    bool done() const { return index >= n; }
+    int value() const { return static_cast<int>(index & 1); }
+    void skip_empty()
+    {
+        while (index < n && (left = counts[index]) == 0) ++index;
+    }
+    void advance(uint64_t step)
+    {
+        left -= step;
+        if (left == 0) {
+            ++index;
+            skip_empty();
+        }
+    }
+};
+
+uint64_t total(const uint32_t *counts, int64_t n)
+{
+    uint64_t sum = 0;
+    for (int64_t k = 0; k < n; ++k) sum += counts[k];
+    return sum;
+}
+
+}  // namespace
+
+std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect)
+{
+    const uint64_t n_pixels = total(a, n_a);
+    if (total(b, n_b) != n_pixels) {
+        throw std::invalid_argument("polymask::rle_merge: the two RLEs cover " + std::to_string(n_pixels) + " and " +
+                                    std::to_string(total(b, n_b)) + " pixels");
+    }
+    std::vector<uint32_t> out;
+    RunCursor ca(a, n_a), cb(b, n_b);
+    int value = 0;     // value of the run being built
+    uint64_t run = 0;  // its length so far
+    while (!ca.done() && !cb.done()) {
+        const uint64_t step = std::min(ca.left, cb.left);
+        const int merged = intersect ? (ca.value() & cb.value()) : (ca.value() | cb.value());
+        if (merged != value) {
+            out.push_back(static_cast<uint32_t>(run));
+            value = merged;
+            run = 0;
+        }
+        run += step;
+        ca.advance(step);
+        cb.advance(step);
+    }
+    out.push_back(static_cast<uint32_t>(run));
+    return out;
+}
+
+uint64_t rle_intersection_area(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b)
+{
+    uint64_t area = 0;
+    RunCursor ca(a, n_a), cb(b, n_b);
+    while (!ca.done() && !cb.done()) {
+        const uint64_t step = std::min(ca.left, cb.left);
+        if (ca.value() & cb.value()) area += step;
+        ca.advance(step);
+        cb.advance(step);
+    }
+    return area;
+}
+
+}  // namespace polymask
