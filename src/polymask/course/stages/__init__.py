@@ -18,7 +18,7 @@ one; any other stage's ``mask`` returns its own array, which is handed back
 as is (and copied only into a caller's ``out=``).  The hardening a stage
 needs when the library calls it (a check that it returned what it should, a
 mask that cannot be allocated refused before a slow stage starts) is applied
-here, once, in ``_fill_one_ring``; the stage files show their technique and
+here, once, in ``_running.fill_one_ring``; the stage files show their technique and
 nothing else.
 
     >>> from polymask.course import stages
@@ -28,17 +28,14 @@ nothing else.
 from __future__ import annotations
 
 import importlib
-import os
-import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
 from typing import Callable
 
 import numpy as np
 
-from polymask import _core
 from polymask._backends import Availability
-from polymask._outputs import result_array
+from polymask.course.stages import _running
 
 
 @dataclass(frozen=True)
@@ -103,7 +100,7 @@ class Stage:
         """
         if self.general:
             return importlib.import_module(f"polymask.course.stages.{self.module}").fill
-        return partial(_fill_one_ring, self)
+        return partial(_running.fill_one_ring, self)
 
 
 #: The 2014 course's pure-Python time, the denominator of its speed-ups.
@@ -225,94 +222,6 @@ def lesson_table() -> str:
 @lru_cache(maxsize=None)
 def _load(module: str) -> Callable:
     return importlib.import_module(f"polymask.course.stages.{module}").mask
-
-
-def _fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None, *,
-                   threads: int, rule: int, window, ring_ends, all_touched: bool) -> np.ndarray:
-    """Stage.fill of a stage that fills one ring of the whole image under even-odd.
-
-    The one wrapper that gives a bare lesson what a production call needs:
-    the mask is allocated (or refused) before a slow stage starts, the
-    thread count is capped and one thread is used in a process forked
-    after the stage's threads started (_thread_count), Ctrl-C is answered
-    while compiled code runs (_answering_ctrl_c), and a stage that returns
-    the wrong thing is an error.
-    """
-    if all_touched:
-        raise ValueError(f"all_touched=True needs the scanline core (backend='scanline'), got backend {stage.id!r}")
-    needs_core = [what for what, used in (("several rings", ring_ends is not None),
-                                          ("fill_rule='nonzero'", rule != _core.EVEN_ODD),
-                                          ("window=", window is not None)) if used]
-    if needs_core:
-        raise ValueError(f"backend {stage.id!r} fills one ring of the whole image under even-odd; "
-                         f"{', '.join(needs_core)} need the scanline core (backend='scanline')")
-    if stage.fills:
-        module = importlib.import_module(f"polymask.course.stages.{stage.module}")
-        return _answering_ctrl_c(partial(module.fill, coordinates, shape, out))
-    if out is None:
-        # Fail before a stage that may run for minutes, with polymask's message: a
-        # mask this process cannot allocate raises MemoryError here.  The probe is
-        # never touched (no page is mapped) and is freed at once.
-        result_array(None, shape)
-    options = {"threads": _thread_count(threads)} if stage.threaded else {}
-    function = stage.load()
-    call = partial(function, coordinates, shape, **options)
-    # Python code answers Ctrl-C between bytecodes by itself; compiled code needs the helper thread.
-    result = _answering_ctrl_c(call) if stage.compiled or stage.threaded else call()
-    if result.shape != shape or result.dtype != bool:  # a broken stage must not pass silently
-        raise RuntimeError(f"backend {stage.id!r} returned {result.dtype} {result.shape}, "
-                           f"expected bool {shape}")
-    if out is None:
-        return result  # the stage's own array, used as is
-    out[...] = result
-    return out
-
-
-#: The process whose threaded stages started their thread pools (OpenMP, Numba).
-_threads_started_by: int | None = None
-
-
-def _thread_count(threads: int) -> int:
-    """The count a threaded stage runs with: polymask's default and cap, and 1 in a forked child.
-
-    OpenMP's and Numba's pools stay in the parent of a fork(); a parallel
-    region in the child would wait for threads that do not exist there (or
-    end the child).  One thread needs no pool.
-    """
-    global _threads_started_by
-    if _threads_started_by is not None and _threads_started_by != os.getpid():
-        return 1
-    _threads_started_by = os.getpid()
-    return _core.thread_count(threads)
-
-
-def _answering_ctrl_c(call: Callable[[], np.ndarray]) -> np.ndarray:
-    """call(), run so that Ctrl-C still raises KeyboardInterrupt at once on the main thread.
-
-    Python handles signals only on its main thread, between bytecodes;
-    compiled code that releases the GIL (prange, Numba's nogil kernels,
-    C++ loops) holds Ctrl-C until it returns.  So the stage runs on a helper
-    thread while the main thread waits in short, interruptible steps.  After
-    a Ctrl-C the stage runs to its end in the background and its result is
-    dropped.  Elsewhere than on the main thread the call is made directly.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return call()
-    outcome: dict[str, object] = {}
-
-    def run() -> None:
-        try:
-            outcome["result"] = call()
-        except BaseException as error:  # handed to the caller below
-            outcome["error"] = error
-
-    worker = threading.Thread(target=run, name="polymask-stage", daemon=True)
-    worker.start()
-    while worker.is_alive():
-        worker.join(0.05)  # a KeyboardInterrupt lands here within 0.05 s
-    if "error" in outcome:
-        raise outcome["error"]  # type: ignore[misc]
-    return outcome["result"]  # type: ignore[return-value]
 
 
 def ids() -> list[str]:

@@ -18,8 +18,8 @@ cores, and stops scaling at the memory bandwidth or the core count.
 
 What a pipeline would add and this lesson leaves out (Ctrl-C during the
 loop, a process forked after OpenMP started its threads, the thread cap)
-is applied around every stage by the registry (polymask/course/stages:
-``_fill_one_ring``), not here.
+is applied around every stage by the registry
+(polymask/course/stages/_running.py), not here.
 """
 import numpy as np
 

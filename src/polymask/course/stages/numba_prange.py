@@ -19,8 +19,7 @@ The first call pays the compilation (seconds); later calls do not.
 thread needs no thread pool: ``threads=1`` runs the same loop compiled
 without ``parallel=True``.  What a pipeline would add (Ctrl-C during the
 kernel, a process forked after Numba's threads started, the thread cap) is
-applied around every stage by the registry (polymask/course/stages:
-``_fill_one_ring``), not here.
+applied around every stage by the registry (polymask/course/stages/_running.py), not here.
 
 What changed from the stage before (cython_prange): no Cython, no C++
 core, no build step: the same threaded per-pixel loop, compiled at run
