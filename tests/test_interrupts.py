@@ -4,8 +4,10 @@ A timer thread sends the process a real SIGINT while the main thread is
 inside a fill that would take seconds.  Python runs signal handlers only on
 the main thread between bytecodes, so without help the interrupt would wait
 for the fill to return.  The scanline core checks between chunks of rows
-(the binding takes the GIL for PyErr_CheckSignals about every 10 ms); the
-per-pixel teaching stages check between blocks of rows.  Each case runs in a
+(one check installed once per process by polymask/_core.pyx takes the GIL for
+PyErr_CheckSignals about every 10 ms); the compiled teaching stages run on a
+helper thread while the main thread waits in short steps
+(polymask/course/stages/_running.py).  Each case runs in a
 fresh interpreter under a timeout: a KeyboardInterrupt that escaped would
 otherwise end the pytest session itself.
 """
@@ -116,10 +118,10 @@ def test_sigint_during_a_long_fill_raises_keyboard_interrupt(case):
 
 
 # ---- coverage and coco.encode: their own extension modules ------------------------
-# polymask._coverage_sweep and polymask._coco link their own copy of the core
-# (thread pool and interrupt hook included), so each installs the Ctrl-C
-# check itself; without it these calls ran to the end before the
-# KeyboardInterrupt landed.
+# polymask._coverage_sweep and polymask._coco are extension modules of their
+# own; they share the core library, and its one process-wide Ctrl-C check.
+# Once each module had to install the check itself, and without it these
+# calls ran to the end before the KeyboardInterrupt landed.
 
 OTHER_MODULES = HARNESS + textwrap.dedent('''
     call, threads = sys.argv[1], int(sys.argv[2])
