@@ -1,13 +1,15 @@
 """Time the calls users make on two polymask installs, alternately: is a change speed-neutral?
 
-    python benchmarks/compare_installs.py OLD_DIR [--rounds 6]
+    python benchmarks/compare_installs.py OLD_DIR [--rounds 6] [--workers 2]
 
 OLD_DIR holds another polymask package (a copy of an installed
 ``site-packages/polymask``, say); the installed one is the new.  Each round
 runs every call in a fresh interpreter, old and new alternating (ABBA...),
 each call timed until a budget is spent; the table gives the medians over
-rounds and new/old.  Run it on a quiet machine, and again with the other
-core busy: the ratios are what to compare, not the times.
+rounds and new/old.  ``--workers N`` runs N interpreters of one install at
+once, as a pool of worker processes that keeps every core busy does.  Run
+it on a quiet machine, with the other core busy, and with workers: the
+ratios are what to compare, not the times.
 """
 from __future__ import annotations
 
@@ -62,24 +64,30 @@ print(json.dumps({name: median_seconds(call) for name, call in calls.items()}))
 '''
 
 
-def run_once(old_dir: str | None) -> dict[str, float]:
+def run_once(old_dir: str | None, workers: int = 1) -> list[dict[str, float]]:
+    """Each of `workers` interpreters' medians, the interpreters running at once."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     if old_dir is not None:
         env["PYTHONPATH"] = old_dir
-    done = subprocess.run([sys.executable, "-c", CALLS], capture_output=True, text=True, env=env, check=True,
-                          cwd=os.path.expanduser("~"))  # not a checkout: its src/ must not shadow either install
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    # cwd: not a checkout, whose src/ must not shadow either install.
+    running = [subprocess.Popen([sys.executable, "-c", CALLS], stdout=subprocess.PIPE, text=True, env=env,
+                                cwd=os.path.expanduser("~")) for _ in range(workers)]
+    outputs = [process.communicate()[0] for process in running]
+    if any(process.returncode for process in running):
+        raise RuntimeError("a timing interpreter failed")
+    return [json.loads(output.strip().splitlines()[-1]) for output in outputs]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("old_dir", help="folder holding the other polymask package")
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--workers", type=int, default=1, help="interpreters of one install timed at once")
     args = parser.parse_args()
     results: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
     for k in range(args.rounds):
         for label in (("old", "new") if k % 2 == 0 else ("new", "old")):
-            results[label].append(run_once(args.old_dir if label == "old" else None))
+            results[label].extend(run_once(args.old_dir if label == "old" else None, args.workers))
     print(f"{'call':32s} {'old ms':>9s} {'new ms':>9s} {'new/old':>8s}")
     for name in results["old"][0]:
         old = statistics.median(r[name] for r in results["old"]) * 1e3
