@@ -18,13 +18,7 @@
 #include <vector>
 
 #if defined(__unix__) || defined(__APPLE__)
-#include <pthread.h>
 #include <sched.h>
-#define POLYMASK_HAVE_PTHREAD_ATFORK 1
-#endif
-#if defined(__linux__)
-#include <fcntl.h>
-#include <unistd.h>
 #endif
 
 #include "polymask/core.hpp"
