@@ -13,7 +13,6 @@ cannot run here, or "").
 from __future__ import annotations
 
 import threading
-from importlib import metadata
 from typing import Any, Callable, NamedTuple
 
 from polymask._describe import short_repr
@@ -31,7 +30,10 @@ class Availability(NamedTuple):
     reason: str
 
 
-def _entry_points() -> list[metadata.EntryPoint]:
+def _entry_points() -> list:
+    # Imported here: importlib.metadata costs tens of milliseconds, and only backend= needs it.
+    from importlib import metadata
+
     found = metadata.entry_points()
     if hasattr(found, "select"):  # Python 3.10+
         return list(found.select(group=ENTRY_POINT_GROUP))
