@@ -45,9 +45,14 @@ def fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int],
     if needs_core:
         raise ValueError(f"backend {stage.id!r} fills one ring of the whole image under even-odd; "
                          f"{', '.join(needs_core)} need the scanline core (backend='scanline')")
+    # Python code answers Ctrl-C between bytecodes by itself; compiled code that
+    # may run long needs the helper thread.  A short call goes straight in: the
+    # hand-over costs tens of microseconds, a short call holds Ctrl-C for a few
+    # milliseconds at most.
+    run = _answering_ctrl_c if _is_long(shape, coordinates) else _directly
     if stage.fills:
         module = importlib.import_module(f"polymask.course.stages.{stage.module}")
-        return _answering_ctrl_c(partial(module.fill, coordinates, shape, out))
+        return run(partial(module.fill, coordinates, shape, out))
     if out is None:
         # Fail before a stage that may run for minutes, with polymask's message: a
         # mask this process cannot allocate raises MemoryError here.  The probe is
@@ -56,8 +61,7 @@ def fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int],
     options = {"threads": _thread_count(threads)} if stage.threaded else {}
     function = stage.load()
     call = partial(function, coordinates, shape, **options)
-    # Python code answers Ctrl-C between bytecodes by itself; compiled code needs the helper thread.
-    result = _answering_ctrl_c(call) if stage.compiled or stage.threaded else call()
+    result = run(call) if stage.compiled or stage.threaded else call()
     if result.shape != shape or result.dtype != bool:  # a broken stage must not pass silently
         raise RuntimeError(f"backend {stage.id!r} returned {result.dtype} {result.shape}, "
                            f"expected bool {shape}")
@@ -65,6 +69,19 @@ def fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int],
         return result  # the stage's own array, used as is
     out[...] = result
     return out
+
+
+#: Edge tests (pixels x edges) past which a compiled stage runs on the helper
+#: thread: about a millisecond of a per-pixel stage.
+_LONG_CALL_EDGE_TESTS = 1 << 20
+
+
+def _is_long(shape: tuple[int, int], coordinates: np.ndarray) -> bool:
+    return shape[0] * shape[1] * max(len(coordinates), 1) > _LONG_CALL_EDGE_TESTS
+
+
+def _directly(call: Callable[[], np.ndarray]) -> np.ndarray:
+    return call()
 
 
 #: The process whose threaded stages started their thread pools (OpenMP, Numba).
