@@ -145,6 +145,12 @@ def assert_same_mask(actual, expected, label: str = "mask") -> None:
         pytest.fail(f"{label}: {wrong} pixels differ\nactual:\n{picture(actual)}\nexpected:\n{picture(expected)}")
 
 
+#: What sits above the library: the course (stages, checker, lessons) and the runner
+#: and command line that stand on both.  The library imports none of them, and
+#: ``import polymask`` loads none of them (test_import_graph.py, test_layers.py).
+ABOVE_THE_LIBRARY = ("polymask.course", "polymask.bench", "polymask.cli")
+
+
 def run_isolated(command, timeout, env=None, preexec_fn=None):
     """Run `command` in its own session; on timeout kill it and every child it forked, return None.
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests._support import ABOVE_THE_LIBRARY
+
 ROOT = Path(__file__).resolve().parent.parent
 TREES = {"polymask": ROOT / "src" / "polymask", "benchmarks": ROOT / "benchmarks"}
 
@@ -99,9 +101,6 @@ def test_the_check_finds_a_circle():
 
 
 # ---- the layers ----------------------------------------------------------------
-#: What sits above the library: the course (stages, checker, lessons) and the
-#: runner and command line that stand on both.  The library imports none of them.
-ABOVE_THE_LIBRARY = ("polymask.course", "polymask.bench", "polymask.cli")
 
 
 def _is_above(module: str) -> bool:

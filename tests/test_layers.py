@@ -8,29 +8,26 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
 import polymask
-from tests._support import double_mask
-
-#: Modules above the library: none may be loaded by ``import polymask`` or its default calls.
-ABOVE = ("polymask.course", "polymask.bench", "polymask.cli")
+from tests._support import ABOVE_THE_LIBRARY, double_mask, run_isolated
 
 
 def _run(code: str, **environment: str) -> dict:
     """Run `code` in a fresh interpreter (its last line prints JSON) and return what it printed."""
     env = {key: value for key, value in os.environ.items() if key != "POLYMASK_BACKEND"}
     env.update(environment)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    result = run_isolated([sys.executable, "-c", code], 120, env=env)
+    assert result is not None, "no answer within 120 s"
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-LOADED_ABOVE = f"[name for name in sys.modules if name.startswith({ABOVE!r})]"
+LOADED_ABOVE = f"[name for name in sys.modules if name.startswith({ABOVE_THE_LIBRARY!r})]"
 
 
 def test_import_polymask_loads_no_course_module():

@@ -151,14 +151,6 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
             for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist())]
 
 
-def fill_touched(coordinates, ring_ends, buffer, row0, col0, rule, threads) -> None:
-    """all_touched for polymask.mask into the caller's `buffer`: 1 where the cell meets the region, every byte written.
-
-    New masks come from polymask._core.new_mask(..., all_touched=True), which picks zeroed or not itself.
-    """
-    _sweep.fill_touched(coordinates, buffer, row0, col0, rule, threads, ring_ends, False)
-
-
 def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
     """(P, 4) int64 rows of (row0, col0, height, width): the cells each polygon's bounding box meets.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from polymask import _core, _coverage
+from polymask import _core, _coverage_sweep
 from polymask._outputs import MASK_HINT, cannot_allocate
 
 
@@ -38,8 +38,8 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
                                   threads=threads, ring_ends=ring_ends, all_touched=all_touched)
         except MemoryError:
             raise cannot_allocate(out_shape, 1, "mask", MASK_HINT) from None
-    if all_touched:  # centre mask + the cells edges pass (csrc/src/touched.cpp, via polymask/_coverage.py)
-        _coverage.fill_touched(coordinates, ring_ends, out.view(np.uint8), row0, col0, rule, threads)
+    if all_touched:  # the cells that meet the region, every byte written (csrc/src/touched.cpp)
+        _coverage_sweep.fill_touched(coordinates, out.view(np.uint8), row0, col0, rule, threads, ring_ends, False)
         return out
     _core.fill(coordinates, out.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                ring_ends=ring_ends)

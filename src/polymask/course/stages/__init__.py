@@ -257,22 +257,3 @@ def backends() -> dict[str, Stage]:
     """Every stage by id: the ``polymask.backends`` entry point (pyproject.toml) that
     ``polymask.mask(..., backend=ID)`` reads."""
     return _BY_ID
-
-
-def resolve(backend: str) -> Stage:
-    """The stage that `backend` names ("auto": scanline, the library's own fill).
-
-    Asking for a stage that cannot run here raises RuntimeError with the reason.
-    """
-    if not isinstance(backend, str):
-        raise TypeError(f"backend must be a string, got {backend!r}")
-    return _resolve_named("scanline" if backend == "auto" else backend)
-
-
-@lru_cache(maxsize=None)
-def _resolve_named(backend: str) -> Stage:
-    stage = get(backend)
-    status = availability(stage.id)
-    if not status.available:
-        raise RuntimeError(f"backend {stage.id!r} is not available here: {status.reason}")
-    return stage
