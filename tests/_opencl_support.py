@@ -18,7 +18,7 @@ import pytest
 from polymask import opencl
 
 OPTED_OUT = os.environ.get(opencl.OPENCL_ENV, "").strip() == "0"
-KERNELS = ["pixel", "scanline"]
+KERNELS = ["pixel", "scanline", "rows"]
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 needs_device = pytest.mark.skipif(OPTED_OUT, reason="POLYMASK_OPENCL=0: OpenCL turned off on purpose "

@@ -209,6 +209,7 @@ def test_a_failed_result_waits_for_the_kernel_before_anything_is_freed(engine, m
         raise MemoryError("no room for the host mask (simulated)")
 
     monkeypatch.setattr(engine_module, "result_array", out_of_memory)
+    monkeypatch.setattr(engine.pinned, "array", lambda shape, dtype: None)  # no page-locked memory either
     with pytest.raises(MemoryError, match="simulated"):
         engine.result()
     # Before: the error left while the kernel still ran on the engine's buffer.

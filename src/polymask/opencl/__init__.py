@@ -1,11 +1,12 @@
-"""polymask on OpenCL devices: a small façade over five modules.
+"""polymask on OpenCL devices: a small façade over its modules.
 
 * :mod:`polymask.opencl.common` -- the one ``pyopencl`` import, the errors,
   the environment variables and the one locked cache (devices, contexts,
   programs, shared engines).
 * :mod:`polymask.opencl.programs` -- kernels as package resources
-  (``kernels/pixel.cl``, ``kernels/scanline.cl``, which include the C++
-  core's ``polymask/crossing.h``), build options, programs built once.
+  (``kernels/pixel.cl``, ``kernels/scanline.cl`` and ``kernels/rows.cl``,
+  which include the C++ core's ``polymask/crossing.h``), build options,
+  programs built once; :mod:`polymask.opencl.launch` -- how each is launched.
 * :mod:`polymask.opencl.discovery` -- discovery (:func:`devices`), choice
   (:func:`select_device`: argument, ``$POLYMASK_DEVICE``, ``$PYOPENCL_CTX``,
   then the best device that builds the kernels; ``POLYMASK_OPENCL=0`` turns
@@ -13,9 +14,16 @@
   :data:`SINGLE_PRECISION_NOTE` otherwise), and availability.
 * :mod:`polymask.opencl.processing` -- :class:`MaskEngine`, the resident
   engine (programs, buffers, events; it waits for what it enqueued before
-  anything is freed, and frees big buffers after their result).
+  anything is freed, and frees big buffers after their result), with
+  :mod:`polymask.opencl.pinned`'s page-locked memory for large results.
 * :mod:`polymask.opencl.shared` -- the shared engines (:func:`engine`,
-  :func:`mask`, :func:`release`) and :func:`profile`.
+  :func:`mask`, :func:`release`), :func:`unpack` for bit-packed results,
+  and :func:`profile`.
+
+:func:`mask` runs the ``"rows"`` kernel unless told otherwise: one
+work-group per row, the scanline algorithm in the shape a GPU wants.  The
+course's kernels, ``"pixel"`` (lesson 7) and ``"scanline"``, give the same
+mask, bit for bit.
 
 Errors: build failures raise :class:`OpenCLBuildError` with the device and
 the build log; other OpenCL failures raise :class:`OpenCLError` naming the
@@ -51,13 +59,14 @@ from polymask.opencl.discovery import (
     unavailable_reason,
 )
 from polymask.opencl.processing import MaskEngine
-from polymask.opencl.programs import KERNELS, build_count, build_options, kernel_dir, kernel_source
-from polymask.opencl.shared import engine, mask, profile, release
+from polymask.opencl.programs import DEFAULT_KERNEL, KERNELS, build_count, build_options, kernel_dir, kernel_source
+from polymask.opencl.shared import engine, mask, profile, release, unpack
 
 __all__ = [
-    "DEVICE_ENV", "INSTALL_HINT", "KERNELS", "OPENCL_ENV", "PRECISIONS", "PYOPENCL_ENV", "SINGLE_PRECISION_NOTE",
+    "DEFAULT_KERNEL", "DEVICE_ENV", "INSTALL_HINT", "KERNELS", "OPENCL_ENV", "PRECISIONS", "PYOPENCL_ENV",
+    "SINGLE_PRECISION_NOTE",
     "DeviceInfo", "MaskEngine", "OpenCLBuildError", "OpenCLError", "OpenCLMemoryError", "OpenCLUnavailable",
     "available", "build_count", "build_options", "build_program", "describe_default_device", "devices", "engine",
     "kernel_dir", "kernel_source", "mask", "profile", "release", "require", "resolve_precision", "select_device",
-    "single_precision_tolerance", "unavailable_reason",
+    "single_precision_tolerance", "unavailable_reason", "unpack",
 ]

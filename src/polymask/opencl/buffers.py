@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from polymask._describe import short_repr
-from polymask.opencl.common import OpenCLMemoryError, cl, device_label
+from polymask.opencl.common import OpenCLError, OpenCLMemoryError, cl, device_label
 
 #: Room the runtime needs beside a CPU device's buffer (its own bookkeeping, the launch).
 HOST_MARGIN_BYTES = 64 * 2**20
@@ -40,6 +40,14 @@ def allocated_buffer(context, queue, device, flags, nbytes: int, what: str):
     except (cl.Error, MemoryError) as error:
         raise OpenCLMemoryError(f"allocating {nbytes:,} bytes for the {what} on device "
                                 f"{device_label(device)} failed: {error or type(error).__name__}") from None
+
+
+def check_fits(device, nbytes: int, what: str) -> None:
+    """OpenCLError when `what` needs more bytes than `device` allows in one buffer."""
+    if nbytes > device.max_mem_alloc_size:
+        raise OpenCLError(
+            f"{what} needs {nbytes:,} bytes, but device {device_label(device)} allows at most "
+            f"{device.max_mem_alloc_size:,} bytes per buffer; use a smaller image or polymask.mask")
 
 
 def byte_count(value) -> int:
@@ -79,4 +87,21 @@ def wait_in_python(event) -> None:
     the device, but nothing is returned.
     """
     while event.command_execution_status > 0:  # QUEUED, SUBMITTED, RUNNING; 0 done, < 0 failed
-        time.sleep(0.0002)
+        time.sleep(0.0001)
+
+
+def check_device_vertices(d_vertices, context, device) -> None:
+    """TypeError / ValueError unless `d_vertices` is an (N, 2) float array on the device, in `context`."""
+    if not is_device_array(d_vertices):
+        raise TypeError(f"d_vertices must be a pyopencl.array.Array, got {type(d_vertices).__name__}")
+    if d_vertices.ndim != 2 or d_vertices.shape[1] != 2:
+        raise ValueError(f"vertices must have shape (N, 2) of (x, y) pairs, got a device array of "
+                         f"shape {d_vertices.shape}")
+    if d_vertices.dtype not in (np.float32, np.float64):
+        raise TypeError(f"device vertices must be float32 or float64, got dtype {d_vertices.dtype}")
+    if d_vertices.context != context:
+        raise ValueError(f"the vertices live in another OpenCL context (device "
+                         f"{d_vertices.queue.device.name.strip() if d_vertices.queue else '?'!r}); this "
+                         f"engine runs on device {device_label(device)}")
+    if not d_vertices.flags.c_contiguous:
+        raise ValueError("device vertices must be C-contiguous; pass d_vertices.copy()")

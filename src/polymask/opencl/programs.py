@@ -1,8 +1,9 @@
 """Kernels as package resources, build options, and the built-program cache.
 
-``kernels/pixel.cl`` (one work-item per pixel) and ``kernels/scanline.cl``
-(one work-item per row) ship inside the package and are found by
-:func:`kernel_dir`.  Both include the C++ core's predicate header
+``kernels/pixel.cl`` (one work-item per pixel, lesson 7),
+``kernels/scanline.cl`` (one work-item per row, the scanline lesson on a
+device) and ``kernels/rows.cl`` (one work-group per row, the fast path)
+ship inside the package and are found by :func:`kernel_dir`.  All include the C++ core's predicate header
 ``polymask/crossing.h``, installed beside them, so the device compiles the
 very lines the C++ core compiles.  Each program is built once per device,
 kernel and precision and kept in the one cache (``common.CACHE``).
@@ -26,13 +27,20 @@ from polymask.opencl.common import (
 KERNELS = {
     "pixel": ("pixel.cl", "pm_mask_pixel"),
     "scanline": ("scanline.cl", "pm_mask_scanline"),
+    "rows": ("rows.cl", "pm_mask_rows"),
 }
+#: kernel="auto", the default, picks by device type, as measured: "rows" (a work-group per row)
+#: on GPUs and accelerators; "scanline" (a work-item per row) on CPU devices, where PoCL runs it
+#: 2.5-5x faster than "rows" (work-groups there are loops, and their barriers cost).
+DEFAULT_KERNEL = "auto"
+#: Kernels that can write one bit a pixel (packed=True).
+PACKING_KERNELS = ("rows",)
 
 
 def kernel_dir() -> Path:
     """The installed kernels/ folder: the .cl files, precision.h and polymask/crossing.h."""
     folder = Path(str(importlib.resources.files("polymask").joinpath("kernels")))
-    missing = [name for name in ("pixel.cl", "scanline.cl", "precision.h", "polymask/crossing.h")
+    missing = [name for name in (*(filename for filename, _ in KERNELS.values()), "precision.h", "polymask/crossing.h")
                if not (folder / name).is_file()]
     if missing:
         raise FileNotFoundError(
@@ -42,7 +50,7 @@ def kernel_dir() -> Path:
 
 
 def kernel_source(kernel: str) -> str:
-    """The OpenCL C source of `kernel` ("pixel" or "scanline")."""
+    """The OpenCL C source of `kernel` ("pixel", "scanline" or "rows")."""
     filename, _ = kernel_entry(kernel)
     return (kernel_dir() / filename).read_text()
 
@@ -52,7 +60,16 @@ def kernel_entry(kernel: str) -> tuple[str, str]:
     try:
         return KERNELS[kernel]
     except (KeyError, TypeError):
-        raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}, got {short_repr(kernel)}") from None
+        raise ValueError(f"kernel must be one of {', '.join(map(repr, (DEFAULT_KERNEL, *KERNELS)))}, "
+                         f"got {short_repr(kernel)}") from None
+
+
+def chosen_kernel(kernel: str, device_type: int, packed: bool = False) -> str:
+    """`kernel` itself, checked; for "auto" the one for a device of `device_type` ("rows" when packing)."""
+    if kernel == DEFAULT_KERNEL:
+        return "rows" if packed or not device_type & cl.device_type.CPU else "scanline"
+    kernel_entry(kernel)
+    return kernel
 
 
 def build_options(use_double: bool) -> list[str]:
