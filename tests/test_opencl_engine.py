@@ -30,7 +30,7 @@ def test_engine_reused_for_100_calls_with_varying_polygons_and_sizes():
         shape = (int(rng.integers(1, 45)), int(rng.integers(1, 45)))
         n = int(rng.integers(0, 30))
         vertices = rng.uniform(-5, max(shape) + 5, size=(n, 2))
-        kernel = KERNELS[call % 2]
+        kernel = KERNELS[call % len(KERNELS)]
         assert_same_mask(reused.mask(vertices, shape, kernel=kernel), double_mask(vertices, shape),
                          f"call {call}: {n} vertices on {shape} by {kernel}")
 
@@ -44,8 +44,8 @@ def test_repeated_masks_of_one_size_pay_no_allocation_and_no_compilation():
     builds, allocations, compiled = reused.builds, reused.allocations, opencl.build_count()
     for seed in range(10):
         other = polymask.course.problems.random_polygon(24, 64, seed=seed)
-        reused.mask(other, shape, kernel=KERNELS[seed % 2])
-        reused.mask(other[:10], (32, 50), kernel=KERNELS[seed % 2])  # smaller fits the same buffers
+        reused.mask(other, shape, kernel=KERNELS[seed % len(KERNELS)])
+        reused.mask(other[:10], (32, 50), kernel=KERNELS[seed % len(KERNELS)])  # smaller fits the same buffers
     assert (reused.builds, reused.allocations, opencl.build_count()) == (builds, allocations, compiled)
     reused.mask(polymask.course.problems.random_polygon(100, 64), (128, 128))  # larger grows both, once
     assert reused.allocations == allocations + 2
@@ -252,7 +252,7 @@ def test_big_buffers_are_released_after_their_result_and_on_request():
 @needs_device
 def test_the_shared_engine_does_not_keep_a_huge_mask_alive():
     opencl.mask([(0, 0), (9000, 0), (0, 9000)], (9000, 9000))  # 81 MB, above MaskEngine.KEEP_BYTES
-    assert opencl.engine().resident_bytes() <= opencl.MaskEngine.KEEP_BYTES
+    assert opencl.engine().resident_bytes() <= opencl.engine().keep_bytes
     opencl.mask([(0, 0), (90, 0), (0, 90)], (100, 100))
     assert opencl.engine().resident_bytes() > 0
     opencl.release()

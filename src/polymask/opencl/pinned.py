@@ -31,6 +31,14 @@ from polymask.opencl.common import cl
 PINNED_MIN_BYTES = 1 << 20
 
 
+def page_locked(context, queue, nbytes: int):
+    """(buffer, host): an ALLOC_HOST_PTR buffer of `nbytes` and its host memory, mapped for good."""
+    buffer = cl.Buffer(context, cl.mem_flags.READ_WRITE | cl.mem_flags.ALLOC_HOST_PTR, nbytes)
+    host, _ = cl.enqueue_map_buffer(queue, buffer, cl.map_flags.READ | cl.map_flags.WRITE, 0, (nbytes,), np.uint8,
+                                    is_blocking=True)
+    return buffer, host
+
+
 class _Block:
     """One mapped ALLOC_HOST_PTR buffer: the OpenCL buffer and its host view."""
 
@@ -91,11 +99,8 @@ class PinnedPool:
             return block
 
     def _map(self, nbytes: int) -> _Block | None:
-        flags = cl.mem_flags.READ_WRITE | cl.mem_flags.ALLOC_HOST_PTR
         try:
-            buffer = cl.Buffer(self.context, flags, nbytes)
-            host, _ = cl.enqueue_map_buffer(self.queue, buffer, cl.map_flags.READ | cl.map_flags.WRITE, 0,
-                                            (nbytes,), np.uint8, is_blocking=True)
+            buffer, host = page_locked(self.context, self.queue, nbytes)
         except (cl.Error, MemoryError):
             # Page-locked memory is an optimisation: without it the result is an
             # ordinary array, copied at the pageable speed.

@@ -112,6 +112,7 @@ class MaskEngine(DeviceResults):
         self._launchers: dict[str, Launcher] = {}
         self._d_vertices = None
         self._d_mask = None
+        self._sizes: dict[int, int] = {}  # id -> bytes of the buffers above (asking the runtime costs a call)
         self._h_vertices = None  # kept alive until its non-blocking upload is done
         self._resident = None  # (vertex buffer, the vertices it holds): an unchanged polygon is not sent again
         self._h_result = None  # kept alive while a download into it may still run
@@ -136,14 +137,22 @@ class MaskEngine(DeviceResults):
             self._launchers[kernel] = found
         return found
 
-    def _buffer(self, current, nbytes: int, flags, what: str):
-        """`current` if it holds `nbytes`, else a new, larger device buffer (the caller has settled)."""
+    def _buffer(self, name: str, nbytes: int, flags, what: str):
+        """The buffer in attribute `name` if it holds `nbytes`, else a new, larger one there (settled first)."""
         nbytes = max(nbytes, 16)  # OpenCL forbids empty buffers
-        if current is not None and current.size >= nbytes:
+        current = getattr(self, name)
+        if current is not None and self._sizes.get(id(current), 0) >= nbytes:
             return current
         check_fits(self.device, nbytes, f"the {what}")
-        del current  # the old buffer goes before the new one comes: peak memory is the larger, not both
+        if current is not None:  # the old buffer goes before the new one comes: peak memory is the larger
+            del self._sizes[id(current)]
+            setattr(self, name, None)
+            self._resident = None
+            forget(self._launchers.values())  # their argument keys hold it
+            del current
         buffer = self._new_buffer(flags, nbytes, what)
+        self._sizes[id(buffer)] = nbytes
+        setattr(self, name, buffer)
         self.allocations += 1
         return buffer
 
@@ -196,10 +205,12 @@ class MaskEngine(DeviceResults):
 
     def _drop_buffers(self, keep_bytes: int) -> None:
         """Free the device buffers larger than `keep_bytes` (all of them for -1); the queue is settled."""
-        if self._d_mask is not None and self._d_mask.size > keep_bytes:
+        if self._d_mask is not None and self._sizes[id(self._d_mask)] > keep_bytes:
+            del self._sizes[id(self._d_mask)]
             self._d_mask = None
             forget(self._launchers.values())  # their argument keys hold the buffer
-        if self._d_vertices is not None and self._d_vertices.size > keep_bytes:
+        if self._d_vertices is not None and self._sizes[id(self._d_vertices)] > keep_bytes:
+            del self._sizes[id(self._d_vertices)]
             self._d_vertices = None
             self._resident = None
             forget(self._launchers.values())
@@ -216,7 +227,7 @@ class MaskEngine(DeviceResults):
     def resident_bytes(self) -> int:
         """Bytes of device memory this engine's buffers hold now."""
         with self._lock:
-            return sum(buffer.size for buffer in (self._d_mask, self._d_vertices) if buffer is not None)
+            return sum(self._sizes[id(buffer)] for buffer in (self._d_mask, self._d_vertices) if buffer is not None)
 
     # -- host vertices, resident output --
 
@@ -248,9 +259,8 @@ class MaskEngine(DeviceResults):
             self._call = None
             try:
                 launcher = self._launcher(kernel)
-                self._d_vertices = self._buffer(self._d_vertices, h_vertices.nbytes, cl.mem_flags.READ_ONLY,
-                                                "polygon")
-                self._d_mask = self._buffer(self._d_mask, rows * cols, cl.mem_flags.READ_WRITE, "mask")
+                self._buffer("_d_vertices", h_vertices.nbytes, cl.mem_flags.READ_ONLY, "polygon")
+                self._buffer("_d_mask", rows * cols, cl.mem_flags.READ_WRITE, "mask")
                 self._in_flight = True
                 if len(h_vertices) and not self._holds(h_vertices):
                     self._h_vertices = h_vertices
@@ -302,7 +312,7 @@ class MaskEngine(DeviceResults):
         """Copy the last kernel's mask into `result` with the call's one wait, and return `result`."""
         with self._lock:
             shape, kernel, _, n_vertices = self._call
-            host = result.view(np.uint8)
+            host = result  # a C-contiguous bool or uint8 array: the copy takes its bytes as they are
             small = edge_tests(kernel, shape, n_vertices) < BLOCKING_WAIT_EDGE_TESTS
             try:
                 # The queue runs in order, so the copy follows the kernel.  A small
@@ -327,6 +337,7 @@ class MaskEngine(DeviceResults):
                     # they stay with the engine, and the next call or release waits.
                     self._call = None
                     raise
+            download.wait()  # done already; this makes PyOpenCL let go of `result`, which is the caller's now
             self._in_flight = False
             self._h_result = None
             self._h_vertices = None

@@ -50,8 +50,7 @@ class DeviceResults:
                 if n_vertices:
                     vertex_buffer = d_vertices.base_data
                 else:
-                    self._d_vertices = self._buffer(self._d_vertices, 16, cl.mem_flags.READ_ONLY, "polygon")
-                    vertex_buffer = self._d_vertices
+                    vertex_buffer = self._buffer("_d_vertices", 16, cl.mem_flags.READ_ONLY, "polygon")
                 # The result's buffer is allocated for real now (see _new_buffer), then handed to the caller.
                 d_mask = cl_array.Array(self.queue, out_shape, np.uint8 if packed else np.bool_,
                                         data=self._new_buffer(cl.mem_flags.READ_WRITE, out_shape[0] * out_shape[1],

@@ -1,0 +1,257 @@
+"""The OpenCL check: each kernel against the floor the hardware sets, and against the CPU.
+
+    python -m polymask.bench.gpu                 # the best OpenCL device here
+    python -m polymask.bench.gpu --device cpu --sizes 1024 4096
+    bash scripts/gpu-check.sh                    # the same, from a checkout
+
+For each image size and polygon (24 random vertices; a 1,000-vertex star)
+it prints, in milliseconds (medians):
+
+* kernel -- each kernel's time on the device (OpenCL events): ``rows``
+  (a work-group per row, the default on GPUs), ``scanline`` (a work-item
+  per row) and ``pixel`` (a work-item per pixel, lesson 7);
+* write floor -- a kernel that only writes the mask's bytes, 16 at a time:
+  no mask kernel can beat it;
+* download -- the host path's copy back, beside the page-locked floor (a
+  bare copy of the same bytes into page-locked memory) and a copy into
+  ordinary, pageable memory;
+* wall -- ``polymask.opencl.mask(polygon, shape)`` as a user calls it (host
+  vertices, a NumPy result), and the same from device-resident vertices
+  (a ``pyopencl.array.Array``, the result left on the device);
+* cpu -- ``polymask.mask(polygon, shape)`` on this machine's cores;
+* off -- pixels differing from ``polymask.mask``, over every kernel and path.
+
+Then the cost of a warm call: a 32x32 ``polymask.opencl.mask`` beside a bare
+PyOpenCL kernel launch and blocking copy of the same bytes, alternated.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import polymask
+from polymask import opencl
+from polymask.opencl.pinned import page_locked
+
+FLOOR_SOURCE = """
+__kernel void pm_write_floor(__global uint4 *out, const ulong chunks)
+{
+    const size_t i = get_global_id(0);
+    if (i < chunks) {
+        out[i] = (uint4)(0);
+    }
+}
+__kernel void pm_touch(__global uchar *out)
+{
+    out[get_global_id(0)] = 1;
+}
+"""
+
+
+def star(vertices: int, side: int) -> np.ndarray:
+    """A star of `vertices` points filling most of a `side` x `side` image."""
+    angle = np.linspace(0.0, 2.0 * np.pi, vertices, endpoint=False)
+    radius = np.where(np.arange(vertices) % 2, 0.2 * side, 0.48 * side)
+    return np.c_[side / 2 + radius * np.cos(angle), side / 2 + radius * np.sin(angle)]
+
+
+def polygons(side: int, seed: int) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    return {"24 random vertices": rng.uniform(0.0, side, (24, 2)), "1,000-vertex star": star(1000, side)}
+
+
+def median_ms(function, repeats: int) -> float:
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1e3
+
+
+def event_ms(make_event, repeats: int) -> float:
+    """Median device time of the events `make_event()` returns (each is waited for)."""
+    samples = []
+    for _ in range(repeats):
+        event = make_event()
+        event.wait()
+        samples.append((event.profile.end - event.profile.start) * 1e-6)
+    return statistics.median(samples)
+
+
+class Floors:
+    """The hardware's floor for a mask of n bytes: writing them once, and copying them to the host."""
+
+    def __init__(self, engine):
+        import pyopencl as cl
+
+        self.cl = cl
+        self.engine = engine
+        self.program = cl.Program(engine.context, FLOOR_SOURCE).build(devices=[engine.device])
+        self.write = cl.Kernel(self.program, "pm_write_floor")
+        self.touch = cl.Kernel(self.program, "pm_touch")
+
+    def measure(self, nbytes: int, repeats: int) -> dict:
+        cl, queue = self.cl, self.engine.queue
+        device_buffer = cl.Buffer(self.engine.context, cl.mem_flags.READ_WRITE, nbytes)
+        chunks = -(-nbytes // 16)
+        self.write.set_args(device_buffer, np.uint64(nbytes // 16))
+        local = 256
+        write_ms = event_ms(lambda: cl.enqueue_nd_range_kernel(queue, self.write, (-(-chunks // local) * local,),
+                                                               (local,)), repeats)
+        _, pinned = page_locked(self.engine.context, queue, nbytes)
+        pinned_ms = event_ms(lambda: cl.enqueue_copy(queue, pinned, device_buffer, is_blocking=False), repeats)
+        pageable_ms = event_ms(lambda: cl.enqueue_copy(queue, np.empty(nbytes, np.uint8), device_buffer,
+                                                       is_blocking=False), max(3, repeats // 2))
+        return {"write_floor_ms": write_ms, "pinned_download_ms": pinned_ms, "pageable_download_ms": pageable_ms}
+
+    def bare_call_us(self, nbytes: int, repeats: int, call) -> tuple[float, float]:
+        """(bare launch + blocking copy, `call()`), microseconds, medians of alternated runs."""
+        cl, queue = self.cl, self.engine.queue
+        device_buffer = cl.Buffer(self.engine.context, cl.mem_flags.READ_WRITE, nbytes)
+        host = np.empty(nbytes, np.uint8)
+        self.touch.set_args(device_buffer)
+
+        def bare():
+            cl.enqueue_nd_range_kernel(queue, self.touch, (nbytes,), None)
+            cl.enqueue_copy(queue, host, device_buffer, is_blocking=True)
+
+        bare_samples, call_samples = [], []
+        for _ in range(repeats):
+            for function, samples in ((bare, bare_samples), (call, call_samples)):
+                start = time.perf_counter()
+                function()
+                samples.append(time.perf_counter() - start)
+        return statistics.median(bare_samples) * 1e6, statistics.median(call_samples) * 1e6
+
+
+def off(result, expected) -> int:
+    return int(np.count_nonzero(np.asarray(result) != expected))
+
+
+def check_case(engine, shared, floors, vertices, side: int, repeats: int, kernels) -> dict:
+    import pyopencl.array as cl_array
+
+    shape = (side, side)
+    expected = polymask.mask(vertices, shape)
+    row = {"cpu_ms": median_ms(lambda: polymask.mask(vertices, shape), repeats)}
+    differing = 0
+    for kernel in kernels:
+        differing += off(engine.mask(vertices, shape, kernel=kernel), expected)
+        samples = []
+        for _ in range(repeats):
+            engine.mask(vertices, shape, kernel=kernel)
+            samples.append(engine.timings())
+        row[f"{kernel}_kernel_ms"] = statistics.median(sample["kernel_s"] for sample in samples) * 1e3
+        if kernel == "rows":
+            row["upload_ms"] = statistics.median(sample["upload_s"] for sample in samples) * 1e3
+            row["download_ms"] = statistics.median(sample["download_s"] for sample in samples) * 1e3
+    packed = engine.mask(vertices, shape, kernel="rows", packed=True)
+    differing += off(opencl.unpack(packed, shape), expected)
+    del packed
+    row["packed_kernel_ms"] = event_ms(lambda: (engine.mask(vertices, shape, packed=True),
+                                                engine._events["kernel"])[1], repeats)
+    # The call users make: default arguments, host vertices, a NumPy result (dropped each time).
+    differing += off(shared.mask(vertices, shape), expected)
+    row["wall_ms"] = median_ms(lambda: shared.mask(vertices, shape), repeats)
+    row["packed_wall_ms"] = median_ms(lambda: shared.mask(vertices, shape, packed=True), repeats)
+    # Device-resident vertices: the result stays on the device.
+    d_vertices = cl_array.to_device(shared.queue, np.ascontiguousarray(vertices, dtype=shared.dtype))
+    differing += off(shared.mask(d_vertices, shape).get(), expected)
+
+    def on_device():
+        shared.mask(d_vertices, shape)
+        shared.queue.finish()
+
+    row["device_wall_ms"] = median_ms(on_device, repeats)
+    row.update(floors.measure(side * side, repeats))
+    row["pixels_off"] = differing
+    return row
+
+
+def run(args) -> dict:
+    device = opencl.select_device(args.device)
+    engine = opencl.MaskEngine(device, precision="double", profiling=True, keep_bytes=2**31)
+    shared = opencl.engine(device, precision="auto")
+    floors = Floors(engine)
+    report = {"device": device.name.strip(),
+              "platform": device.platform.name.strip(), "precision": engine.precision,
+              "cpu_threads": polymask.build_info().get("threads"), "cases": []}
+    for side in args.sizes:
+        for name, vertices in polygons(side, args.seed).items():
+            kernels = [k for k in ("rows", "scanline", "pixel")
+                       if k != "pixel" or side * side * len(vertices) <= args.pixel_limit]
+            row = check_case(engine, shared, floors, vertices, side, args.repeats, kernels)
+            row.update(size=side, polygon=name)
+            report["cases"].append(row)
+            print(line(row), flush=True)
+    triangle = [(1.0, 1.0), (30.0, 3.0), (20.0, 29.0)]
+    shared.mask(triangle, (32, 32))
+    bare_us, call_us = floors.bare_call_us(32 * 32, args.overhead_repeats,
+                                          lambda: opencl.mask(triangle, (32, 32)))
+    report["warm_32x32"] = {"bare_launch_and_copy_us": bare_us, "polymask_opencl_mask_us": call_us,
+                            "ratio": call_us / bare_us}
+    return report
+
+
+HEADER = ("| size | polygon | rows | scanline | pixel | write floor | rows/floor | packed | upload | download "
+          "| pinned floor | pageable | wall | wall/(kernel+pinned) | device wall | cpu | off |")
+
+
+def _ms(value) -> str:
+    return "" if value is None else f"{value:.3g}"
+
+
+def line(row: dict) -> str:
+    rows_ms = row["rows_kernel_ms"]
+    return (f"| {row['size']}² | {row['polygon']} | {_ms(rows_ms)} | {_ms(row.get('scanline_kernel_ms'))} | "
+            f"{_ms(row.get('pixel_kernel_ms'))} | {_ms(row['write_floor_ms'])} | "
+            f"{rows_ms / row['write_floor_ms']:.1f}x | {_ms(row['packed_kernel_ms'])} | {_ms(row['upload_ms'])} | "
+            f"{_ms(row['download_ms'])} | {_ms(row['pinned_download_ms'])} | {_ms(row['pageable_download_ms'])} | "
+            f"{_ms(row['wall_ms'])} | {row['wall_ms'] / (rows_ms + row['pinned_download_ms']):.2f}x | "
+            f"{_ms(row['device_wall_ms'])} | {_ms(row['cpu_ms'])} | {row['pixels_off']} |")
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="python -m polymask.bench.gpu", description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default=None, help="an OpenCL device as polymask.opencl.select_device takes "
+                        "it ('gpu', 'cpu', '0:1'); the best device here by default")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384], help="image sides")
+    parser.add_argument("--repeats", type=int, default=7, help="timings per figure (their median is shown)")
+    parser.add_argument("--overhead-repeats", type=int, default=400, help="alternated calls for the warm 32x32 cost")
+    parser.add_argument("--pixel-limit", type=float, default=3e11,
+                        help="skip the per-pixel kernel above this many edge tests (rows*cols*vertices)")
+    parser.add_argument("--seed", type=int, default=2014)
+    parser.add_argument("--json", default=None, help="also write the figures to this JSON file")
+    args = parser.parse_args(argv)
+    if args.repeats < 1 or args.overhead_repeats < 1 or any(side < 1 for side in args.sizes):
+        parser.error("--repeats, --overhead-repeats and --sizes must be positive")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if not opencl.available():
+        print(f"no OpenCL device: {opencl.unavailable_reason()}", file=sys.stderr)
+        return 2
+    print(f"OpenCL device: {opencl.select_device(args.device).name.strip()}; milliseconds, medians of "
+          f"{args.repeats}", flush=True)
+    print(HEADER)
+    print("|" + "---|" * (HEADER.count("|") - 1))
+    report = run(args)
+    warm = report["warm_32x32"]
+    print(f"\nwarm 32x32 call: polymask.opencl.mask {warm['polymask_opencl_mask_us']:.1f} us, bare launch + "
+          f"blocking copy {warm['bare_launch_and_copy_us']:.1f} us: {warm['ratio']:.2f}x")
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(report, handle, indent=1)
+    return 1 if any(row["pixels_off"] for row in report["cases"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
