@@ -108,15 +108,16 @@ def test_rows_groups_fit_the_row_and_the_kernel():
 
 # ---- page-locked results ------------------------------------------------------------------------------
 
-BIG = (1024, 2048)  # 2 MiB: above pinned.PINNED_MIN_BYTES
+BIG = (2048, 2560)  # 5 MiB: above pinned.PINNED_MIN_BYTES
 
 
 @needs_device
 def test_large_results_come_from_the_pool_and_are_reused_once_dropped():
     reused = opencl.MaskEngine(precision="double")
-    square = [(10, 10), (2000, 10), (2000, 1000), (10, 1000)]
+    square = [(10, 10), (2500, 10), (2500, 2000), (10, 2000)]
     first = reused.mask(square, BIG)
-    assert isinstance(first.base, pinned._Lease), "a 2 MiB result lives in page-locked memory"
+    assert BIG[0] * BIG[1] >= pinned.PINNED_MIN_BYTES
+    assert isinstance(first.base, pinned._Lease), "a 5 MiB result lives in page-locked memory"
     address = first.__array_interface__["data"][0]
     del first
     second = reused.mask(square, BIG)
@@ -127,8 +128,8 @@ def test_large_results_come_from_the_pool_and_are_reused_once_dropped():
 @needs_device
 def test_a_result_still_in_use_is_never_overwritten():
     reused = opencl.MaskEngine(precision="double")
-    left = np.array([(0, 0), (500, 0), (500, 1023), (0, 1023)], float)
-    right = np.array([(1500, 0), (2047, 0), (2047, 1023), (1500, 1023)], float)
+    left = np.array([(0, 0), (500, 0), (500, 2047), (0, 2047)], float)
+    right = np.array([(1500, 0), (2559, 0), (2559, 2047), (1500, 2047)], float)
     first = reused.mask(left, BIG)
     view = first[100:200, 400:600]  # a view keeps the block, like the array itself
     del first
@@ -141,7 +142,7 @@ def test_a_result_still_in_use_is_never_overwritten():
 @needs_device
 def test_the_pool_keeps_at_most_keep_bytes_for_later():
     small = opencl.MaskEngine(precision="double", keep_bytes=1 << 20)
-    small.mask([(0, 0), (9, 0), (0, 9)], BIG)  # dropped at once: 2 MiB is above keep_bytes
+    small.mask([(0, 0), (9, 0), (0, 9)], BIG)  # dropped at once: 5 MiB is above keep_bytes
     assert small.pinned.free_bytes() == 0
     generous = opencl.MaskEngine(precision="double", keep_bytes=1 << 30)
     generous.mask([(0, 0), (9, 0), (0, 9)], BIG)
@@ -202,3 +203,27 @@ def test_the_gpu_check_runs_and_finds_no_pixel_off(tmp_path):
     report = json.loads(report_path.read_text())
     assert [case["pixels_off"] for case in report["cases"]] == [0, 0]
     assert "| 48² | 24 random vertices |" in done.stdout and "warm 32x32 call" in done.stdout
+    assert set(report["warm_32x32_us"]) == {"bare launch + blocking copy", "polymask.opencl.mask, a list of pairs",
+                                            "polymask.opencl.mask, an (N, 2) array"}
+
+
+@needs_device
+def test_device_results_on_a_gpu_come_from_a_pool_and_go_back_to_it(monkeypatch):
+    import pyopencl.array as cl_array
+
+    from polymask.opencl.common import cl
+
+    pooled = opencl.MaskEngine(precision="double")
+    pooled.device_type = cl.device_type.GPU  # the GPU path, run on whatever device is here
+    vertices, shape = polygons_for((300, 500), seed=5)["star"], (300, 500)
+    d_vertices = cl_array.to_device(pooled.queue, vertices)
+    first = pooled.mask(d_vertices, shape)
+    assert_same_mask(first.get(), double_mask(vertices, shape), "first pooled result")
+    assert pooled._device_pool.active_blocks == 1
+    del first
+    second = pooled.mask(d_vertices, shape)
+    assert (pooled._device_pool.active_blocks, pooled._device_pool.held_blocks) == (1, 0), "the block came back"
+    assert_same_mask(second.get(), double_mask(vertices, shape), "second pooled result")
+    del second
+    pooled.release()
+    assert pooled._device_pool.held_blocks == 0

@@ -16,8 +16,10 @@ it prints, in milliseconds (medians):
   bare copy of the same bytes into page-locked memory) and a copy into
   ordinary, pageable memory;
 * wall -- ``polymask.opencl.mask(polygon, shape)`` as a user calls it (host
-  vertices, a NumPy result), and the same from device-resident vertices
-  (a ``pyopencl.array.Array``, the result left on the device);
+  vertices, a NumPy result; the same polygon each time, so it is sent
+  once), what it costs beyond its kernel and download, and the same call
+  from device-resident vertices (a ``pyopencl.array.Array``, the result
+  left on the device);
 * cpu -- ``polymask.mask(polygon, shape)`` on this machine's cores;
 * off -- pixels differing from ``polymask.mask``, over every kernel and path.
 
@@ -110,8 +112,8 @@ class Floors:
                                                        is_blocking=False), max(3, repeats // 2))
         return {"write_floor_ms": write_ms, "pinned_download_ms": pinned_ms, "pageable_download_ms": pageable_ms}
 
-    def bare_call_us(self, nbytes: int, repeats: int, call) -> tuple[float, float]:
-        """(bare launch + blocking copy, `call()`), microseconds, medians of alternated runs."""
+    def bare_call_us(self, nbytes: int, repeats: int, calls: dict) -> dict:
+        """Microseconds of a bare launch + blocking copy and of each of `calls`, medians of alternated runs."""
         cl, queue = self.cl, self.engine.queue
         device_buffer = cl.Buffer(self.engine.context, cl.mem_flags.READ_WRITE, nbytes)
         host = np.empty(nbytes, np.uint8)
@@ -121,13 +123,14 @@ class Floors:
             cl.enqueue_nd_range_kernel(queue, self.touch, (nbytes,), None)
             cl.enqueue_copy(queue, host, device_buffer, is_blocking=True)
 
-        bare_samples, call_samples = [], []
+        contenders = {"bare launch + blocking copy": bare, **calls}
+        samples = {name: [] for name in contenders}
         for _ in range(repeats):
-            for function, samples in ((bare, bare_samples), (call, call_samples)):
+            for name, function in contenders.items():
                 start = time.perf_counter()
                 function()
-                samples.append(time.perf_counter() - start)
-        return statistics.median(bare_samples) * 1e6, statistics.median(call_samples) * 1e6
+                samples[name].append(time.perf_counter() - start)
+        return {name: statistics.median(times) * 1e6 for name, times in samples.items()}
 
 
 def off(result, expected) -> int:
@@ -171,6 +174,7 @@ def check_case(engine, shared, floors, vertices, side: int, repeats: int, kernel
     row["device_wall_ms"] = median_ms(on_device, repeats)
     row.update(floors.measure(side * side, repeats))
     row["pixels_off"] = differing
+    row["pinned_blocks_mapped"] = shared.pinned.allocations  # stays small when results are recycled
     return row
 
 
@@ -187,20 +191,21 @@ def run(args) -> dict:
             kernels = [k for k in ("rows", "scanline", "pixel")
                        if k != "pixel" or side * side * len(vertices) <= args.pixel_limit]
             row = check_case(engine, shared, floors, vertices, side, args.repeats, kernels)
-            row.update(size=side, polygon=name)
+            row.update(size=side, polygon=name, default_kernel=opencl.programs.chosen_kernel("auto", device.type))
             report["cases"].append(row)
             print(line(row), flush=True)
     triangle = [(1.0, 1.0), (30.0, 3.0), (20.0, 29.0)]
+    as_array = np.array(triangle)
     shared.mask(triangle, (32, 32))
-    bare_us, call_us = floors.bare_call_us(32 * 32, args.overhead_repeats,
-                                          lambda: opencl.mask(triangle, (32, 32)))
-    report["warm_32x32"] = {"bare_launch_and_copy_us": bare_us, "polymask_opencl_mask_us": call_us,
-                            "ratio": call_us / bare_us}
+    report["warm_32x32_us"] = floors.bare_call_us(32 * 32, args.overhead_repeats, {
+        "polymask.opencl.mask, a list of pairs": lambda: opencl.mask(triangle, (32, 32)),
+        "polymask.opencl.mask, an (N, 2) array": lambda: opencl.mask(as_array, (32, 32))})
     return report
 
 
 HEADER = ("| size | polygon | rows | scanline | pixel | write floor | rows/floor | packed | upload | download "
-          "| pinned floor | pageable | wall | wall/(kernel+pinned) | device wall | cpu | off |")
+          "| pinned floor | pageable | wall | wall/(rows+pinned) | wall-(kernel+download), us | device wall | cpu "
+          "| off |")
 
 
 def _ms(value) -> str:
@@ -214,6 +219,7 @@ def line(row: dict) -> str:
             f"{rows_ms / row['write_floor_ms']:.1f}x | {_ms(row['packed_kernel_ms'])} | {_ms(row['upload_ms'])} | "
             f"{_ms(row['download_ms'])} | {_ms(row['pinned_download_ms'])} | {_ms(row['pageable_download_ms'])} | "
             f"{_ms(row['wall_ms'])} | {row['wall_ms'] / (rows_ms + row['pinned_download_ms']):.2f}x | "
+            f"{(row['wall_ms'] - row[row['default_kernel'] + '_kernel_ms'] - row['download_ms']) * 1e3:.0f} | "
             f"{_ms(row['device_wall_ms'])} | {_ms(row['cpu_ms'])} | {row['pixels_off']} |")
 
 
@@ -244,9 +250,11 @@ def main(argv=None) -> int:
     print(HEADER)
     print("|" + "---|" * (HEADER.count("|") - 1))
     report = run(args)
-    warm = report["warm_32x32"]
-    print(f"\nwarm 32x32 call: polymask.opencl.mask {warm['polymask_opencl_mask_us']:.1f} us, bare launch + "
-          f"blocking copy {warm['bare_launch_and_copy_us']:.1f} us: {warm['ratio']:.2f}x")
+    warm = report["warm_32x32_us"]
+    bare = warm.pop("bare launch + blocking copy")
+    print(f"\nwarm 32x32 call, us (medians of {args.overhead_repeats}, alternated): bare PyOpenCL launch + "
+          f"blocking copy {bare:.1f}; " + "; ".join(f"{name} {us:.1f} ({us / bare:.2f}x)" for name, us in warm.items()))
+    warm["bare launch + blocking copy"] = bare
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(report, handle, indent=1)

@@ -51,6 +51,8 @@ def run_table(args) -> dict:
         for stage in stage_list:
             progress.step(stage.id)
             rows.append(_time_stage(stage, vertices, shape, expected, args))
+            if stage.id == "opencl" and rows[-1]["seconds"] is not None:
+                rows.append(_time_opencl_default(vertices, shape, expected, args))
             progress.advance()
         for peer in peer_list:
             progress.step(peer.id)
@@ -104,13 +106,27 @@ def _time_stage(stage, vertices, shape, expected, args) -> dict:
     return row
 
 
+def _time_opencl_default(vertices, shape, expected, args) -> dict:
+    """The library's OpenCL call beside the course's rung: polymask.opencl.mask with its default kernel."""
+    from polymask import opencl
+
+    kernel = opencl.programs.chosen_kernel("auto", opencl.engine().device_type)
+    run = lambda: opencl.mask(vertices, shape)  # noqa: E731
+    result = run()
+    return {"kind": "side", "id": "opencl.mask", "title": f"OpenCL, the library's default ({kernel} kernel)",
+            "seconds_2014": None, "speedup_2014": None, "convention": "contract",
+            "seconds": median_seconds(run, args.repeats),
+            "pixels_differing": int(np.count_nonzero(result != expected)),
+            "note": "a work-group per row on GPUs, a work-item per row on CPU devices"}
+
+
 def _opencl_split(vertices, shape, repeats) -> dict:
     """Kernel and transfer time of the OpenCL kernels, from OpenCL events."""
     try:
         from polymask import opencl
 
         timings = {kernel: opencl.profile(vertices, shape, kernel=kernel, repeats=repeats)
-                   for kernel in ("pixel", "scanline")}
+                   for kernel in ("pixel", "scanline", "rows")}
     except Exception as error:  # noqa: BLE001 -- the split is extra information, not the measurement
         return {"note": f"kernel/transfer split unavailable: {error}"}
     pixel, scanline = timings["pixel"], timings["scanline"]
@@ -118,7 +134,9 @@ def _opencl_split(vertices, shape, repeats) -> dict:
             "note": (f"per-pixel kernel {reports.format_seconds(pixel['kernel_s'])} + transfers "
                      f"{reports.format_seconds(pixel['transfer_s'])}; scanline kernel "
                      f"{reports.format_seconds(scanline['kernel_s'])} + transfers "
-                     f"{reports.format_seconds(scanline['transfer_s'])}")}
+                     f"{reports.format_seconds(scanline['transfer_s'])}; rows kernel "
+                     f"{reports.format_seconds(timings['rows']['kernel_s'])} + transfers "
+                     f"{reports.format_seconds(timings['rows']['transfer_s'])}")}
 
 
 def _time_peer(peer, vertices, shape, expected, args) -> dict:

@@ -223,6 +223,8 @@ class MaskEngine(DeviceResults):
             self._call = None
             self._drop_buffers(-1)
             self.pinned.clear()
+            if self._device_pool is not None:
+                self._device_pool.free_held()
 
     def resident_bytes(self) -> int:
         """Bytes of device memory this engine's buffers hold now."""
