@@ -328,3 +328,25 @@ FORKED_FROM_A_WORKER_THREAD = HARNESS + textwrap.dedent('''
 @pytest.mark.parametrize("call", ["mask", "coverage", "rasterize", "contains"])
 def test_a_child_forked_from_a_worker_thread_answers_ctrl_c(call):
     assert_interrupted_promptly(FORKED_FROM_A_WORKER_THREAD, f"{call} in a child forked from a worker thread", call)
+
+
+# ---- polymask.opencl.mask: the library's OpenCL call, default kernel --------------
+# A call above launch.BLOCKING_WAIT_EDGE_TESTS waits for its copy by polling from
+# Python, so Ctrl-C is heard while the kernel still runs (which goes on to its end
+# on the device, and the engine waits for it before the next call).
+
+OPENCL_DEFAULT = HARNESS + textwrap.dedent('''
+    from polymask import opencl
+    kernel = sys.argv[1]
+    polygon = comb(4000, 10000)  # 20,000 crossings a row: 1.5-2.5 s on PoCL
+    opencl.mask(polygon[:50], (16, 16), kernel=kernel)  # build first
+    interrupt_during(lambda: opencl.mask(polygon, (4000, 4000), kernel=kernel))
+    # The engine is still usable, and right, after the interrupt.
+    small = comb(40, 7)
+    assert (opencl.mask(small, (40, 40), kernel=kernel) == polymask.mask(small, (40, 40))).all()
+''')
+
+
+@pytest.mark.parametrize("kernel", ["auto", "rows"])
+def test_sigint_during_a_long_opencl_mask_raises_keyboard_interrupt(kernel):
+    assert_interrupted_promptly(OPENCL_DEFAULT, f"polymask.opencl.mask(kernel={kernel!r})", kernel)
