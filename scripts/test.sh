@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up everything and run every test: the C++ core's GoogleTest suite
-# (ctest, also under sanitizers, and a fuzzing run), the wheel (scripts/wheel.sh),
+# Set up everything and run every test: the wheel (scripts/wheel.sh, first, as the
+# README's install command runs on a fresh clone), the C++ core's GoogleTest suite
+# (ctest, also under sanitizers, and a fuzzing run),
 # the Python suite against the repaired wheel (pytest: tests/ and, in a fast mode
 # that runs each benchmark once, benchmarks/) and the documentation build.
 #
@@ -8,6 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# First, as a fresh clone's user does: the README's install command, exactly as written,
+# before anything else has set up .venv (it builds, repairs and tests the wheel).
+echo "==> the wheel: the README's install command on this checkout (scripts/wheel.sh)"
+bash scripts/wheel.sh
 scripts/setup.sh test
 export POLYMASK_REQUIRE_OPENMP=1
 
@@ -29,9 +34,7 @@ scripts/test-sanitizers.sh thread
 echo "==> fuzzing the C++ core for ${POLYMASK_FUZZ_SECONDS:-60} s (CMake target polymask_fuzz_core, clang)"
 scripts/fuzz.sh "${POLYMASK_FUZZ_SECONDS:-60}"
 
-echo "==> the wheel: built, repaired, checked, tested without a compiler (scripts/wheel.sh)"
-scripts/wheel.sh
-echo "==> the repaired wheel replaces the source install in .venv: the suite tests what users install"
+echo "==> the repaired wheel (built above) replaces the source install in .venv: the suite tests what users install"
 .venv/bin/python -m pip install --quiet --no-deps --force-reinstall dist/polymask-*manylinux*.whl
 
 # Exit status 5 is "no test selected": extra arguments that pick none of one run's tests.

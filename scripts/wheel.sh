@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build the release artifacts and test the wheel as a user without a compiler gets it.
 #
-#   scripts/wheel.sh        (needs .venv from scripts/setup.sh test)
+#   scripts/wheel.sh        from a fresh clone: needs python3 (3.9+) and a C++17 compiler with OpenMP
 #
+# Its tools (auditwheel, build, twine) go into .venv, which it creates when there is none.
 # 1. `pip wheel .` (reusing build/ of the source install), `auditwheel repair` into a
 #    manylinux wheel that carries what it links (libgomp; libpolymask_core.so sits inside
 #    the package with an $ORIGIN RPATH), `auditwheel show`, the sdist, `twine check`.
@@ -14,6 +15,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 python=$root/.venv/bin/python
+if [ ! -x "$python" ]; then
+    echo "==> creating .venv with $(${PYTHON:-python3} --version) for the build tools"
+    "${PYTHON:-python3}" -m venv .venv
+    "$python" -m pip install --quiet --upgrade pip
+fi
 
 echo "==> wheel: pip wheel, auditwheel repair, sdist, twine check"
 rm -rf dist
