@@ -148,7 +148,7 @@ def assert_same_mask(actual, expected, label: str = "mask") -> None:
 #: What sits above the library: the course (stages, checker, lessons) and the runner
 #: and command line that stand on both.  The library imports none of them, and
 #: ``import polymask`` loads none of them (test_import_graph.py, test_layers.py).
-ABOVE_THE_LIBRARY = ("polymask.course", "polymask.bench", "polymask.cli")
+ABOVE_THE_LIBRARY = ("polymask.course", "polymask.bench", "polymask.cli", "polymask.__main__")
 
 
 def run_isolated(command, timeout, env=None, preexec_fn=None):

@@ -76,11 +76,34 @@ def test_lookup_by_number_finds_the_notebook_exercise_and_module():
 
 
 def test_the_course_page_lesson_table_is_the_registrys(capsys):
-    assert cli.main(["lessons"]) == 0
+    assert cli.main(["lessons", "--markdown"]) == 0
     table = capsys.readouterr().out.strip()
     assert table == stages.lesson_table()
     course_page = (ROOT / "docs" / "course" / "index.md").read_text(encoding="utf-8")
-    assert table in course_page, "regenerate it with `polymask lessons`"
+    assert table in course_page, "regenerate it with `polymask lessons --markdown`"
+
+
+def test_the_lesson_table_in_a_terminal_is_plain_text(capsys):
+    assert cli.main(["lessons"]) == 0
+    text = capsys.readouterr().out
+    assert "|" not in text and "`" not in text, "no Markdown in a terminal"
+    for entry in stages.LESSONS:
+        assert entry.notebook_path in text and entry.title in text
+        for stage in entry.stages:
+            assert f"{stage.id} (src/polymask/{stage.source})" in text
+
+
+def test_the_command_line_help_is_plain_text_and_python_m_polymask_runs_it():
+    import subprocess
+    import sys
+
+    for command in ([sys.executable, "-m", "polymask", "--help"], [sys.executable, "-m", "polymask.cli", "--help"]):
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "``" not in done.stdout and "usage: polymask" in done.stdout
+    done = subprocess.run([sys.executable, "-m", "polymask", "lessons", "7"], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and "notebooks/07_opencl.ipynb" in done.stdout
 
 
 def test_one_lesson_from_the_command_line(capsys):

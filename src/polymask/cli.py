@@ -37,7 +37,7 @@ def _lessons(args: argparse.Namespace) -> int:
     from polymask.course import stages
 
     if args.number is None:
-        print(stages.lesson_table())
+        print(stages.lesson_table() if args.markdown else _lesson_text(stages.LESSONS))
         return 0
     try:
         found = stages.lesson(args.number)
@@ -53,6 +53,22 @@ def _lessons(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lesson_text(lessons) -> str:
+    """The lessons as a table for a terminal: aligned columns, each lesson's stages on a line below it."""
+    rows = [("#", "lesson", "notebook", "exercise")]
+    rows += [(str(entry.number), entry.title, entry.notebook_path, entry.exercise_path or "-") for entry in lessons]
+    widths = [max(len(row[column]) for row in rows) for column in range(4)]
+    lines = []
+    for index, row in enumerate(rows):
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+        if index:
+            entry = lessons[index - 1]
+            stage_list = ", ".join(f"{stage.id} (src/polymask/{stage.source})" for stage in entry.stages)
+            lines.append(" " * (widths[0] + 2) + f"stages: {stage_list}")
+    lines.append("\npolymask lessons N shows one lesson; polymask check NN FILE judges an exercise.")
+    return "\n".join(lines)
+
+
 def _bench(args: argparse.Namespace) -> int:
     from polymask import bench
 
@@ -60,7 +76,9 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="polymask", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="polymask", description="polymask: which pixels of an image lie inside a polygon. One subcommand per job.",
+        epilog="Each subcommand has its own help: polymask COMMAND --help.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     info = commands.add_parser("info", help="how polymask was built and which backends run here")
@@ -69,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     lessons = commands.add_parser("lessons", help="the course by number: each lesson's notebook, exercise, stages")
     lessons.add_argument("number", nargs="?", help="one lesson's number (1-9); all of them without it")
+    lessons.add_argument("--markdown", action="store_true", help="all lessons as a Markdown table (as the docs show it)")
     lessons.set_defaults(run=_lessons)
 
     bench = commands.add_parser("bench", help="reproduce the speed-up table on this machine",
