@@ -87,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     lessons = commands.add_parser("lessons", help="the course by number: each lesson's notebook, exercise, stages")
     lessons.add_argument("number", nargs="?", help="one lesson's number (1-9); all of them without it")
-    lessons.add_argument("--markdown", action="store_true", help="all lessons as a Markdown table (as the docs show it)")
+    lessons.add_argument("--markdown", action="store_true", help="all lessons as a Markdown table (the docs' table)")
     lessons.set_defaults(run=_lessons)
 
     bench = commands.add_parser("bench", help="reproduce the speed-up table on this machine",
