@@ -78,7 +78,9 @@ class PinnedPool:
         #: Blocks this pool has mapped (for tests and curiosity).
         self.allocations = 0
         self._free: list[_Block] = []
-        self._lock = threading.Lock()
+        # Re-entrant: a result in a reference cycle can be collected, and its block
+        # given back, by a garbage collection that runs inside this pool's own code.
+        self._lock = threading.RLock()
 
     def array(self, shape: tuple[int, ...], dtype) -> np.ndarray | None:
         """A C-contiguous array of `shape` and `dtype` in page-locked memory, or None to use np.empty."""
