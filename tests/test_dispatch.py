@@ -44,7 +44,7 @@ def test_a_teaching_stages_array_is_returned_without_a_second_copy(backend):
 def test_opencl_input_is_checked_once(monkeypatch):
     if not stages.availability("opencl").available:
         pytest.skip("no OpenCL device here")  # GPU code may skip; CI installs a CPU runtime
-    from polymask.opencl import processing
+    from polymask.opencl import host as processing
 
     checked = []
 

@@ -200,7 +200,7 @@ def test_a_mask_larger_than_the_device_allows_is_a_clear_error(engine):
 def test_a_failed_result_waits_for_the_kernel_before_anything_is_freed(engine, monkeypatch):
     import pyopencl
 
-    from polymask.opencl import processing as engine_module
+    from polymask.opencl import host as engine_module
 
     vertices, shape = polymask.course.problems.standard_problem(size=2048)
     event = engine.enqueue(vertices, shape)

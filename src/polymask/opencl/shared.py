@@ -15,6 +15,7 @@ import numpy as np
 
 from polymask._describe import short_repr
 from polymask._validation import as_shape
+from polymask.opencl.buffers import is_device_array
 from polymask.opencl.common import CACHE, DEVICE_ENV, PYOPENCL_ENV, check_not_forked
 from polymask.opencl.discovery import select_device
 from polymask.opencl.processing import MaskEngine
@@ -22,7 +23,32 @@ from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
 
 
 def engine(device=None, precision: str = "auto") -> MaskEngine:
-    """The process's shared engine for (device, precision), made on first use."""
+    """The process's shared engine for a device and precision, made on first use.
+
+    Parameters
+    ----------
+    device : str, pyopencl.Device, DeviceInfo or None
+        Which device (see :func:`select_device`); None for ``$POLYMASK_DEVICE``,
+        then ``$PYOPENCL_CTX``, then the best device here.
+    precision : {"auto", "double", "single"}
+        "auto" is double where the device has fp64.
+
+    Returns
+    -------
+    MaskEngine
+        The same engine for the same arguments, for the life of the process.
+
+    Raises
+    ------
+    OpenCLUnavailable
+        When OpenCL cannot be used here; the message says how to install a runtime.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> opencl.engine() is opencl.engine()
+    True
+    """
     check_not_forked()
     # A warm call asks no runtime: the engine for these arguments (and the
     # environment variables that choose a device) is remembered.
@@ -42,26 +68,107 @@ _ENGINES: dict = {}
 
 
 def release() -> None:
-    """Free the device buffers of every shared engine (programs and contexts stay)."""
+    """Free the buffers of every shared engine: device memory and spare page-locked memory.
+
+    The programs and contexts stay, so the next call builds nothing.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> opencl.release()
+    """
     for _, shared in CACHE.entries("engine"):
         shared.release()
 
 
 def mask(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "auto", device=None, out=None,
          packed: bool = False):
-    """The mask on an OpenCL device through the shared engine (see MaskEngine.mask)."""
+    """The mask of a polygon on an OpenCL device, through the process's shared engine.
+
+    The same mask as :func:`polymask.mask`, bit for bit, in double precision.
+
+    Parameters
+    ----------
+    vertices : array_like or pyopencl.array.Array
+        One ring of (x, y) vertices in any form :func:`polymask.mask` takes, or an
+        (N, 2) float32/float64 ``pyopencl.array.Array`` already on the device.
+    shape : tuple of int
+        (rows, cols) of the image.
+    kernel : {"auto", "rows", "scanline", "pixel"}
+        "auto" runs "rows" (a work-group per row) on a GPU or accelerator and
+        "scanline" (a work-item per row) on a CPU device; "pixel" is lesson 7's
+        work-item per pixel.
+    precision : {"auto", "double", "single"}
+        "single" runs on devices without fp64, within the bound of
+        :data:`SINGLE_PRECISION_NOTE`.
+    device : str, pyopencl.Device, DeviceInfo or None
+        As :func:`engine` takes it.
+    out : numpy.ndarray, optional
+        A C-contiguous bool or uint8 array of `shape` to fill in place (host vertices only).
+    packed : bool
+        One bit a pixel: a uint8 array of shape (rows, ceil(cols / 8)) in
+        ``np.packbits(mask, axis=1)``'s layout, for :func:`unpack`.
+
+    Returns
+    -------
+    numpy.ndarray or pyopencl.array.Array
+        The bool mask (uint8 when `packed`): a NumPy array for host vertices, in
+        page-locked memory from 64 KiB up; a device array for device vertices.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad vertices, shape, kernel or `out`, in :func:`polymask.mask`'s words.
+    OpenCLError
+        A failure on the device, naming it (:class:`OpenCLMemoryError` when a
+        buffer cannot be had, also a MemoryError).
+    OpenCLUnavailable
+        When OpenCL cannot be used here.
+
+    Examples
+    --------
+    >>> import numpy as np, polymask
+    >>> from polymask import opencl
+    >>> triangle = np.array([(1.0, 1.0), (30.0, 3.0), (20.0, 29.0)])
+    >>> bool((opencl.mask(triangle, (32, 32)) == polymask.mask(triangle, (32, 32))).all())
+    True
+    >>> opencl.mask(triangle, (32, 32), packed=True).shape   # one bit a pixel
+    (32, 4)
+    """
     return engine(device, precision).mask(vertices, shape, kernel=kernel, out=out, packed=packed)
 
 
 def unpack(packed, shape) -> np.ndarray:
-    """The bool mask of `shape` from a result of ``mask(..., packed=True)`` (one bit a pixel).
+    """The bool mask from a result of ``mask(..., packed=True)``, which holds one bit a pixel.
 
-    The packed layout is ``np.packbits(mask, axis=1)``'s: each row is
-    ceil(cols / 8) bytes, the first pixel in the highest bit of its byte.
-    A pyopencl.array.Array is copied to the host first.
+    Parameters
+    ----------
+    packed : numpy.ndarray or pyopencl.array.Array
+        uint8, shape (rows, ceil(cols / 8)): ``np.packbits(mask, axis=1)``'s layout,
+        the first pixel of each byte in its highest bit. A device array is copied
+        to the host first.
+    shape : tuple of int
+        (rows, cols) of the mask.
+
+    Returns
+    -------
+    numpy.ndarray
+        The bool mask of `shape`.
+
+    Raises
+    ------
+    ValueError
+        When `packed` is not a uint8 array of the packed shape.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from polymask import opencl
+    >>> opencl.unpack(np.packbits([[True, False, True]], axis=1), (1, 3))
+    array([[ True, False,  True]])
     """
     rows, cols = as_shape(shape)
-    if hasattr(packed, "get") and not isinstance(packed, np.ndarray):
+    if is_device_array(packed):
         packed = packed.get()
     packed = np.asarray(packed)
     expected = (rows, -(-cols // 8))
@@ -75,11 +182,34 @@ def profile(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "
             device=None) -> dict:
     """Kernel and transfer time of one mask, medians over `repeats` calls, from OpenCL events.
 
-    One untimed call first builds the program and allocates the buffers.
-    transfer_s is the polygon's upload plus the mask's download.  Returns
-    kernel_s, transfer_s, upload_s, download_s (seconds), and the device,
-    kernel, precision, shape and repeats.  `repeats` may be any integer
-    type (NumPy's too).
+    One untimed call first builds the program and allocates the buffers; every
+    timed call sends the polygon and copies the mask back.
+
+    Parameters
+    ----------
+    vertices, shape, kernel, precision, device
+        As :func:`mask` takes them.
+    repeats : int
+        Timed calls (any integer type, NumPy's too).
+
+    Returns
+    -------
+    dict
+        kernel_s, upload_s, download_s and transfer_s (upload plus download) in
+        seconds; device, platform, kernel (the one "auto" chose), precision,
+        shape and repeats.
+
+    Raises
+    ------
+    ValueError
+        When `repeats` is not a positive integer, or as :func:`mask` raises.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> timing = opencl.profile([(1, 1), (30, 3), (20, 29)], (32, 32), repeats=3)
+    >>> sorted(key for key in timing if key.endswith("_s"))
+    ['download_s', 'kernel_s', 'transfer_s', 'upload_s']
     """
     try:
         if isinstance(repeats, (bool, np.bool_)):

@@ -1,0 +1,227 @@
+"""Host vertices, host results: MaskEngine's calls that take NumPy in and give NumPy out.
+
+:class:`HostResults` is the part of :class:`polymask.opencl.MaskEngine` that
+takes vertices on the host: it snapshots them (sending them only when they
+changed since the last call), starts the kernel, and copies the mask back
+with the call's one wait, into page-locked memory for large results
+(``pinned.py``).  A small call waits inside the runtime, the cheapest wait;
+a large one polls from Python so that Ctrl-C is heard while the kernel
+runs.  It uses the engine's lock, launchers and buffers (processing.py).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from polymask import _inputs
+from polymask._outputs import result_array
+from polymask._validation import as_shape
+from polymask.opencl.buffers import is_device_array, wait_in_python
+from polymask.opencl.common import OpenCLError, check_not_forked, cl, device_label
+from polymask.opencl.launch import BLOCKING_WAIT_EDGE_TESTS, check_packing, edge_tests, kernel_arguments, result_shape
+from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
+
+
+def _one_ring(vertices) -> np.ndarray:
+    """`vertices` through the library's funnel (polymask/_inputs.py), as the one ring the kernels fill."""
+    rings = _inputs.polygon(vertices)
+    if rings.ring_ends is not None and len(rings.ring_ends) > 1:
+        raise ValueError(f"the OpenCL kernels fill one ring, got {len(rings.ring_ends)} rings; "
+                         "use polymask.mask for holes and several parts")
+    return rings.vertices
+
+
+class HostResults:
+    """MaskEngine's host path (mixed into the engine; see processing.py)."""
+
+    def _holds(self, h_vertices: np.ndarray) -> bool:
+        """Whether the vertex buffer already holds exactly these vertices, bit for bit.
+
+        Comparing the bits on the host costs far less than sending them, and
+        a warm call with the same polygon then sends nothing.  A profiling
+        engine always sends them, so that its timings include the upload.
+        """
+        if self.profiling or self._resident is None or self._resident[0] is not self._d_vertices:
+            return False
+        held = self._resident[1]
+        if held.nbytes != h_vertices.nbytes:
+            return False
+        if held.nbytes <= 1 << 16:  # bytes() of a small polygon is quicker than NumPy's comparison
+            return held.tobytes() == h_vertices.tobytes()
+        return bool(np.array_equal(held.view(np.uint8), h_vertices.view(np.uint8)))
+
+    def enqueue(self, vertices, shape, *, kernel: str = DEFAULT_KERNEL, packed: bool = False):
+        """Send the polygon and start the kernel; return its event without waiting.
+
+        The vertices are copied first, so the caller may change its array as
+        soon as this returns.  The mask stays in the engine's device buffer
+        until :meth:`result`.
+
+        Parameters
+        ----------
+        vertices, shape, kernel, packed
+            As :meth:`mask` takes them (host vertices only).
+
+        Returns
+        -------
+        pyopencl.Event
+            The kernel's event.
+        """
+        return self._enqueue(_one_ring(vertices), as_shape(shape), kernel, bool(packed))
+
+    def _enqueue(self, coordinates: np.ndarray, shape: tuple[int, int], kernel: str, packed: bool = False):
+        check_not_forked()  # enqueue() of checked vertices and shape from here on
+        kernel = chosen_kernel(kernel, self.device_type, packed)
+        check_packing(kernel, packed)
+        self._check_size(shape, packed)
+        # A snapshot, always: the upload does not wait, and the caller's array is theirs to change.
+        if self.use_double:
+            h_vertices = np.array(coordinates, dtype=self.dtype, order="C", copy=True)
+        else:
+            with np.errstate(over="ignore"):  # float32 rounds huge coordinates to inf, like the device would
+                h_vertices = np.array(coordinates, dtype=self.dtype, order="C", copy=True)
+        rows, cols = result_shape(shape, packed)
+        with self._lock:
+            if self._in_flight:
+                self._settle()  # the previous call's commands may still use the buffers replaced below
+            self._events = {}
+            self._call = None
+            try:
+                launcher = self._launcher(kernel)
+                self._buffer("_d_vertices", h_vertices.nbytes, cl.mem_flags.READ_ONLY, "polygon")
+                self._buffer("_d_mask", rows * cols, cl.mem_flags.READ_WRITE, "mask")
+                self._in_flight = True
+                if len(h_vertices) and not self._holds(h_vertices):
+                    self._h_vertices = h_vertices
+                    try:
+                        self._events["upload"] = cl.enqueue_copy(self.queue, self._d_vertices, h_vertices,
+                                                                 is_blocking=False)
+                    except cl.Error as error:
+                        raise OpenCLError(f"uploading {len(h_vertices)} vertices to device "
+                                          f"{device_label(self.device)} failed: {error}") from None
+                    self._resident = (self._d_vertices, h_vertices)
+                # The queue runs in order: the kernel starts after the upload without being told.
+                key, arguments = kernel_arguments(kernel, self._d_vertices, len(h_vertices), self._d_mask, shape,
+                                                  packed)
+                event = launcher.launch(kernel, key, arguments, shape)
+            except BaseException:
+                self._abandon()
+                raise
+            self._events["kernel"] = event
+            self._call = (shape, kernel, packed, len(h_vertices))
+            return event
+
+    def result(self, out=None) -> np.ndarray:
+        """Wait for the last :meth:`enqueue` and copy its mask back.
+
+        Parameters
+        ----------
+        out : numpy.ndarray, optional
+            A C-contiguous bool or uint8 array of the mask's shape to fill.
+
+        Returns
+        -------
+        numpy.ndarray
+            The mask (`out` itself when given).
+
+        Raises
+        ------
+        RuntimeError
+            When no :meth:`enqueue` came before.
+        """
+        with self._lock:
+            if self._call is None:
+                raise RuntimeError("result() needs a mask: call enqueue(vertices, shape) first")
+            shape, _, packed, _ = self._call
+            try:
+                result = self._host_result(out, shape, packed)
+            except MemoryError:
+                self._abandon()  # the kernel is still running on our buffer: wait before anything goes
+                raise
+            return self._download(result)
+
+    def _host_result(self, out, shape: tuple[int, int], packed: bool) -> np.ndarray:
+        """Where the result goes: `out`, else page-locked memory from the pool, else a new array."""
+        if packed:
+            if out is not None:
+                raise ValueError("out= takes an unpacked mask; with packed=True the engine returns a new array")
+            found = self.pinned.array(result_shape(shape, True), np.uint8)
+            return np.empty(result_shape(shape, True), np.uint8) if found is None else found
+        if out is None:
+            found = self.pinned.array(shape, np.bool_)
+            if found is not None:
+                return found
+        return result_array(out, shape)
+
+    def _download(self, result: np.ndarray) -> np.ndarray:
+        """Copy the last kernel's mask into `result` with the call's one wait, and return `result`."""
+        with self._lock:
+            shape, kernel, _, n_vertices = self._call
+            host = result  # a C-contiguous bool or uint8 array: the copy takes its bytes as they are
+            small = edge_tests(kernel, shape, n_vertices) < BLOCKING_WAIT_EDGE_TESTS
+            try:
+                # The queue runs in order, so the copy follows the kernel.  A small
+                # call waits in the runtime (cheapest); a large one polls, so that
+                # Ctrl-C is heard while the kernel runs.
+                download = cl.enqueue_copy(self.queue, host, self._d_mask, is_blocking=small)
+            except cl.Error as error:
+                self._abandon()
+                raise OpenCLError(f"copying a {shape} mask back from device "
+                                  f"{device_label(self.device)} failed: {error}") from None
+            except BaseException:
+                self._abandon()
+                raise
+            self._events["download"] = download
+            if not small:
+                self._h_result = host  # the copy may still write here if the wait below is interrupted
+                try:
+                    wait_in_python(download)
+                except KeyboardInterrupt:
+                    # Ctrl-C returns at once.  The kernel and the copy cannot be
+                    # cancelled and still use the buffers, so nothing is freed:
+                    # they stay with the engine, and the next call or release waits.
+                    self._call = None
+                    raise
+            download.wait()  # done already; this makes PyOpenCL let go of `result`, which is the caller's now
+            self._in_flight = False
+            self._h_result = None
+            self._h_vertices = None
+            self._call = None
+            self._drop_buffers(self.keep_bytes)  # the size policy: big masks do not stay resident
+            return result
+
+    def mask(self, vertices, shape, *, kernel: str = DEFAULT_KERNEL, out=None, packed: bool = False):
+        """The mask of a polygon on a `shape` image, on this engine's device.
+
+        Parameters
+        ----------
+        vertices, shape, kernel, out, packed
+            As :func:`polymask.opencl.mask` takes them: host vertices give a
+            NumPy array, a ``pyopencl.array.Array`` of vertices a device array
+            that stays on the device (compute follows data).
+
+        Returns
+        -------
+        numpy.ndarray or pyopencl.array.Array
+            The bool mask; with ``packed=True`` uint8, one bit a pixel, for
+            :func:`polymask.opencl.unpack`.
+        """
+        packed = bool(packed)
+        if is_device_array(vertices):
+            if out is not None:
+                raise ValueError("out= is for host results; device-resident vertices give a device array")
+            return self.mask_on_device(vertices, shape, kernel=kernel, packed=packed)
+        coordinates, shape = _one_ring(vertices), as_shape(shape)
+        check_packing(chosen_kernel(kernel, self.device_type, packed), packed)
+        # The host result first: if it cannot be allocated, nothing has been enqueued yet.
+        result = self._host_result(out, shape, packed)
+        with self._lock:
+            self._enqueue(coordinates, shape, kernel, packed)
+            return self._download(result)
+
+    def fill(self, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *,
+             kernel: str = DEFAULT_KERNEL) -> np.ndarray:
+        """mask() of checked arguments (as polymask.course.stages.Stage.fill hands them), checked no more."""
+        result = self._host_result(out, shape, False)
+        with self._lock:
+            self._enqueue(coordinates, shape, kernel)
+            return self._download(result)
