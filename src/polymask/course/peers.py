@@ -85,7 +85,8 @@ def shapely_contains_xy(vertices, shape):
 PEERS: tuple[Peer, ...] = (
     Peer("opencv", "OpenCV cv2.fillPoly", "fixed-point vertices (1/256 px); boundary pixels drawn in",
          "cv2", opencv_fillpoly),
-    Peer("skimage", "scikit-image draw.polygon2mask", "(row, col) vertices; a per-pixel test at centres that counts boundary pixels in",
+    Peer("skimage", "scikit-image draw.polygon2mask",
+         "(row, col) vertices; a per-pixel test at centres that counts boundary pixels in",
          "skimage", skimage_polygon2mask),
     Peer("matplotlib", "matplotlib Path.contains_points", "pixel centres; boundary undefined (radius 0)",
          "matplotlib", matplotlib_contains_points),
