@@ -34,10 +34,10 @@ ImportError) saying how to install one.
 from __future__ import annotations
 
 from polymask.opencl.common import (
-    DEVICE_ENV,
-    INSTALL_HINT,
-    OPENCL_ENV,
-    PYOPENCL_ENV,
+    DEVICE_ENV,  # noqa: F401
+    INSTALL_HINT,  # noqa: F401
+    OPENCL_ENV,  # noqa: F401
+    PYOPENCL_ENV,  # noqa: F401
     OpenCLBuildError,
     OpenCLError,
     OpenCLMemoryError,
@@ -53,20 +53,29 @@ from polymask.opencl.discovery import (
     describe_default_device,
     devices,
     require,
-    resolve_precision,
+    resolve_precision,  # noqa: F401
     select_device,
     single_precision_tolerance,
     unavailable_reason,
 )
 from polymask.opencl.processing import MaskEngine
-from polymask.opencl.programs import DEFAULT_KERNEL, KERNELS, build_count, build_options, kernel_dir, kernel_source
+from polymask.opencl.programs import (  # noqa: F401  (build_count: for the tests)
+    DEFAULT_KERNEL,
+    KERNELS,
+    build_count,
+    build_options,
+    kernel_dir,
+    kernel_source,
+)
 from polymask.opencl.shared import engine, mask, profile, release, unpack
 
+#: The user API, as the reference documents it.  The environment variables' names
+#: (DEVICE_ENV, OPENCL_ENV, PYOPENCL_ENV), INSTALL_HINT, build_count and
+#: resolve_precision stay importable from here for the course and the tests.
 __all__ = [
-    "DEFAULT_KERNEL", "DEVICE_ENV", "INSTALL_HINT", "KERNELS", "OPENCL_ENV", "PRECISIONS", "PYOPENCL_ENV",
-    "SINGLE_PRECISION_NOTE",
+    "DEFAULT_KERNEL", "KERNELS", "PRECISIONS", "SINGLE_PRECISION_NOTE",
     "DeviceInfo", "MaskEngine", "OpenCLBuildError", "OpenCLError", "OpenCLMemoryError", "OpenCLUnavailable",
-    "available", "build_count", "build_options", "build_program", "describe_default_device", "devices", "engine",
-    "kernel_dir", "kernel_source", "mask", "profile", "release", "require", "resolve_precision", "select_device",
+    "available", "build_options", "build_program", "describe_default_device", "devices", "engine",
+    "kernel_dir", "kernel_source", "mask", "profile", "release", "require", "select_device",
     "single_precision_tolerance", "unavailable_reason", "unpack",
 ]
