@@ -337,7 +337,8 @@ def test_a_child_forked_from_a_worker_thread_answers_ctrl_c(call):
 
 OPENCL_DEFAULT = HARNESS + textwrap.dedent('''
     from polymask import opencl
-    kernel = sys.argv[1]
+    kernel, spin = sys.argv[1], sys.argv[2] == "spin"
+    opencl.engine().spin_wait = spin  # a GPU's engine spins while it waits; a CPU device's sleeps
     polygon = comb(4000, 10000)  # 20,000 crossings a row: 1.5-2.5 s on PoCL
     opencl.mask(polygon[:50], (16, 16), kernel=kernel)  # build first
     interrupt_during(lambda: opencl.mask(polygon, (4000, 4000), kernel=kernel))
@@ -347,6 +348,6 @@ OPENCL_DEFAULT = HARNESS + textwrap.dedent('''
 ''')
 
 
-@pytest.mark.parametrize("kernel", ["auto", "rows"])
-def test_sigint_during_a_long_opencl_mask_raises_keyboard_interrupt(kernel):
-    assert_interrupted_promptly(OPENCL_DEFAULT, f"polymask.opencl.mask(kernel={kernel!r})", kernel)
+@pytest.mark.parametrize("kernel, wait", [("auto", "sleep"), ("rows", "sleep"), ("auto", "spin")])
+def test_sigint_during_a_long_opencl_mask_raises_keyboard_interrupt(kernel, wait):
+    assert_interrupted_promptly(OPENCL_DEFAULT, f"polymask.opencl.mask(kernel={kernel!r}), {wait}ing", kernel, wait)

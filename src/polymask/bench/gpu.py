@@ -17,9 +17,11 @@ it prints, in milliseconds (medians):
   ordinary, pageable memory;
 * wall -- ``polymask.opencl.mask(polygon, shape)`` as a user calls it (host
   vertices, a NumPy result; the same polygon each time, so it is sent
-  once), what it costs beyond its kernel and download, and the same call
-  from device-resident vertices (a ``pyopencl.array.Array``, the result
-  left on the device);
+  once), what it costs beyond its kernel and download, the same call with
+  the other way of waiting (spinning on a GPU is the default; blocking in
+  the runtime, or the reverse on a CPU device), and the same call from
+  device-resident vertices (a ``pyopencl.array.Array``, the result left
+  on the device);
 * cpu -- ``polymask.mask(polygon, shape)`` on this machine's cores;
 * off -- pixels differing from ``polymask.mask``, over every kernel and path.
 
@@ -162,6 +164,9 @@ def check_case(engine, shared, floors, vertices, side: int, repeats: int, kernel
     # The call users make: default arguments, host vertices, a NumPy result (dropped each time).
     differing += off(shared.mask(vertices, shape), expected)
     row["wall_ms"] = median_ms(lambda: shared.mask(vertices, shape), repeats)
+    spin, shared.spin_wait = shared.spin_wait, not shared.spin_wait  # the other way to wait, for comparison
+    row["wall_other_wait_ms"] = median_ms(lambda: shared.mask(vertices, shape), repeats)
+    shared.spin_wait = spin
     row["packed_wall_ms"] = median_ms(lambda: shared.mask(vertices, shape, packed=True), repeats)
     # Device-resident vertices: the result stays on the device.
     d_vertices = cl_array.to_device(shared.queue, np.ascontiguousarray(vertices, dtype=shared.dtype))
@@ -197,15 +202,23 @@ def run(args) -> dict:
     triangle = [(1.0, 1.0), (30.0, 3.0), (20.0, 29.0)]
     as_array = np.array(triangle)
     shared.mask(triangle, (32, 32))
+    def other_wait():
+        shared.spin_wait = not shared.spin_wait
+        try:
+            return opencl.mask(as_array, (32, 32))
+        finally:
+            shared.spin_wait = not shared.spin_wait
+
     report["warm_32x32_us"] = floors.bare_call_us(32 * 32, args.overhead_repeats, {
         "polymask.opencl.mask, a list of pairs": lambda: opencl.mask(triangle, (32, 32)),
-        "polymask.opencl.mask, an (N, 2) array": lambda: opencl.mask(as_array, (32, 32))})
+        "polymask.opencl.mask, an (N, 2) array": lambda: opencl.mask(as_array, (32, 32)),
+        f"the same, {'blocking' if shared.spin_wait else 'spinning'} instead": other_wait})
     return report
 
 
 HEADER = ("| size | polygon | rows | scanline | pixel | write floor | rows/floor | packed | upload | download "
-          "| pinned floor | pageable | wall | wall/(rows+pinned) | wall-(kernel+download), us | device wall | cpu "
-          "| off |")
+          "| pinned floor | pageable | wall | wall/(rows+pinned) | wall-(kernel+download), us | other wait | "
+          "device wall | cpu | off |")
 
 
 def _ms(value) -> str:
@@ -220,6 +233,7 @@ def line(row: dict) -> str:
             f"{_ms(row['download_ms'])} | {_ms(row['pinned_download_ms'])} | {_ms(row['pageable_download_ms'])} | "
             f"{_ms(row['wall_ms'])} | {row['wall_ms'] / (rows_ms + row['pinned_download_ms']):.2f}x | "
             f"{(row['wall_ms'] - row[row['default_kernel'] + '_kernel_ms'] - row['download_ms']) * 1e3:.0f} | "
+            f"{_ms(row['wall_other_wait_ms'])} | "
             f"{_ms(row['device_wall_ms'])} | {_ms(row['cpu_ms'])} | {row['pixels_off']} |")
 
 

@@ -78,15 +78,29 @@ def event_seconds(event) -> float:
     return (event.profile.end - event.profile.start) * 1e-9
 
 
-def wait_in_python(event) -> None:
-    """Wait for `event` in short sleeps, so Ctrl-C raises KeyboardInterrupt within milliseconds.
+#: How long wait_in_python(spin=True) polls without sleeping before it sleeps between polls.
+SPIN_SECONDS = 0.02
+
+
+def wait_in_python(event, spin: bool = False) -> None:
+    """Wait for `event` from Python, so Ctrl-C raises KeyboardInterrupt within milliseconds.
 
     A blocking wait inside the driver would hold Python's signal handlers
     until the kernel ends (seconds for a large per-pixel mask).  The kernel
     itself cannot be cancelled: after Ctrl-C it still runs to its end on
     the device, but nothing is returned.
+
+    With `spin` (a GPU, whose work does not need this CPU) the first
+    :data:`SPIN_SECONDS` poll without sleeping: a sleep lasts 60 us or more,
+    longer than a small GPU call.  Otherwise (a CPU device, whose kernel
+    needs the cores) each poll sleeps 0.1 ms.
     """
-    while event.command_execution_status > 0:  # QUEUED, SUBMITTED, RUNNING; 0 done, < 0 failed
+    if spin:
+        deadline = time.perf_counter() + SPIN_SECONDS
+        while event.command_execution_status > 0:  # QUEUED, SUBMITTED, RUNNING; 0 done, < 0 failed
+            if time.perf_counter() > deadline:
+                break
+    while event.command_execution_status > 0:
         time.sleep(0.0001)
 
 

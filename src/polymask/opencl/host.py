@@ -4,9 +4,9 @@
 takes vertices on the host: it snapshots them (sending them only when they
 changed since the last call), starts the kernel, and copies the mask back
 with the call's one wait, into page-locked memory for large results
-(``pinned.py``).  A small call waits inside the runtime, the cheapest wait;
-a large one polls from Python so that Ctrl-C is heard while the kernel
-runs.  It uses the engine's lock, launchers and buffers (processing.py).
+(``pinned.py``).  How it waits depends on the device (``_download``);
+every wait that can be long polls from Python, so that Ctrl-C is heard
+while the kernel runs.  It uses the engine's lock, launchers and buffers (processing.py).
 """
 from __future__ import annotations
 
@@ -157,12 +157,14 @@ class HostResults:
         with self._lock:
             shape, kernel, _, n_vertices = self._call
             host = result  # a C-contiguous bool or uint8 array: the copy takes its bytes as they are
-            small = edge_tests(kernel, shape, n_vertices) < BLOCKING_WAIT_EDGE_TESTS
+            # The queue runs in order, so the copy follows the kernel.  On a CPU
+            # device a small call waits in the runtime (there the cheapest wait)
+            # and a large one polls in short sleeps, leaving the cores to the
+            # kernel; on a GPU every call polls without sleeping (see
+            # buffers.wait_in_python).  Polling lets Ctrl-C in while the kernel runs.
+            blocking = not self.spin_wait and edge_tests(kernel, shape, n_vertices) < BLOCKING_WAIT_EDGE_TESTS
             try:
-                # The queue runs in order, so the copy follows the kernel.  A small
-                # call waits in the runtime (cheapest); a large one polls, so that
-                # Ctrl-C is heard while the kernel runs.
-                download = cl.enqueue_copy(self.queue, host, self._d_mask, is_blocking=small)
+                download = cl.enqueue_copy(self.queue, host, self._d_mask, is_blocking=blocking)
             except cl.Error as error:
                 self._abandon()
                 raise OpenCLError(f"copying a {shape} mask back from device "
@@ -171,10 +173,10 @@ class HostResults:
                 self._abandon()
                 raise
             self._events["download"] = download
-            if not small:
+            if not blocking:
                 self._h_result = host  # the copy may still write here if the wait below is interrupted
                 try:
-                    wait_in_python(download)
+                    wait_in_python(download, spin=self.spin_wait)
                 except KeyboardInterrupt:
                     # Ctrl-C returns at once.  The kernel and the copy cannot be
                     # cancelled and still use the buffers, so nothing is freed:
