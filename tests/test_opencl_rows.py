@@ -77,6 +77,10 @@ def test_packing_is_refused_where_it_cannot_be_done(engine):
         engine.mask(square, (10, 10), packed=True, out=np.empty((10, 2), np.uint8))
     with pytest.raises(ValueError, match=r"a packed 10x10 mask is a uint8 array of shape \(10, 2\), got bool"):
         opencl.unpack(np.zeros((10, 10), bool), (10, 10))
+    for not_a_flag in ("yes", 1, None):
+        with pytest.raises(TypeError, match=f"packed must be True or False, got {not_a_flag!r}"):
+            engine.mask(square, (10, 10), packed=not_a_flag)
+    assert engine.mask(square, (10, 10), packed=np.bool_(True)).dtype == np.uint8
     with pytest.raises(ValueError, match="kernel must be one of 'auto', 'pixel', 'scanline', 'rows', got 'fast'"):
         engine.mask(square, (10, 10), kernel="fast")
 

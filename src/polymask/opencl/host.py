@@ -17,7 +17,14 @@ from polymask._outputs import result_array
 from polymask._validation import as_shape
 from polymask.opencl.buffers import is_device_array, wait_in_python
 from polymask.opencl.common import OpenCLError, check_not_forked, cl, device_label
-from polymask.opencl.launch import BLOCKING_WAIT_EDGE_TESTS, check_packing, edge_tests, kernel_arguments, result_shape
+from polymask.opencl.launch import (
+    BLOCKING_WAIT_EDGE_TESTS,
+    as_packed,
+    check_packing,
+    edge_tests,
+    kernel_arguments,
+    result_shape,
+)
 from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
 
 
@@ -66,7 +73,7 @@ class HostResults:
         pyopencl.Event
             The kernel's event.
         """
-        return self._enqueue(_one_ring(vertices), as_shape(shape), kernel, bool(packed))
+        return self._enqueue(_one_ring(vertices), as_shape(shape), kernel, as_packed(packed))
 
     def _enqueue(self, coordinates: np.ndarray, shape: tuple[int, int], kernel: str, packed: bool = False):
         check_not_forked()  # enqueue() of checked vertices and shape from here on
@@ -207,7 +214,7 @@ class HostResults:
             The bool mask; with ``packed=True`` uint8, one bit a pixel, for
             :func:`polymask.opencl.unpack`.
         """
-        packed = bool(packed)
+        packed = as_packed(packed)
         if is_device_array(vertices):
             if out is not None:
                 raise ValueError("out= is for host results; device-resident vertices give a device array")

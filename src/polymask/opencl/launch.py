@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from polymask._describe import short_repr
 from polymask.opencl.common import OpenCLError, cl, device_label
 from polymask.opencl.programs import PACKING_KERNELS
 
@@ -115,6 +116,13 @@ def kernel_arguments(kernel: str, d_vertices, n_vertices: int, d_mask, shape: tu
 def result_shape(shape: tuple[int, int], packed: bool) -> tuple[int, int]:
     """The result's shape: the mask's, or np.packbits(mask, axis=1)'s with one bit a pixel."""
     return (shape[0], -(-shape[1] // 8)) if packed else shape
+
+
+def as_packed(packed) -> bool:
+    """`packed` as a bool; TypeError unless it is True or False (NumPy's too)."""
+    if not isinstance(packed, (bool, np.bool_)):
+        raise TypeError(f"packed must be True or False, got {short_repr(packed)} (type {type(packed).__name__})")
+    return bool(packed)
 
 
 def check_packing(kernel: str, packed: bool) -> None:

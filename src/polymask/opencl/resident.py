@@ -12,7 +12,7 @@ import numpy as np
 from polymask._validation import as_shape
 from polymask.opencl.buffers import check_device_vertices
 from polymask.opencl.common import OpenCLMemoryError, cl, device_label
-from polymask.opencl.launch import check_packing, forget, kernel_arguments, result_shape
+from polymask.opencl.launch import as_packed, check_packing, forget, kernel_arguments, result_shape
 from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
 
 
@@ -32,7 +32,7 @@ class DeviceResults:
         """
         import pyopencl.array as cl_array
 
-        shape, packed = as_shape(shape), bool(packed)
+        shape, packed = as_shape(shape), as_packed(packed)
         kernel = chosen_kernel(kernel, self.device_type, packed)
         check_packing(kernel, packed)
         check_device_vertices(d_vertices, self.context, self.device)
