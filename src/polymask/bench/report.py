@@ -61,7 +61,7 @@ def markdown(report: dict) -> str:
         "| stage | time | speed-up | 2014 time | 2014 speed-up | x floor | pixels differing | notes |",
         "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
-    lines += [_stage_line(row) for row in rows if row["kind"] in ("stage", "side")]
+    lines += [_stage_line(row) for row in rows if row["kind"] in ("stage", "side", "library")]
     if any(row.get("extrapolated") for row in rows):
         lines += ["", "\\* extrapolated: timed on a band of rows and scaled to the full image (`--quick`)."]
     peers = [row for row in rows if row["kind"] == "peer"]

@@ -113,7 +113,8 @@ def _time_opencl_default(vertices, shape, expected, args) -> dict:
     kernel = opencl.programs.chosen_kernel("auto", opencl.engine().device_type)
     run = lambda: opencl.mask(vertices, shape)  # noqa: E731
     result = run()
-    return {"kind": "side", "id": "opencl.mask", "title": f"OpenCL, the library's default ({kernel} kernel)",
+    return {"kind": "library", "id": "opencl_mask",
+            "title": f"polymask.opencl.mask, the library's default ({kernel} kernel)",
             "seconds_2014": None, "speedup_2014": None, "convention": "contract",
             "seconds": median_seconds(run, args.repeats),
             "pixels_differing": int(np.count_nonzero(result != expected)),
