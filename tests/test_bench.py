@@ -64,6 +64,14 @@ def test_available_stages_are_timed_and_match_the_contract(small_run):
             assert row["seconds"] is None and "not available" in row["note"]
 
 
+def test_the_librarys_opencl_call_sits_beside_the_course_rung(small_run):
+    rows = table_rows(small_run[0])
+    names = list(rows)
+    assert names.index("opencl_mask") == names.index("opencl") + 1, "right below the course's OpenCL rung"
+    cells = rows["opencl_mask"]
+    assert cells[0].startswith("polymask.opencl.mask, the library's default (") and cells[6] == "0", cells
+
+
 def test_json_and_csv_carry_the_numbers_of_the_table(small_run):
     markdown, paths = small_run
     rows = table_rows(markdown)
