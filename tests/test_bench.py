@@ -101,6 +101,17 @@ def test_header_names_the_machine(small_run):
         assert needle in markdown
 
 
+def test_header_names_the_cython_that_compiled_the_stages(small_run, monkeypatch):
+    from polymask.bench import machine
+    from polymask.course.stages import cython_typed
+
+    built = ".".join(re.match(r"_cython_(\d+)_(\d+)_(\d+)", type(cython_typed.mask).__module__).groups())
+    assert f"Cython {built} (compiled the stages)" in small_run[0]
+    # Cython absent at run time (pip builds in an isolated environment): the stages still say.
+    monkeypatch.setattr(machine, "_package_version", lambda name: "not installed")
+    assert machine.stages_cython() == f"{built} (compiled the stages)"
+
+
 def test_plot_is_a_valid_png(small_run):
     png = small_run[1]["png"].read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
