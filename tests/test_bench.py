@@ -256,3 +256,27 @@ def test_an_output_file_that_cannot_be_written_stops_the_run_before_it_starts(tm
     fresh = tmp_path / "fresh.json"
     assert bench_main(["--json", str(fresh), "--stages", "scanline", "--no-peers", *SMALL]) == 0
     assert json.loads(fresh.read_text())
+
+
+def test_the_chart_marks_extrapolated_bars_and_the_opencl_device(tmp_path):
+    pytest.importorskip("matplotlib")
+    from unittest import mock
+
+    from matplotlib.figure import Figure
+
+    from polymask.bench import report
+
+    rows = [{"kind": "stage", "id": "python", "speedup": 1.0, "speedup_2014": 1.0, "extrapolated": True},
+            {"kind": "stage", "id": "cython_typed", "speedup": 50.0, "speedup_2014": 10.0},
+            {"kind": "stage", "id": "opencl", "speedup": 90.0, "speedup_2014": 12000.0}]
+    machine = {"opencl_device": "pthread-Some CPU (cpu, 2 compute units, fp64: yes; OpenCL 3.0 PoCL)"}
+    saved = []
+    with mock.patch.object(Figure, "savefig", lambda figure, *args, **kwargs: saved.append(figure)):
+        report.plot_speedups({"rows": rows, "problem": {"rows": 64, "cols": 64, "vertices": 24},
+                              "machine": machine}, str(tmp_path / "chart.png"))
+    axes = saved[0].axes[0]
+    labels = [label.get_text() for label in axes.get_xticklabels()]
+    assert labels[2] == "opencl\n(here: CPU;\n2014: GPU)"
+    hatched = [patch.get_height() for patch in axes.patches if patch.get_hatch() == "//"]
+    assert [height for height in hatched if height == height] == [1.0]  # python's bar of this run (nan: legend)
+    assert any("extrapolated" in text.get_text() for text in axes.get_legend().get_texts())

@@ -39,6 +39,19 @@ assert np.array_equal(python_tuples.mask(vertices, shape), polymask.mask(vertice
 print("same mask:", polymask.mask(vertices, shape).sum(), "pixels inside")
 
 # %% [markdown]
+# What the mask looks like: the polygon (24 random vertices, so it crosses itself) over the
+# pixels the rule puts inside. Where the outline crosses itself, the even-odd rule leaves
+# the overlap out.
+
+# %%
+from IPython.display import Image, display
+
+from pictures import draw_mask
+
+draw_mask(vertices, polymask.mask(vertices, shape), "mask.png")
+display(Image("mask.png"))
+
+# %% [markdown]
 # ## cProfile: which functions?
 # `cProfile` counts every call. Sorted by *total time* (time inside the function itself):
 

@@ -31,10 +31,24 @@ try:
     polygon.colour = "red"
 except AttributeError as error:
     print("no monkey-patching:", error)
+try:
+    Polygon(np.zeros((4, 3)))  # __cinit__ raises before it allocates: __dealloc__ deletes NULL
+except ValueError as error:
+    print("a failing __cinit__:", error)
 
 # %% [markdown]
-# ## Where the per-call conversion disappears
-# The same 2000 tiles as in lesson 4, once converting per call and once reusing one `Polygon`:
+# This stage changes two things at once: the polygon is built once and kept, and the pixel
+# loop moves into the core's `fill_per_pixel`. The tiles below isolate the first; the
+# full-image timings after them show both together.
+
+# %% [markdown]
+# ## What keeping the polygon saves
+# First the conversion alone: building one C++ polygon from the vertices. Then the same
+# 2000 tiles as in lesson 4, once converting per call and once reusing one `Polygon`:
+
+# %%
+build = repeat_seconds(lambda: Polygon(vertices))
+print(f"one Polygon(vertices), {len(vertices)} vertices: {spread([value * 1e3 for value in build])[:-3]} µs")
 
 # %%
 cython_cpp = polymask.course.stages.get("cython_cpp").load()
@@ -53,12 +67,13 @@ time_it("cython_class (Polygon reused)", lambda v, s: polygon.mask(s))
 speedups()
 
 # %% [markdown]
-# Read these numbers honestly. On today's machines the two are usually within a few
-# percent: building the C++ polygon costs about a microsecond, against milliseconds of
-# per-pixel work on the standard problem and microseconds of Python call overhead on a
-# 16x16 tile. The course's 2.3x for this step came from per-call Python-level overhead
-# that Cython 3 no longer pays. What survives is the design lesson — keep state next to
-# the work, convert once — and the habit of measuring before believing a speed-up.
+# Read these numbers against each other. Building the C++ polygon costs the microseconds
+# printed first; a 16x16 tile's mask costs the per-call Python overhead on top, and the
+# standard problem costs milliseconds of per-pixel work, so converting once saves at most
+# that first figure per call: visible on tiles, lost in the noise on one big image. The
+# 2014 notes give 0.270 s → 0.118 s for this step. What survives on any machine is the
+# design lesson — keep state next to the work, convert once — and the habit of measuring
+# before believing a speed-up.
 #
-# The 2014 course measured 0.270 s → 0.118 s for this step. Exercise 05 has you write
-# `__cinit__` and `__dealloc__`: `polymask check 05 exercises/05_cdef_class/mask.pyx`.
+# Exercise 05 has you write `__cinit__` and `__dealloc__`:
+# `polymask check 05 exercises/05_cdef_class/mask.pyx`.
