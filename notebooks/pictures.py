@@ -18,7 +18,7 @@ matplotlib.use("Agg")  # files, not windows: the notebook displays the PNG
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-#: Cython's annotation colour for a line that calls Python most (score 100 and more).
+#: The colour cython -a gives a line that calls into Python the most.
 _YELLOW = np.array([1.0, 1.0, 0.0])
 
 
@@ -70,8 +70,8 @@ def annotation_pair(left: str, right: str, titles: tuple[str, str], path: str) -
         yellow = sum(1 for _, score in code if score > 0)
         counts.append((yellow, len(code)))
         for number, (line, score) in enumerate(side):
-            shade = 1.0 - min(score, 60) / 60.0 * 0.75 if score else 1.0
-            colour = tuple(_YELLOW + (1.0 - _YELLOW) * shade) if score else (1.0, 1.0, 1.0)
+            # cython -a's own scale: one C-API call is already clearly yellow, many are deep yellow.
+            colour = tuple(_YELLOW + (1.0 - _YELLOW) / (1.0 + score / 5.0)) if score else (1.0, 1.0, 1.0)
             axes.add_patch(plt.Rectangle((0, height - number - 1), 1, 1, color=colour, transform=axes.transData))
             axes.text(0.01, height - number - 0.5, line[:88], family="monospace", fontsize=6.5, va="center")
         axes.set_xlim(0, 1)

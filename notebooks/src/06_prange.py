@@ -33,7 +33,7 @@ expected = polymask.mask(vertices, shape)
 assert np.array_equal(prange_mask(vertices, shape, threads=2), expected)
 assert np.array_equal(cython_prange.mask_static(vertices, shape, threads=2), expected)
 print("OpenMP in this build:", polymask.build_info()["openmp"], "| cores here:", os.cpu_count(),
-      "| threads prange uses by default:", polymask.build_info().get("openmp_threads", "OpenMP's default"))
+      f"| load average: {os.getloadavg()[0]:.1f}")
 
 # %% [markdown]
 # ## Scaling with threads
@@ -62,9 +62,11 @@ thread_scaling(counts, {schedule: [quiet[f"{schedule} {threads}"] for threads in
 display(Image("scaling.png"))
 
 # %% [markdown]
-# On a machine with its cores to itself, both schedules scale alike up to the core count:
-# every row costs about the same, so static bands finish together. Read the picture for
-# this machine: past `cores` threads the line flattens or falls.
+# Compare each line with the dotted ideal. Every row costs about the same, so on cores
+# that nothing else uses, static bands finish together and the two schedules should
+# climb alike up to the core count; what separates them here, and from the ideal, is
+# the other work on this machine (the load average printed at the top) and, for big
+# images, the memory bandwidth. Past `cores` threads no line can climb further.
 #
 # ## A busy core: static against dynamic
 # Most machines are shared. Below, one process spins on a core while the two schedules
@@ -79,14 +81,17 @@ with busy_core():
     }, rounds=21)
 for name, seconds in busy.items():
     print(f"  {name:>20}: {seconds * 1e3:8.2f} ms, {seconds / busy['dynamic, 1 thread']:.2f}x the 1-thread time")
+print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 # %% [markdown]
-# With 2 cores and one of them busy, a thread that shares its core runs at about half
-# speed. Under `static` its band of rows is fixed, so the mask waits for the slow band and
-# the second thread buys little or nothing; under `dynamic` the slowed thread just takes
-# fewer chunks. (On a machine with more idle cores than threads, both schedules are alike.)
-# The figures for a 2-core machine, with the command that reproduces them, are in
-# `benchmarks/prange_busy.py`.
+# Why the schedule matters when exactly one core is busy: the thread that shares its core
+# with the spinning process runs at about half speed. Under `static` its band of rows is
+# fixed, so the mask waits for the slow band and the second thread buys little; under
+# `dynamic` the slowed thread just takes fewer chunks. That is the case the cell above sets up on a 2-core
+# machine that runs nothing else. With more idle cores than threads, both schedules
+# are alike; with every core shared by several processes (a load average well above the
+# core count), both threads slow alike and the two come out close. The benchmark
+# `python -m benchmarks.prange_busy` times the same contenders with more rounds.
 #
 # ## Races and reductions
 # Inside a `prange` loop Cython decides for each variable: one only assigned is
