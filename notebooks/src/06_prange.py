@@ -38,8 +38,11 @@ print("OpenMP in this build:", polymask.build_info()["openmp"], "| cores here:",
 # %% [markdown]
 # ## Scaling with threads
 # Each schedule at 1, 2, 4, ... threads up to twice the cores, timed alternately, as a
-# speed-up over its own 1-thread time. More threads than cores (*oversubscription*) cannot
-# add speed: the extra threads only take turns on the same cores.
+# speed-up over its own 1-thread time. More threads than cores (*oversubscription*) do not
+# make the cores compute faster: the extra threads take turns on the same cores. On a
+# machine shared with other processes they may still come out ahead, by taking a larger
+# share of the cores from those processes; that is why `OMP_NUM_THREADS` (below) matters
+# to everyone on a shared machine.
 
 # %%
 from IPython.display import Image, display
@@ -66,7 +69,7 @@ display(Image("scaling.png"))
 # that nothing else uses, static bands finish together and the two schedules should
 # climb alike up to the core count; what separates them here, and from the ideal, is
 # the other work on this machine (the load average printed at the top) and, for big
-# images, the memory bandwidth. Past `cores` threads no line can climb further.
+# images, the memory bandwidth.
 #
 # ## A busy core: static against dynamic
 # Most machines are shared. Below, one process spins on a core while the two schedules
@@ -140,6 +143,40 @@ print("race, 2 threads, five tries:", [count_race(pixels, 2) for _ in range(5)])
 # not to overlap (it stays right at 1 thread, or on one core); when they do, it comes out
 # lower, and differently each time. The mask stages have no such variable: each thread
 # writes its own rows, and nothing else.
+#
+# ## False sharing
+# Give each thread its own counter, in one array, and there is no race. But memory moves
+# between cores in cache lines (64 bytes on x86-64 and most ARM CPUs): counters next to
+# each other share a line, and every write by one core takes the line away from the other.
+# The same count, with the two threads' counters 1 slot (8 bytes) apart and 8 slots (64
+# bytes) apart:
+
+# %%
+%%cython --compile-args=-fopenmp --link-args=-fopenmp
+# cython: boundscheck=False, wraparound=False
+from cython.parallel cimport prange, threadid
+
+
+def count_per_thread(const unsigned char[:, ::1] mask, long[::1] counters, int spacing):
+    cdef Py_ssize_t row, col
+    cdef int me
+    for row in prange(mask.shape[0], nogil=True, num_threads=2, schedule="static"):
+        me = threadid()
+        for col in range(mask.shape[1]):
+            counters[me * spacing] += mask[row, col]  # thread 0 writes slot 0, thread 1 slot `spacing`
+    return counters[0] + counters[spacing]
+
+# %%
+sharing = alternated({f"{spacing} slot(s) apart": lambda spacing=spacing: count_per_thread(
+    pixels, np.zeros(16, dtype=np.int64), spacing) for spacing in (1, 8)})
+assert count_per_thread(pixels, np.zeros(16, dtype=np.int64), 8) == int(pixels.sum())
+for name, seconds in sharing.items():
+    print(f"  counters {name:>16}: {seconds * 1e3:8.2f} ms")
+
+# %% [markdown]
+# Same work, same answer; the difference between the two lines is the cost of the
+# shared cache line on this machine (none on one core, where no line moves). A real fix
+# is a reduction, as above, or a per-thread variable that lives in the thread's own stack.
 #
 # ## OMP_NUM_THREADS
 # `num_threads=0` here means OpenMP's default: the environment variable `OMP_NUM_THREADS`
