@@ -81,7 +81,7 @@ line_profiler.runcall(python_tuples.mask, small_vertices, small_shape)
 line_profiler.print_stats(stripzeros=True)
 
 # %% [markdown]
-# The loop header, the tuple unpacking and the comparison dominate: interpreter
+# The tuple unpacking and the comparison take most of the time (the % Time column): interpreter
 # bookkeeping, not arithmetic. Compiling (lesson 2) and typing (lesson 3) attack exactly that.
 #
 # ## Why NumPy scalars are slower still
