@@ -37,6 +37,49 @@ except ValueError as error:
     print("a failing __cinit__:", error)
 
 # %% [markdown]
+# ## Methods and attributes: what Python may see
+# In a `cdef class`, a `cdef` method is a C call that only Cython code can make; a `cpdef`
+# method is callable from both; an attribute is invisible to Python unless declared
+# `readonly` (Python may read it) or `public` (read and write). A small class that counts
+# the pixels of masks shows each:
+
+# %%
+%load_ext Cython
+
+# %%
+%%cython
+# cython: boundscheck=False, wraparound=False
+cdef class PixelCounter:
+    cdef readonly long pixels  # Python may read it
+    cdef public long masks     # Python may read and write it
+    cdef long rows_seen        # C only
+
+    cdef void add_row(self, const unsigned char[::1] row) noexcept:  # a C call: Cython only
+        cdef Py_ssize_t col
+        for col in range(row.shape[0]):
+            self.pixels += row[col]
+        self.rows_seen += 1
+
+    cpdef long count(self, const unsigned char[:, ::1] mask):  # from Python and, fast, from Cython
+        cdef Py_ssize_t row
+        for row in range(mask.shape[0]):
+            self.add_row(mask[row])
+        self.masks += 1
+        return self.pixels
+
+# %%
+counter = PixelCounter()
+print("count():", counter.count(polygon.mask(shape).view(np.uint8)), "| pixels:", counter.pixels,
+      "| masks:", counter.masks)
+counter.masks = 0
+print("public masks, set from Python:", counter.masks)
+for attempt in ("counter.pixels = 0", "counter.rows_seen", "counter.add_row"):
+    try:
+        exec(attempt)
+    except AttributeError as error:
+        print(f"{attempt}: AttributeError: {error}")
+
+# %% [markdown]
 # This stage changes two things at once: the polygon is built once and kept, and the pixel
 # loop moves into the core's `fill_per_pixel`. The tiles below isolate the first; the
 # full-image timings after them show both together.
