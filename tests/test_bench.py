@@ -279,4 +279,7 @@ def test_the_chart_marks_extrapolated_bars_and_the_opencl_device(tmp_path):
     assert labels[2] == "opencl\n(here: CPU;\n2014: GPU)"
     hatched = [patch.get_height() for patch in axes.patches if patch.get_hatch() == "//"]
     assert [height for height in hatched if height == height] == [1.0]  # python's bar of this run (nan: legend)
-    assert any("extrapolated" in text.get_text() for text in axes.get_legend().get_texts())
+    legend = axes.get_legend()
+    entries = dict(zip([text.get_text() for text in legend.get_texts()], legend.legend_handles))
+    assert entries["extrapolated (timed on a band of rows, scaled up)"].get_hatch() == "//"
+    assert not entries["this machine"].get_hatch()  # not drawn like the first (extrapolated) bar
