@@ -96,6 +96,27 @@ print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 # core count), both threads slow alike and the two come out close. The benchmark
 # `python -m benchmarks.prange_busy` times the same contenders with more rounds.
 #
+# ## The same loop in Numba
+# Numba compiles the typed loop from plain Python syntax when it is first called;
+# `@njit(parallel=True)` with `numba.prange` splits the rows over threads like Cython's
+# `prange`. Its rows are divided evenly between the threads in advance, like
+# `schedule="static"`. The same busy core, alternated:
+
+# %%
+show_source("numba")
+numba_mask = polymask.course.stages.get("numba").load()
+assert np.array_equal(numba_mask(vertices, shape, threads=2), expected)
+with busy_core():
+    numba_busy = alternated({
+        "numba, 1 thread": lambda: numba_mask(vertices, shape, threads=1),
+        "numba, 2 threads": lambda: numba_mask(vertices, shape, threads=2),
+        "cython_prange, 2 threads": lambda: prange_mask(vertices, shape, threads=2),
+    }, rounds=21)
+for name, seconds in numba_busy.items():
+    print(f"  {name:>24}: {seconds * 1e3:8.2f} ms, {seconds / numba_busy['numba, 1 thread']:.2f}x Numba's 1-thread time")
+print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+# %% [markdown]
 # ## Races and reductions
 # Inside a `prange` loop Cython decides for each variable: one only assigned is
 # *lastprivate* (each thread has its own copy; after the loop it holds the last
