@@ -170,10 +170,11 @@ print("race, 2 threads, five tries:", [count_race(pixels, 2) for _ in range(5)])
 # between cores in cache lines (64 bytes on x86-64 and most ARM CPUs): counters next to
 # each other share a line, and every write by one core takes the line away from the other.
 # The same count, with the two threads' counters 1 slot (8 bytes) apart and 8 slots (64
-# bytes) apart:
+# bytes) apart. The cell is built with `-O2`: at `-O3` GCC may keep a counter in a
+# register for a whole row and write it once, and then almost no line moves.
 
 # %%
-%%cython --compile-args=-fopenmp --link-args=-fopenmp
+%%cython --compile-args=-fopenmp --compile-args=-O2 --link-args=-fopenmp
 # cython: boundscheck=False, wraparound=False
 from cython.parallel cimport prange, threadid
 
