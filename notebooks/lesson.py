@@ -50,13 +50,18 @@ def problem(size: int = SIZE):
     return standard_problem(size)
 
 
-def show_source(stage_id: str, skip_docstring: bool = True) -> None:
-    """Print the source a stage is built from (the file under polymask/course/stages/)."""
+def stage_code(stage_id: str, skip_docstring: bool = True) -> str:
+    """The source a stage is built from (the file under polymask/course/stages/), without its docstring."""
     text = (PACKAGE_DIR / polymask.course.stages.get(stage_id).source).read_text()
     if skip_docstring and '"""' in text:
         head, _, rest = text.partition('"""')
         text = head + rest.partition('"""')[2].lstrip("\n")
-    print(text)
+    return text
+
+
+def show_source(stage_id: str, skip_docstring: bool = True) -> None:
+    """Print the source a stage is built from, without its docstring (`skip_docstring`)."""
+    print(stage_code(stage_id, skip_docstring))
 
 
 def repeat_seconds(function, repeats: int = REPEATS, min_seconds: float = 0.02) -> list[float]:
@@ -133,14 +138,22 @@ def speedups(baseline: str | None = None) -> None:
         print(note)
 
 
+#: Rungs compared with a rung other than the one listed just before them: NumPy scalars
+#: and compiling unchanged both start again from the pure-Python code.
+BUILDS_ON = {"python_numpy": "python", "cython_plain": "python"}
+
+
 def ladder_story(results: dict) -> str:
-    """What this run's table says, rung by rung, as Markdown: each stage against the one before
-    it (faster, about as fast -- within 10% -- or slower), and the fastest stage overall."""
+    """What this run's table says, rung by rung, as Markdown: each stage against the rung it
+    builds on (the one before it, or BUILDS_ON's): faster, about as fast -- within 10% -- or
+    slower, and the fastest stage overall."""
     rungs = [row for row in results["rows"] if row["kind"] == "stage" and row.get("seconds")]
     if len(rungs) < 2:
         return "Too few stages ran here to compare."
+    by_id = {row["id"]: row for row in rungs}
     lines = []
-    for before, after in zip(rungs, rungs[1:]):
+    for previous, after in zip(rungs, rungs[1:]):
+        before = by_id.get(BUILDS_ON.get(after["id"]), previous)
         ratio = before["seconds"] / after["seconds"]
         if ratio >= 1.1:
             verdict = f"**{ratio:.1f}x faster** than"
@@ -164,3 +177,35 @@ def cython_core_flags() -> str:
     parts += [f"-L {folder}" for folder in polymask.get_library_dirs()] + ["-l polymask_core"]
     parts += [f"--compile-args={arg}" for arg in compile_args] + [f"--link-args={arg}" for arg in link_args]
     return " ".join(parts)
+
+
+class busy_core:
+    """``with busy_core():`` one process spins on a core for the block: a shared machine, on purpose."""
+
+    def __enter__(self):
+        import subprocess
+        import sys
+
+        self.spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        time.sleep(0.2)  # let it reach its loop
+        return self
+
+    def __exit__(self, *exc_info):
+        self.spinner.kill()
+        self.spinner.wait()
+
+
+def alternated(calls: dict, rounds: int = 15) -> dict[str, float]:
+    """Median seconds of each call over `rounds` rounds, the order rotating each round so all
+    see the same load."""
+    names = list(calls)
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for name in names:
+        calls[name]()  # warm: thread pools, compilation
+    for round_number in range(rounds):
+        shift = round_number % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            calls[name]()
+            seconds[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in seconds.items()}

@@ -109,6 +109,17 @@ def test_header_names_the_machine(small_run):
         assert needle in markdown
 
 
+def test_header_names_the_cython_that_compiled_the_stages(small_run, monkeypatch):
+    from polymask.bench import machine
+    from polymask.course.stages import cython_typed
+
+    built = ".".join(re.match(r"_cython_(\d+)_(\d+)_(\d+)", type(cython_typed.mask).__module__).groups())
+    assert f"Cython {built} (compiled the stages)" in small_run[0]
+    # Cython absent at run time (pip builds in an isolated environment): the stages still say.
+    monkeypatch.setattr(machine, "_package_version", lambda name: "not installed")
+    assert machine.stages_cython() == f"{built} (compiled the stages)"
+
+
 def test_plot_is_a_valid_png(small_run):
     png = small_run[1]["png"].read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -253,3 +264,30 @@ def test_an_output_file_that_cannot_be_written_stops_the_run_before_it_starts(tm
     fresh = tmp_path / "fresh.json"
     assert bench_main(["--json", str(fresh), "--stages", "scanline", "--no-peers", *SMALL]) == 0
     assert json.loads(fresh.read_text())
+
+
+def test_the_chart_marks_extrapolated_bars_and_the_opencl_device(tmp_path):
+    pytest.importorskip("matplotlib")
+    from unittest import mock
+
+    from matplotlib.figure import Figure
+
+    from polymask.bench import report
+
+    rows = [{"kind": "stage", "id": "python", "speedup": 1.0, "speedup_2014": 1.0, "extrapolated": True},
+            {"kind": "stage", "id": "cython_typed", "speedup": 50.0, "speedup_2014": 10.0},
+            {"kind": "stage", "id": "opencl", "speedup": 90.0, "speedup_2014": 12000.0}]
+    machine = {"opencl_device": "pthread-Some CPU (cpu, 2 compute units, fp64: yes; OpenCL 3.0 PoCL)"}
+    saved = []
+    with mock.patch.object(Figure, "savefig", lambda figure, *args, **kwargs: saved.append(figure)):
+        report.plot_speedups({"rows": rows, "problem": {"rows": 64, "cols": 64, "vertices": 24},
+                              "machine": machine}, str(tmp_path / "chart.png"))
+    axes = saved[0].axes[0]
+    labels = [label.get_text() for label in axes.get_xticklabels()]
+    assert labels[2] == "opencl\n(here: CPU;\n2014: GPU)"
+    hatched = [patch.get_height() for patch in axes.patches if patch.get_hatch() == "//"]
+    assert [height for height in hatched if height == height] == [1.0]  # python's bar of this run (nan: legend)
+    legend = axes.get_legend()
+    entries = dict(zip([text.get_text() for text in legend.get_texts()], legend.legend_handles))
+    assert entries["extrapolated (timed on a band of rows, scaled up)"].get_hatch() == "//"
+    assert not entries["this machine"].get_hatch()  # not drawn like the first (extrapolated) bar

@@ -21,6 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 KERNEL_NAME = "polymask-test"
+#: The pictures each lesson draws (files it writes beside itself and displays).
+PICTURES = {"01_profile": ["mask.png"], "02_compile": ["annotation.png"], "03_types": ["directives.png"],
+            "06_prange": ["scaling.png"], "07_opencl": ["kernel_transfer.png"], "08_scanline": ["spans.png"],
+            "09_table": ["speedups.png"]}
 #: Lessons the DESIGN names, in order; each needs its notebook.
 LESSONS = ["01_profile", "02_compile", "03_types", "04_wrap_cpp", "05_cdef_class", "06_prange",
            "07_opencl", "08_scanline", "09_table"]
@@ -85,12 +89,41 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
     text = "\n".join(output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
                      for output in cell.outputs)
     assert "Traceback" not in text
+    _assert_pictures(notebook, tmp_path / "notebooks", PICTURES.get(path.stem, []))
     if path.stem == "09_table":
         _assert_numba_row(notebook)
+        _assert_2014_columns(notebook)
     if path.stem == "01_profile":
         assert "Line #      Hits" in text, "lesson 1 must print the line profile it discusses"
     if path.stem == "04_wrap_cpp":
         assert "(convert)" in text and "(fill_pixels)" in text, "lesson 4 must print the profile it discusses"
+
+
+def _assert_pictures(notebook, folder, names):
+    """Each picture was written as a PNG and shown on the page."""
+    shown = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+             if "image/png" in output.get("data", {})]
+    assert len(shown) >= len(names), f"{len(shown)} pictures shown, expected {names}"
+    for name in names:
+        picture = folder / name
+        assert picture.is_file() and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{name} was not drawn"
+
+
+def _assert_2014_columns(notebook):
+    """Lesson 9's table carries the 2014 notes' figures and nothing else."""
+    from tests.test_course_2014 import NOTES_2014
+
+    tables = "\n".join(output.get("data", {}).get("text/markdown", "") for cell in notebook.cells
+                       if cell.cell_type == "code" for output in cell.outputs)
+    seen = 0
+    for line in tables.splitlines():
+        for stage_id in ("python", "python_numpy", "numpy", "cython_plain", "cython_typed", "cython_cpp",
+                         "cython_class", "cython_prange", "numba", "opencl", "scanline"):
+            if f"(`{stage_id}`) |" in line:
+                columns = [cell.strip() for cell in line.split("|")]
+                assert (columns[4], columns[5]) == NOTES_2014.get(stage_id, ("—", "—")), line
+                seen += 1
+    assert seen >= 8, tables
 
 
 def _assert_numba_row(notebook):
@@ -167,6 +200,21 @@ def test_the_ladder_story_is_read_from_the_measured_table():
     assert "`d` is **slower** (0.65x) than `c`" in story
     assert "Fastest here: `b`, 2x the speed of `a`" in story
     assert "`p`" not in story and "`e`" not in story  # peers and stages that did not run are left out
+
+
+def test_the_ladder_story_compares_each_rung_with_the_code_it_builds_on():
+    sys.path.insert(0, str(NOTEBOOKS_DIR))
+    try:
+        import lesson
+    finally:
+        sys.path.remove(str(NOTEBOOKS_DIR))
+    rows = [{"kind": "stage", "id": "python", "seconds": 1.0}, {"kind": "stage", "id": "python_numpy", "seconds": 10.0},
+            {"kind": "stage", "id": "cython_plain", "seconds": 0.5}, {"kind": "stage", "id": "cython_typed",
+                                                                      "seconds": 0.05}]
+    story = lesson.ladder_story({"rows": rows})
+    assert "`python_numpy` is **slower** (0.10x) than `python`" in story
+    assert "`cython_plain` is **2.0x faster** than `python`" in story  # it compiles the pure-Python code
+    assert "`cython_typed` is **10.0x faster** than `cython_plain`" in story
 
 
 def test_the_chart_names_peer_libraries_only_when_it_shows_them(tmp_path):

@@ -39,6 +39,19 @@ assert np.array_equal(python_tuples.mask(vertices, shape), polymask.mask(vertice
 print("same mask:", polymask.mask(vertices, shape).sum(), "pixels inside")
 
 # %% [markdown]
+# What the mask looks like: the polygon (24 random vertices, so it crosses itself) over the
+# pixels the rule puts inside. Where the outline crosses itself, the even-odd rule leaves
+# the overlap out.
+
+# %%
+from IPython.display import Image, display
+
+from pictures import draw_mask
+
+draw_mask(vertices, polymask.mask(vertices, shape), "mask.png")
+display(Image("mask.png"))
+
+# %% [markdown]
 # ## cProfile: which functions?
 # `cProfile` counts every call. Sorted by *total time* (time inside the function itself):
 
@@ -68,7 +81,7 @@ line_profiler.runcall(python_tuples.mask, small_vertices, small_shape)
 line_profiler.print_stats(stripzeros=True)
 
 # %% [markdown]
-# The loop header, the tuple unpacking and the comparison dominate: interpreter
+# The tuple unpacking and the comparison take most of the time (the % Time column): interpreter
 # bookkeeping, not arithmetic. Compiling (lesson 2) and typing (lesson 3) attack exactly that.
 #
 # ## Why NumPy scalars are slower still
@@ -92,6 +105,40 @@ time_it("python (NumPy scalars)", python_numpy.mask, slow=True)
 speedups()
 
 # %% [markdown]
+# ## Before compiling: vectorise
+# The NumPy way moves the loops over pixels into whole-array operations and keeps a
+# Python loop only over the 24 edges. For one edge, the crossing test and `x_cross` depend
+# only on the row (a column of `rows` values); comparing every pixel's x with them
+# broadcasts to a full rows x cols array. Same arithmetic, one ufunc per operation, so
+# the same mask bit for bit:
+
+# %%
+import tracemalloc
+
+from polymask.course.stages import numpy_vectorized
+
+show_source("numpy")
+assert np.array_equal(numpy_vectorized.mask(*problem(SIZE)), polymask.mask(*problem(SIZE)))
+time_it("numpy (vectorized, full image)", numpy_vectorized.mask)
+speedups(baseline="python (tuples)")
+
+# %% [markdown]
+# What it costs in memory: the temporaries of each edge are full images. `tracemalloc`
+# sees NumPy's allocations; the peak of one call, against the mask it returns:
+
+# %%
+full_vertices, full_shape = problem(SIZE)
+tracemalloc.start()
+numpy_vectorized.mask(full_vertices, full_shape)
+_, peak = tracemalloc.get_traced_memory()
+tracemalloc.stop()
+mask_bytes = full_shape[0] * full_shape[1]
+print(f"peak {peak / 2**20:.1f} MiB for a {mask_bytes / 2**20:.1f} MiB mask: {peak / mask_bytes:.0f}x its size")
+
+# %% [markdown]
+# The image's size sets that memory: at 4096x4096 each temporary is 16 MiB. Lesson 9's
+# table times this stage beside the compiled ones.
+#
 # ## Your turn
 # Exercise 01 has you write `point_inside` yourself. The checker runs it on the same
 # polygons the tests use. Here it checks the reference solution; point it at

@@ -66,11 +66,54 @@ time_it("cython_typed stage", polymask.course.stages.get("cython_typed").load())
 speedups()
 
 # %% [markdown]
-# ## What the directives cost
-# With `boundscheck=False`, reading `vertices[N, 0]` reads whatever memory lies there.
+# ## What the directives remove
+# The `cython_typed` stage as it is, beside the same file with the three directives
+# turned back on (`boundscheck=True, wraparound=True, cdivision=False`), each line shaded
+# as `cython -a` shades it:
+
+# %%
+from IPython.display import Image, display
+
+from lesson import stage_code
+from pictures import annotation_pair
+
+typed = stage_code("cython_typed")
+header = typed.splitlines()[0]
+checked = typed.replace(header, "# cython: language_level=3, boundscheck=True, wraparound=True, cdivision=False", 1)
+counts = annotation_pair(typed, checked, ("directives off: no checks", "directives on: every index and "
+                                          "division checked"), "directives.png")
+display(Image("directives.png"))
+for name, (yellow, code) in zip(("checks off", "checks on"), counts):
+    print(f"{name}: {yellow} of {code} code lines call into Python")
+
+# %% [markdown]
+# With the checks on, the index and division lines turn yellow: each may now raise
+# `IndexError` or `ZeroDivisionError`, and raising takes Python. With
+# `boundscheck=False`, reading `vertices[N, 0]` reads whatever memory lies there.
 # Correct code is unaffected; buggy code stops raising and starts lying. Keep the checks
 # on while developing (or in tests) and turn them off where the loop is proven.
 #
-# One cost the annotation does not show: a memoryview is a struct of about 200 bytes passed
-# by value, so each of the rows x cols calls of `point_inside` copies it. Lesson 4 hands a
-# C++ library a plain pointer instead. Exercise 03: `polymask check 03 exercises/03_types/mask.pyx`.
+# ## What a memoryview is
+# A typed memoryview is a C struct, passed by value: a pointer to the data, and the
+# shape, strides and suboffsets for up to 8 dimensions. The cell below asks the C compiler
+# how big it is.
+
+# %%
+%%cython
+cdef extern from *:
+    ctypedef struct __Pyx_memviewslice:
+        pass
+
+
+def memoryview_bytes():
+    cdef const double[:, ::1] view  # makes Cython emit the struct's definition
+    return sizeof(__Pyx_memviewslice)
+
+# %%
+print(f"a memoryview argument is a struct of {memoryview_bytes()} bytes")
+
+# %% [markdown]
+# `point_inside` takes one as its first argument, rows x cols times. Whether each call
+# really copies it is up to the C compiler (a call it inlines copies nothing); a plain
+# pointer and a count, as the C++ core takes in lesson 4, never cost more.
+# Exercise 03: `polymask check 03 exercises/03_types/mask.pyx`.

@@ -8,8 +8,11 @@
 # * `def` functions are called from Python; `cdef` functions only from Cython (a plain C
 #   call); `cpdef` makes both. A `cdef ... noexcept nogil` function may run without the GIL.
 # * `prange` (from `cython.parallel`) turns a loop into an OpenMP parallel for. It needs
-#   `nogil=True`. `num_threads` sets the team; `schedule="static"` gives each thread one
-#   contiguous band of rows — right when every row costs about the same.
+#   `nogil=True`. `num_threads` sets the team (0, or leaving it out: `OMP_NUM_THREADS`, or
+#   every core).
+# * `schedule` says which thread computes which rows: `"static"` gives each thread one
+#   contiguous band, fixed in advance; `"dynamic"` with a `chunksize` lets each thread take
+#   the next few rows whenever it is free.
 # * The build must compile *and link* with OpenMP (`-fopenmp` with GCC).
 
 # %%
@@ -18,29 +21,194 @@ import os
 import numpy as np
 
 import polymask
-from lesson import SIZE, problem, show_source, speedups, time_it
+from polymask.course.stages import cython_prange
+from lesson import SIZE, alternated, busy_core, problem, show_source
 
 show_source("cython_prange")
 
 # %%
 prange_mask = polymask.course.stages.get("cython_prange").load()
 vertices, shape = problem(SIZE)
-assert np.array_equal(prange_mask(vertices, shape, threads=2), polymask.mask(vertices, shape))
-print("OpenMP in this build:", polymask.build_info()["openmp"], "| cores here:", os.cpu_count())
+expected = polymask.mask(vertices, shape)
+assert np.array_equal(prange_mask(vertices, shape, threads=2), expected)
+assert np.array_equal(cython_prange.mask_static(vertices, shape, threads=2), expected)
+print("OpenMP in this build:", polymask.build_info()["openmp"], "| cores here:", os.cpu_count(),
+      f"| load average: {os.getloadavg()[0]:.1f}")
 
 # %% [markdown]
 # ## Scaling with threads
-# The speed-up stops at the number of cores (and, for big images, at memory bandwidth).
+# Each schedule at 1, 2, 4, ... threads up to twice the cores, timed alternately, as a
+# speed-up over its own 1-thread time. More threads than cores (*oversubscription*) do not
+# make the cores compute faster: the extra threads take turns on the same cores. On a
+# machine shared with other processes they may still come out ahead, by taking a larger
+# share of the cores from those processes; that is why `OMP_NUM_THREADS` (below) matters
+# to everyone on a shared machine.
 
 # %%
-time_it("cython_class (one thread)", polymask.course.stages.get("cython_class").load())
-threads = 1
-while threads <= (os.cpu_count() or 1):
-    time_it(f"cython_prange, {threads} thread(s)", prange_mask, threads=threads)
-    threads *= 2
-speedups()
+from IPython.display import Image, display
+
+from pictures import thread_scaling
+
+cores = os.cpu_count() or 1
+counts = [1]
+while counts[-1] < 2 * cores:
+    counts.append(counts[-1] * 2)
+calls = {}
+for threads in counts:
+    calls[f"dynamic {threads}"] = lambda threads=threads: prange_mask(vertices, shape, threads=threads)
+    calls[f"static {threads}"] = lambda threads=threads: cython_prange.mask_static(vertices, shape, threads=threads)
+quiet = alternated(calls)
+for name, seconds in quiet.items():
+    print(f"  {name:>10} threads: {seconds * 1e3:8.2f} ms")
+thread_scaling(counts, {schedule: [quiet[f"{schedule} {threads}"] for threads in counts]
+                        for schedule in ("dynamic", "static")}, "scaling.png")
+display(Image("scaling.png"))
 
 # %% [markdown]
+# Compare each line with the dotted ideal. Every row costs about the same, so on cores
+# that nothing else uses, static bands finish together and the two schedules should
+# climb alike up to the core count; what separates them here, and from the ideal, is
+# the other work on this machine (the load average printed at the top) and, for big
+# images, the memory bandwidth.
+#
+# ## A busy core: static against dynamic
+# Most machines are shared. Below, one process spins on a core while the two schedules
+# run at 2 threads, beside the 1-thread time, alternated call by call.
+
+# %%
+with busy_core():
+    busy = alternated({
+        "dynamic, 1 thread": lambda: prange_mask(vertices, shape, threads=1),
+        "dynamic, 2 threads": lambda: prange_mask(vertices, shape, threads=2),
+        "static, 2 threads": lambda: cython_prange.mask_static(vertices, shape, threads=2),
+    }, rounds=21)
+for name, seconds in busy.items():
+    print(f"  {name:>20}: {seconds * 1e3:8.2f} ms, {seconds / busy['dynamic, 1 thread']:.2f}x the 1-thread time")
+print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+# %% [markdown]
+# Why the schedule matters when exactly one core is busy: the thread that shares its core
+# with the spinning process runs at about half speed. Under `static` its band of rows is
+# fixed, so the mask waits for the slow band and the second thread buys little; under
+# `dynamic` the slowed thread just takes fewer chunks. That is the case the cell above sets up on a 2-core
+# machine that runs nothing else. With more idle cores than threads, both schedules
+# are alike; with every core shared by several processes (a load average well above the
+# core count), both threads slow alike and the two come out close. The benchmark
+# `python -m benchmarks.prange_busy` times the same contenders with more rounds.
+#
+# ## The same loop in Numba
+# Numba compiles the typed loop from plain Python syntax when it is first called;
+# `@njit(parallel=True)` with `numba.prange` splits the rows over threads like Cython's
+# `prange`. Its rows are divided evenly between the threads in advance, like
+# `schedule="static"`. The same busy core, alternated:
+
+# %%
+show_source("numba")
+numba_mask = polymask.course.stages.get("numba").load()
+assert np.array_equal(numba_mask(vertices, shape, threads=2), expected)
+with busy_core():
+    numba_busy = alternated({
+        "numba, 1 thread": lambda: numba_mask(vertices, shape, threads=1),
+        "numba, 2 threads": lambda: numba_mask(vertices, shape, threads=2),
+        "cython_prange, 2 threads": lambda: prange_mask(vertices, shape, threads=2),
+    }, rounds=21)
+for name, seconds in numba_busy.items():
+    print(f"  {name:>24}: {seconds * 1e3:8.2f} ms, {seconds / numba_busy['numba, 1 thread']:.2f}x Numba's 1-thread time")
+print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+# %% [markdown]
+# ## Races and reductions
+# Inside a `prange` loop Cython decides for each variable: one only assigned is
+# *lastprivate* (each thread has its own copy; after the loop it holds the last
+# iteration's value), one updated with `+=` is a *reduction* (each thread sums into its
+# own copy, and the copies are added at the end). Writing through a pointer is neither:
+# every thread touches the same memory, and two read-add-write sequences that overlap lose
+# one update. That is a *race*.
+
+# %%
+%load_ext Cython
+
+# %%
+%%cython --compile-args=-fopenmp --link-args=-fopenmp
+# cython: boundscheck=False, wraparound=False
+from cython.parallel cimport prange
+
+
+def count_reduction(const unsigned char[:, ::1] mask, int threads):
+    cdef Py_ssize_t row, col
+    cdef long total = 0
+    for row in prange(mask.shape[0], nogil=True, num_threads=threads):
+        for col in range(mask.shape[1]):
+            total += mask[row, col]  # a reduction: one private sum per thread
+    return total
+
+
+def count_race(const unsigned char[:, ::1] mask, int threads):
+    cdef Py_ssize_t row, col
+    cdef long total = 0
+    cdef long *shared = &total  # every thread adds into the same long
+    for row in prange(mask.shape[0], nogil=True, num_threads=threads):
+        for col in range(mask.shape[1]):
+            if mask[row, col]:
+                shared[0] = shared[0] + 1
+    return total
+
+# %%
+pixels = expected.view(np.uint8)
+print("pixels inside (NumPy):      ", int(pixels.sum()))
+print("reduction, 2 threads:       ", count_reduction(pixels, 2))
+print("race, 2 threads, five tries:", [count_race(pixels, 2) for _ in range(5)])
+
+# %% [markdown]
+# The reduction always agrees. The racy count is right only when the two threads happened
+# not to overlap (it stays right at 1 thread, or on one core); when they do, it comes out
+# lower, and differently each time. The mask stages have no such variable: each thread
+# writes its own rows, and nothing else.
+#
+# ## False sharing
+# Give each thread its own counter, in one array, and there is no race. But memory moves
+# between cores in cache lines (64 bytes on x86-64 and most ARM CPUs): counters next to
+# each other share a line, and every write by one core takes the line away from the other.
+# The same count, with the two threads' counters 1 slot (8 bytes) apart and 8 slots (64
+# bytes) apart. The cell is built with `-O2`: at `-O3` GCC may keep a counter in a
+# register for a whole row and write it once, and then almost no line moves.
+
+# %%
+%%cython --compile-args=-fopenmp --compile-args=-O2 --link-args=-fopenmp
+# cython: boundscheck=False, wraparound=False
+from cython.parallel cimport prange, threadid
+
+
+def count_per_thread(const unsigned char[:, ::1] mask, long[::1] counters, int spacing):
+    cdef Py_ssize_t row, col
+    cdef int me
+    for row in prange(mask.shape[0], nogil=True, num_threads=2, schedule="static"):
+        me = threadid()
+        for col in range(mask.shape[1]):
+            counters[me * spacing] += mask[row, col]  # thread 0 writes slot 0, thread 1 slot `spacing`
+    return counters[0] + counters[spacing]
+
+# %%
+sharing = alternated({f"{spacing} slot(s) apart": lambda spacing=spacing: count_per_thread(
+    pixels, np.zeros(16, dtype=np.int64), spacing) for spacing in (1, 8)})
+assert count_per_thread(pixels, np.zeros(16, dtype=np.int64), 8) == int(pixels.sum())
+for name, seconds in sharing.items():
+    print(f"  counters {name:>16}: {seconds * 1e3:8.2f} ms")
+print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+# %% [markdown]
+# Same work, same answer. The line moves only while both threads run at once on two
+# cores: on a 2-core Intel Xeon virtual machine the neighbouring counters took about
+# twice as long as the spaced ones (31 ms against 16 ms); on a machine so busy (a load average well above the core
+# count) that the two threads mostly take turns, the two lines come out close. A real fix
+# is a reduction, as above, or a per-thread variable that lives in the thread's own stack.
+#
+# ## OMP_NUM_THREADS
+# `num_threads=0` here means OpenMP's default: the environment variable `OMP_NUM_THREADS`
+# when it is set (read when the process starts), else every core. Set it before
+# starting Python (`OMP_NUM_THREADS=2 jupyter lab`) to keep a program from starting more
+# threads than the cores it should use.
+#
 # The 2014 course went from 0.118 s to 0.020 s on two quad-core Xeons (8 cores, 16
 # threads). Exercise 06: `polymask check 06 exercises/06_prange/mask.pyx` — the checker
 # compiles your file with `-fopenmp`, then times your `mask` at `threads=1` and

@@ -6,7 +6,9 @@
 # absolute times belong to this machine. `polymask bench` does the same from a terminal.
 #
 # The slow stages (pure Python, NumPy scalars, plain Cython) are timed on a band of rows
-# and scaled up (`--quick`): the table marks them as extrapolated.
+# and scaled up (`--quick`): the table marks them with `*`, the chart with hatched bars.
+# The 2014 columns are the course notes' own figures; a row the course did not time
+# (vectorised NumPy, Numba, the scanline fill) has none.
 
 # %%
 from IPython.display import Image, Markdown, display
@@ -52,16 +54,34 @@ for row in results["rows"]:
 
 report.plot_speedups(results, "speedups.png")
 display(Image("speedups.png"))
+print("OpenCL ran on:", results["machine"]["opencl_device"])
+
+# %% [markdown]
+# The 2014 `opencl` bar was a GPU (a GeForce Titan); this run's is the device printed just
+# above, which may be a CPU (PoCL), sharing the cores that the prange rung uses. Compare
+# the two `opencl` bars only with that in mind.
 
 # %% [markdown]
 # ## What this run's table says
 # Read from the table above, not written in advance: each stage of the ladder against the
-# one before it. Where a rung is about as fast as the one before, or slower, on this
-# machine, the lesson of that rung is about structure (a C++ library, state kept between
-# calls), not speed. Every rung returned the same mask, bit for bit (checked above), so
-# each comparison is a fair one.
+# rung it builds on (`python_numpy` and `cython_plain` against pure Python, every later
+# rung against the one before it). Every rung returned the same mask, bit for bit (checked
+# above), so each comparison is a fair one.
 
 # %%
 from lesson import ladder_story
 
 display(Markdown(ladder_story(results)))
+
+# %% [markdown]
+# Why some rungs are about as fast as the one before: `cython_cpp` and `cython_class` run
+# the same per-pixel loop as `cython_typed` (the C++ core's instead of Cython's), so the
+# step they teach — wrapping a C++ library, keeping its state in a `cdef class` — changes
+# where the code lives more than what the CPU does; lessons 4 and 5 measure it. The threaded
+# rungs (`cython_prange`, `opencl` on a CPU) gain only as much as this machine has idle
+# cores; the load average below says how busy it was during this run.
+
+# %%
+import os
+
+print(f"load average over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

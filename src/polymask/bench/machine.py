@@ -1,8 +1,10 @@
 """What the table was measured on: the header of every benchmark report."""
 from __future__ import annotations
 
+import importlib
 import os
 import platform
+import re
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
@@ -35,6 +37,27 @@ def _package_version(name: str) -> str:
         return "not installed"
 
 
+def stages_cython() -> str:
+    """The Cython that compiled the stages, e.g. "3.3.1 (compiled the stages)".
+
+    A module Cython compiled registers its function type under a module named
+    after its Cython version (``_cython_3_3_1``), so the version is read from
+    the built stage itself: right even where Cython is not installed at run
+    time (pip builds in an isolated environment) or another version is.
+    """
+    for module, what in (("polymask.course.stages.cython_typed", "the stages"),
+                         ("polymask._core", "polymask; the stages did not build")):
+        try:
+            compiled = importlib.import_module(module)
+        except ImportError:
+            continue
+        for value in vars(compiled).values():
+            found = re.match(r"_cython_(\d+)_(\d+)_(\d+)", type(value).__module__ or "")
+            if found:
+                return f"{'.'.join(found.groups())} (compiled {what})"
+    return f"{_package_version('cython')} (installed; no compiled module says which Cython built it)"
+
+
 def opencl_device() -> str:
     """The device the OpenCL backend would use, or why there is none."""
     try:
@@ -60,7 +83,7 @@ def machine_info() -> dict:
         "compiler": info["compiler"],
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "cython": _package_version("cython"),
+        "cython": stages_cython(),
         "polymask": info["version"],
         "opencl_device": opencl_device(),
         "platform": platform.platform(),

@@ -101,28 +101,49 @@ def plot_speedups(report: dict, path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.patches import Patch
 
     rows = [row for row in report["rows"]
             if row["kind"] in ("stage", "side", "peer") and (row.get("speedup") or row.get("speedup_2014"))]
-    labels = [row["id"] for row in rows]
+    labels = [_chart_label(row, report.get("machine", {})) for row in rows]
     here = [row.get("speedup") or np.nan for row in rows]
     then = [row.get("speedup_2014") or np.nan for row in rows]
     colours = ["#ff7f0e" if row["kind"] == "peer" else "#1f77b4" for row in rows]
     positions = np.arange(len(rows))
-    figure, axes = plt.subplots(figsize=(max(7.0, 0.7 * len(rows)), 5.0))
+    figure, axes = plt.subplots(figsize=(max(7.0, 0.7 * len(rows)), 5.4))
     axes.bar(positions - 0.2, then, width=0.4, label="2014 course (Xeon 5520, GeForce Titan)", color="#bbbbbb")
     here_label = "this machine" + (" (orange: peer libraries)" if "#ff7f0e" in colours else "")
-    axes.bar(positions + 0.2, here, width=0.4, label=here_label, color=colours)
+    bars = axes.bar(positions + 0.2, here, width=0.4, label=here_label, color=colours)
+    extrapolated = [bar for bar, row in zip(bars, rows) if row.get("extrapolated")]
+    for bar in extrapolated:  # timed on a band of rows and scaled up: say so on the bar
+        bar.set_hatch("//")
+        bar.set_edgecolor("white")
+    if extrapolated:
+        axes.bar([np.nan], [np.nan], color="#1f77b4", hatch="//", edgecolor="white",
+                 label="extrapolated (timed on a band of rows, scaled up)")
     axes.set_yscale("log")
     axes.set_xticks(positions, labels, rotation=35, ha="right")
     axes.set_ylabel("speed-up over pure Python (log)")
     problem = report["problem"]
-    axes.set_title(f"polymask: {problem['rows']}x{problem['cols']}, {problem['vertices']} vertices", pad=34)
-    axes.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize="small", frameon=False)
+    axes.set_title(f"polymask: {problem['rows']}x{problem['cols']}, {problem['vertices']} vertices", pad=48)
+    handles, names = axes.get_legend_handles_labels()
+    # The legend would draw "this machine" like its first bar, hatched when that one was extrapolated.
+    handles = [Patch(facecolor="#1f77b4") if name == here_label else handle for handle, name in zip(handles, names)]
+    axes.legend(handles, names, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, fontsize="small",
+                frameon=False)
     axes.grid(axis="y", which="both", alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
     plt.close(figure)
+
+
+def _chart_label(row: dict, machine: dict) -> str:
+    """The x label of a row: its id, and for OpenCL the kind of device each bar ran on."""
+    if row["id"] != "opencl":
+        return row["id"]
+    device = machine.get("opencl_device", "")
+    kind = next((name for name in ("gpu", "cpu", "accelerator") if f"({name}," in device.lower()), "device")
+    return f"opencl\n(here: {kind.upper()};\n2014: GPU)"
 
 
 def plot_sweep(sweep: dict, path) -> None:

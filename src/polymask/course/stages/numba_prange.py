@@ -15,6 +15,13 @@ options matter for the mask contract:
 
 The first call pays the compilation (seconds); later calls do not.
 
+Numba's prange splits the rows into one equal band per thread, fixed in
+advance, like Cython's ``schedule="static"`` (its OpenMP layer has no
+dynamic schedule): with every core free the bands finish together, but
+when another process holds one core the band on that core finishes last
+and two threads gain little over one.  benchmarks/prange_busy.py measures
+it beside cython_prange's dynamic schedule.
+
 ``nogil=True`` lets other Python threads run while the kernel does.  One
 thread needs no thread pool: ``threads=1`` runs the same loop compiled
 without ``parallel=True``.  What a pipeline would add (Ctrl-C during the

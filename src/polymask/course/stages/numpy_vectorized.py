@@ -10,7 +10,7 @@ Python, but memory-bound, and the memory grows with the image.
 
 What changed from the stages before (python, python_numpy): no per-pixel
 Python code at all.  It sits beside the Cython ladder rather than on it
-(the 2014 course timed it at 0.238 s): another road to speed.  The
+(the 2014 course did not time it): another road to speed.  The
 arithmetic is the contract's, one ufunc per operation, so the mask is the
 same bit for bit.
 """
