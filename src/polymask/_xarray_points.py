@@ -22,7 +22,7 @@ from polymask._contains import contains
 from polymask._rings import PolygonList
 from polymask._threads import as_threads
 from polymask._validation import _describe
-from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON
+from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON, _one_dim, coordinate_array
 
 
 class PointGrid:
@@ -38,7 +38,7 @@ class PointGrid:
         self.edge_points = None
         if wrap_lon is not False:
             # regionmask's second try: points at 180 W / 0 E (as 180 E / 360 E) and at -90 N (from the north).
-            dateline = np.isclose(lon, -180.0 if np.min(lon) < 0 else 0.0)
+            dateline = np.isclose(lon, -180.0 if np.nanmin(lon) < 0 else 0.0)
             pole = np.isclose(lat, -90.0)
             if dateline.any() or pole.any():
                 self.edge_points = (dateline | pole, dateline, pole)
@@ -95,8 +95,17 @@ class PointGrid:
 
 
 def _frame(lon, lat):
-    """Points moved as regionmask moves them, in the turned frame (x = -lon, y = -lat)."""
-    return -(lon - NUDGE_LON), -(lat - NUDGE_LAT)
+    """Points moved as regionmask moves them, in the turned frame (x = -lon, y = -lat); NaN points at 0, 0."""
+    x, y = -(lon - NUDGE_LON), -(lat - NUDGE_LAT)
+    unknown = np.isnan(x) | np.isnan(y)
+    if unknown.any():  # asked somewhere, then answered "no region" by _unknown
+        x, y = np.where(unknown, 0.0, x), np.where(unknown, 0.0, y)
+    return x, y
+
+
+def _unknown(lon, lat) -> np.ndarray:
+    """The points with a NaN coordinate: in no region, as regionmask has them."""
+    return np.isnan(lon) | np.isnan(lat)
 
 
 def _second_try(lon, lat, dateline, pole):
@@ -123,6 +132,7 @@ def _block_labels(lon, lat, dateline, pole, *, turned, table):
         where, x, y = _second_try(lon, lat, dateline, pole)
         first = which[where]
         which[where] = np.where(first == 0, _which(turned, x, y), first)
+    which[_unknown(lon, lat)] = 0
     return table[which]
 
 
@@ -138,6 +148,7 @@ def _block_layers(lon, lat, dateline, pole, *, turned):
         if second is not None:
             where, x2, y2 = second
             stack[index][where] |= contains(region, x2, y2)
+    stack[:, _unknown(lon, lat)] = False
     return stack
 
 
@@ -160,6 +171,13 @@ def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointG
     """
     lon_values = _grid_points(lon, "lon")
     lat_values = _grid_points(lat, "lat")
+    if _one_dim(lon, lat):  # an unstructured grid: one point per cell
+        if lon_values.shape != lat_values.shape:
+            raise ValueError(f"lon and lat on one dim must have one length, got {lon_values.shape} and "
+                             f"{lat_values.shape}")
+        coords = dict(lat.coords)
+        coords.update(lon.coords)
+        return PointGrid(wrap(lon_values), lat_values, lon.dims, coords, wrap_lon)
     if lon_values.ndim == 1 and lat_values.ndim == 1:
         lon_grid, lat_grid = np.meshgrid(wrap(lon_values), lat_values)
         lon_dim = lon.dims[0] if isinstance(lon, xr.DataArray) else lon_name
@@ -184,9 +202,9 @@ def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointG
 
 
 def _grid_points(values, name: str) -> np.ndarray:
-    array = np.asarray(values, dtype=np.float64) if not isinstance(values, str) else None
-    if array is None or array.ndim not in (1, 2) or array.size == 0:
+    array = coordinate_array(values, name)
+    if array.ndim not in (1, 2) or array.size == 0:
         raise ValueError(f"{name} must be 1-D coordinates or a 2-D array of grid points, got {_describe(values)}")
-    if not np.isfinite(array).all():
-        raise ValueError(f"{name} coordinates must be finite, got {_describe(values)}")
+    if np.isinf(array).any():  # NaN is a point with no coordinates (land on an ocean grid): in no region
+        raise ValueError(f"{name} coordinates must be finite numbers or NaN, got {_describe(values)}")
     return array
