@@ -172,3 +172,31 @@ def test_overlapping_regions_in_2d_are_an_error_unless_later_wins():
                                                      later_wins=True).values, equal_nan=True)
     with pytest.raises(TypeError, match="later_wins must be True or False"):
         pxr.mask_2d([first], lon, lat, later_wins="yes")
+
+
+@pytest.mark.parametrize("convention", [180, 360])
+@pytest.mark.parametrize("chunks", [None, (7, 11)])
+def test_rectilinear_grids_give_dateline_and_pole_points_their_second_try(convention, chunks):
+    lon = np.round(np.arange(-540, 540, 4) / 3, 6) + (180 if convention == 360 else 0)  # 4/3 degree, six decimals
+    lat = np.round(np.arange(-270, 271, 4) / 3, 6)
+    assert isinstance(grid_of(lon, lat), RectilinearGrid)
+    regions = regionmask.Regions([box(-180, -90, -100, -50), box(100, -90, 180, -50), box(-50, -30, 50.5, 30)],
+                                 overlap=False)
+    assert_same(pxr.mask_2d(regions, lon, lat, chunks=chunks), shapely_reference(regions, lon, lat))
+    got = pxr.mask_3d(regions, lon, lat, drop=False, chunks=chunks)
+    assert np.array_equal(got.values, shapely_reference(regions, lon, lat, three_d=True).values)
+    free = regionmask.Regions(list(regions.polygons))  # overlap undeclared: mask_3d gives every region's points
+    got = pxr.mask_3d(free, lon, lat, drop=False, chunks=chunks)
+    assert np.array_equal(got.values, shapely_reference(free, lon, lat, three_d=True).values)
+
+
+def test_a_lazy_rectilinear_grid_builds_nothing_grid_sized():
+    rng = np.random.default_rng(0)
+    lon, lat = np.sort(rng.uniform(-180, 180, 20000)), np.sort(rng.uniform(-90, 90, 5000))
+    lazy = pxr.mask_2d(regionmask.defined_regions.srex, lon, lat, chunks=(1000, 1000))
+    graph = dict(lazy.data.__dask_graph__())
+    assert all(np.asarray(value).nbytes < 10**6 for value in graph.values() if isinstance(value, np.ndarray))
+    block = lazy[:1000, 9000:10000].values
+    assert_same(lazy[:1000, 9000:10000], shapely_reference(regionmask.defined_regions.srex, lon[9000:10000],
+                                                           lat[:1000]))
+    assert block.shape == (1000, 1000)

@@ -49,12 +49,12 @@ class RectilinearGrid(PointGrid):
 
     def labels(self, flat: PolygonList, numbers: np.ndarray, chunks=None):
         """Each point's region number (the later region where several hold it), NaN where none does."""
-        table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
+        values = np.asarray(numbers, dtype=np.float64)
         regions = _Regions(flat)
         if chunks is None:
-            return self.reorder(table[self.which(regions, 0, 0, *self.fill_shape)])
-        return self.reorder(self._lazy(chunks, lambda row0, col0, height, width: table[
-            self.which(regions, row0, col0, height, width)], np.float64))
+            return self.reorder(self.numbers(regions, values, 0, 0, *self.fill_shape))
+        return self.reorder(self._lazy(chunks, lambda row0, col0, height, width: self.numbers(
+            regions, values, row0, col0, height, width), np.float64))
 
     def layers(self, flat: PolygonList, chunks=None):
         """A bool stack (region, lat, lon) in the fill's order: each region's points, second tries added."""
@@ -64,16 +64,18 @@ class RectilinearGrid(PointGrid):
         return self._lazy(chunks, lambda row0, col0, height, width: self.stack(regions, row0, col0, height, width),
                           bool, len(flat))
 
-    def which(self, regions: "_Regions", row0: int, col0: int, height: int, width: int) -> np.ndarray:
-        """1 + the index of the last region holding each point of the window, 0 for none."""
-        which = np.zeros((height, width), dtype=np.int64)
+    def numbers(self, regions: "_Regions", values: np.ndarray, row0: int, col0: int, height: int,
+                width: int) -> np.ndarray:
+        """The number (`values`) of the last region holding each point of the window, NaN for none."""
+        labels = np.full((height, width), np.nan)
         for index, inside, rows, cols in self._windows(regions, row0, col0, height, width):
-            which[rows, cols][inside] = index + 1
+            labels[rows, cols][inside] = values[index]
         for where, lon, lat, dateline, pole in self._edge_points(row0, col0, height, width):
-            first = which[where]
+            first = labels[where]
             second = _which(regions.turned, *_second_try(lon, lat, dateline, pole)[1:])
-            which[where] = np.where(first == 0, second, first)
-        return which
+            table = np.concatenate([[np.nan], values])
+            labels[where] = np.where(np.isnan(first), table[second], first)
+        return labels
 
     def stack(self, regions: "_Regions", row0: int, col0: int, height: int, width: int) -> np.ndarray:
         layers = np.zeros((len(regions.turned), height, width), dtype=bool)
@@ -103,25 +105,26 @@ class RectilinearGrid(PointGrid):
             yield index, inside.view(bool), slice(r0, r1), slice(c0, c1)
 
     def _edge_points(self, row0: int, col0: int, height: int, width: int):
-        """(where, lon, lat, dateline, pole) of the window's edge points, or nothing."""
+        """((rows, cols), lon, lat, dateline, pole): the window's edge points as flat arrays, or nothing."""
         col = self.dateline_col if self.dateline_col is not None and col0 <= self.dateline_col < col0 + width \
             else None
         row = self.pole_row if self.pole_row is not None and row0 <= self.pole_row < row0 + height else None
         if col is None and row is None:
             return
-        dateline = np.zeros((height, width), dtype=bool)
-        pole = np.zeros((height, width), dtype=bool)
-        if col is not None:
-            dateline[:, col - col0] = True
-        if row is not None:
-            pole[row - row0, :] = True
-        where = dateline | pole
-        rows, cols = np.nonzero(where)
-        lon = np.zeros((height, width))
-        lat = np.zeros((height, width))
-        lon[where] = self.lon_sorted[col0 + cols]
-        lat[where] = self.lat_sorted[row0 + rows]
-        yield where, lon, lat, dateline, pole
+        rows, cols = [], []
+        if col is not None:  # the dateline column, its pole cell included
+            rows.append(np.arange(height))
+            cols.append(np.full(height, col - col0))
+        if row is not None:  # the pole row, less the corner the column holds
+            keep = np.arange(width)
+            keep = keep[keep != col - col0] if col is not None else keep
+            rows.append(np.full(len(keep), row - row0))
+            cols.append(keep)
+        rows, cols = np.concatenate(rows), np.concatenate(cols)
+        lon, lat = self.lon_sorted[col0 + cols], self.lat_sorted[row0 + rows]
+        dateline = (cols == col - col0) if col is not None else np.zeros(len(rows), dtype=bool)
+        pole = (rows == row - row0) if row is not None else np.zeros(len(rows), dtype=bool)
+        yield (rows, cols), lon, lat, dateline, pole
 
     def _lazy(self, chunks, window, dtype, layers: int | None = None):
         import dask.array as da
