@@ -61,8 +61,8 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
     ----------
     polygons : sequence of polygons
         Each is anything ``polymask.mask`` takes: an (N, 2) array-like of
-        (x, y) vertices, a list of rings, a GeoJSON-like mapping or a shapely
-        Polygon / MultiPolygon.  A (P, N, 2) NumPy array is P one-ring
+        (x, y) vertices, a list of rings, a GeoJSON-like mapping, a shapely
+        Polygon / MultiPolygon, or a COCO segmentation (its parts united).  A (P, N, 2) NumPy array is P one-ring
         polygons, read without a Python loop.
     shape : (rows, cols)
         The image shape.

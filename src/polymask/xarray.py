@@ -81,8 +81,9 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
 
     `polygon` is anything ``polymask.mask`` takes (shapely, GeoJSON-like,
     rings) in longitude/latitude.  `wrap_lon`: None detects the regions'
-    convention from their longitudes; 180 or 360 forces one; False never
-    wraps.
+    convention from their longitudes; 180 or 360 forces one; True wraps
+    the grid to the other convention than its own (regionmask's meaning);
+    False never wraps.
     """
     rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon")
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
