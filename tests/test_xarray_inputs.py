@@ -200,3 +200,9 @@ def test_a_lazy_rectilinear_grid_builds_nothing_grid_sized():
     assert_same(lazy[:1000, 9000:10000], shapely_reference(regionmask.defined_regions.srex, lon[9000:10000],
                                                            lat[:1000]))
     assert block.shape == (1000, 1000)
+
+
+@pytest.mark.parametrize("chunks", [0, (0, 5), "x"])
+def test_bad_chunks_on_a_rectilinear_grid_are_clear_errors(chunks):
+    with pytest.raises(ValueError, match="chunks must"):
+        pxr.mask_2d([box(0, 0, 1, 1)], np.round(np.arange(9) / 3, 6), np.round(np.arange(7) / 3, 6), chunks=chunks)

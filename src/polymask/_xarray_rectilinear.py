@@ -131,7 +131,11 @@ class RectilinearGrid(PointGrid):
 
         from polymask.dask import _chunks
 
-        block_chunks = _chunks(chunks, self.fill_shape, np.dtype(dtype))
+        try:
+            block_chunks = _chunks(chunks, self.fill_shape, np.dtype(dtype))
+        except ZeroDivisionError:  # dask divides by a zero block size before it validates
+            raise ValueError(f"chunks must be positive block sizes for a grid of shape {self.fill_shape}, "
+                             f"got {chunks!r}") from None
 
         def block(block_info=None):
             location = block_info[None]["array-location"][-2:]
@@ -147,10 +151,6 @@ class RectilinearGrid(PointGrid):
 
     def reorder(self, filled):
         return _Grid.reorder(self, filled)
-
-    @property
-    def transform(self):
-        return None
 
     def to_dataarray(self, values, name, extra_dims=(), extra_coords=None):
         return self.grid.to_dataarray(values, name, extra_dims, extra_coords)
