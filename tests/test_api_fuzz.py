@@ -179,9 +179,11 @@ def test_grid_coordinates_are_read_or_refused(lon, lat, wrap):
         assert str(error)
         return
     lon_values, lat_values = np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)
-    assert np.isfinite(lon_values).all() and np.isfinite(lat_values).all(), "non-finite coordinates accepted"
+    assert not np.isinf(lon_values).any() and not np.isinf(lat_values).any(), "infinite coordinates accepted"
     assert result.shape == (lat_values.size, lon_values.size)
     values = result.values
+    # A NaN coordinate is a point in no region, as regionmask has it.
+    assert np.isnan(values[np.isnan(lat_values)]).all() and np.isnan(values[:, np.isnan(lon_values)]).all()
     assert np.isin(values[np.isfinite(values)], [0]).all(), "a number that is no region's"
     # The region's interior points (away from its border) are in it: with the
     # longitudes wrapped to the region's -180..180 (None, 180) or as given

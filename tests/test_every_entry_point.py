@@ -58,7 +58,7 @@ MANY_POLYGONS = {
     "coverages": (lambda ps: polymask.coverages(ps, SHAPE), "polygons"),
     "contains_labels": (lambda ps: polymask.contains_labels(ps, GRID, GRID), "polygons"),
     "dask.rasterize": (lambda ps: polymask.dask.rasterize(ps, SHAPE), "polygons"),
-    "xarray.mask_2d": (lambda ps: polymask.xarray.mask_2d(ps, GRID, GRID), "regions"),
+    "xarray.mask_2d": (lambda ps: polymask.xarray.mask_2d(ps, GRID, GRID, later_wins=True), "regions"),
     "xarray.mask_3d": (lambda ps: polymask.xarray.mask_3d(ps, GRID, GRID), "regions"),
     "coco.encode": (lambda ps: polymask.coco.encode(ps, *SHAPE), "objects"),
 }

@@ -5,6 +5,7 @@
 #include "polymask/rle.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -68,6 +69,24 @@ std::vector<uint32_t> rle_decompress(const char *text, int64_t n_chars)
         counts.push_back(static_cast<uint32_t>(value));
     }
     return counts;
+}
+
+void rle_decode(const uint32_t *counts, int64_t n_counts, uint8_t *out, int64_t n_pixels)
+{
+    int64_t at = 0;
+    for (int64_t k = 0; k < n_counts; ++k) {
+        const int64_t run = counts[k];
+        if (run > n_pixels - at) {
+            throw std::invalid_argument("polymask::rle_decode: the runs cover more than " +
+                                        std::to_string(n_pixels) + " pixels");
+        }
+        if (run > 0) std::memset(out + at, static_cast<int>(k & 1), static_cast<size_t>(run));
+        at += run;
+    }
+    if (at != n_pixels) {
+        throw std::invalid_argument("polymask::rle_decode: the runs cover " + std::to_string(at) + " of " +
+                                    std::to_string(n_pixels) + " pixels");
+    }
 }
 
 namespace {

@@ -7,7 +7,7 @@ as uint32 NumPy arrays, compressed strings as bytes.
 """
 import numpy as np
 
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 from libcpp.string cimport string
 from libcpp.vector cimport vector
@@ -15,7 +15,7 @@ from libcpp.vector cimport vector
 from polymask.core cimport FillRule
 from polymask.views cimport as_rule, first_end, first_vertex
 from polymask.rle cimport (
-    rle_compress, rle_decompress, rle_encode, rle_intersection_area, rle_merge,
+    rle_compress, rle_decode, rle_decompress, rle_encode, rle_intersection_area, rle_merge,
 )
 
 
@@ -78,6 +78,16 @@ def decompress(bytes text not None):
     with nogil:
         counts = rle_decompress(ptr, n)
     return _as_array(counts)
+
+
+def decode_into(const uint32_t[::1] counts not None, uint8_t[::1] out not None):
+    """Write the pixels of `counts` (column-major, COCO's order) into `out`, one byte each."""
+    cdef int64_t n = counts.shape[0]
+    cdef const uint32_t *ptr = &counts[0] if n > 0 else NULL
+    cdef uint8_t *out_ptr = &out[0] if out.shape[0] > 0 else NULL
+    cdef int64_t n_pixels = out.shape[0]
+    with nogil:
+        rle_decode(ptr, n, out_ptr, n_pixels)
 
 
 def merge(const uint32_t[::1] a not None, const uint32_t[::1] b not None, bint intersect=False):

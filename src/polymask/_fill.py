@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from polymask import _core, _coverage_sweep
-from polymask._outputs import MASK_HINT, cannot_allocate
+from polymask._outputs import MASK_HINT, fill_memory_error
 
 
 def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *, threads: int = 0,
@@ -37,7 +37,7 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
             return _core.new_mask(coordinates, out_shape[0], out_shape[1], row0=row0, col0=col0, rule=rule,
                                   threads=threads, ring_ends=ring_ends, all_touched=all_touched)
         except MemoryError:
-            raise cannot_allocate(out_shape, 1, "mask", MASK_HINT) from None
+            raise fill_memory_error(out_shape, len(coordinates), "mask", MASK_HINT) from None
     if all_touched:  # the cells that meet the region, every byte written (csrc/src/touched.cpp)
         _coverage_sweep.fill_touched(coordinates, out.view(np.uint8), row0, col0, rule, threads, ring_ends, False)
         return out

@@ -90,9 +90,15 @@ def polygon(vertices, transform=None, name: str = "vertices", *, unite_parts: bo
     return Rings(points, ring_ends, unite_parts and layout is COCO_SEGMENTATION and ring_ends is not None)
 
 
-def polygons(collection, transform=None, name: str = "polygons") -> PolygonList:
-    """Many polygons as one flat vertex array with ring and polygon ends, in the sample-point frame."""
+def polygons(collection, transform=None, name: str = "polygons", *, unite_parts: bool = False) -> PolygonList:
+    """Many polygons as one flat vertex array with ring and polygon ends, in the sample-point frame.
+
+    `unite_parts`: a member that is a COCO segmentation of several parts
+    keeps its first part in place and its other parts go last, owned by it
+    (``PolygonList.part_owners``), for the caller to unite.
+    """
     layout, members, layouts = _layouts.collection_layouts(collection, name)
+    owners: list[int] = []
     if members is not None:
         # Members are converted grouped by layout (Layout's order is the converting
         # modules'), so each converter module is entered once; the result keeps their order.
@@ -102,6 +108,11 @@ def polygons(collection, transform=None, name: str = "polygons") -> PolygonList:
                 if layouts[p] is ARRAY_RING or layouts[p] is POINTS:
                     raw[p] = ((members[p], f"{name}[{p}]"),)
                     hinted.add(p)
+                elif unite_parts and layouts[p] is COCO_SEGMENTATION and len(members[p]) > 1:
+                    parts = ONE[COCO_SEGMENTATION](members[p], f"{name}[{p}]", True)  # one ring per part
+                    raw[p] = parts[:1]
+                    raw.extend([part] for part in parts[1:])
+                    owners.extend([p] * (len(parts) - 1))
                 else:
                     raw[p] = ONE[layouts[p]](members[p], f"{name}[{p}]", False)
             vertices, ring_ends, polygon_ends = checked_polygons(raw, hinted, layout_hint)
@@ -116,7 +127,7 @@ def polygons(collection, transform=None, name: str = "polygons") -> PolygonList:
     if cells is not None:
         vertex_ends = np.concatenate(([0], ring_ends)).astype(np.int64)[polygon_ends]
         vertices = to_sample_frame(vertices, cells, name, vertex_ends)
-    return PolygonList(vertices, ring_ends, polygon_ends)
+    return PolygonList(vertices, ring_ends, polygon_ends, np.asarray(owners, dtype=np.int64) if owners else None)
 
 
 def _first_refusal(members, layouts, name: str) -> None:

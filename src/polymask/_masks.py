@@ -61,8 +61,8 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
     ----------
     polygons : sequence of polygons
         Each is anything ``polymask.mask`` takes: an (N, 2) array-like of
-        (x, y) vertices, a list of rings, a GeoJSON-like mapping or a shapely
-        Polygon / MultiPolygon.  A (P, N, 2) NumPy array is P one-ring
+        (x, y) vertices, a list of rings, a GeoJSON-like mapping, a shapely
+        Polygon / MultiPolygon, or a COCO segmentation (its parts united).  A (P, N, 2) NumPy array is P one-ring
         polygons, read without a Python loop.
     shape : (rows, cols)
         The image shape.
@@ -111,13 +111,15 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
     (array([[1, 1],
            [1, 0]]), 0, 0)
     """
-    flat = _inputs.polygons(polygons, transform)
+    flat = _inputs.polygons(polygons, transform, unite_parts=True)
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     if not isinstance(crop, (bool, np.bool_)):
         raise TypeError(f"crop must be True or False, got {_describe(crop)}")
     vertices = flat.vertices
+    owners = flat.part_owners if flat.part_owners is not None else np.zeros(0, dtype=np.int64)
+    objects = len(flat) - len(owners)
     if crop:
         if out is not None:
             raise ValueError("out= cannot be used with crop=True: crops have one shape per instance")
@@ -127,13 +129,48 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
         crops = []
         for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist()):
             crops.append(Crop(buffer[offset:offset + height * width].reshape(height, width), row0, col0))
-        return crops
-    stack_shape = (len(flat), *rows_cols)
+        for part, owner in enumerate(owners.tolist(), start=objects):  # COCO's parts: the union of their crops
+            crops[owner] = _united_crop(crops[owner], crops[part])
+        return crops[:objects]
+    stack_shape = (objects, *rows_cols)
     zeroed = out is None  # calloc: pages no instance touches stay untouched
     result = result_array(out, stack_shape, bool, zeroed=True, what="stack of masks",
                           hint="use crop=True for small instances", axes=" (polygons, rows, cols)")
-    _polygons.masks(vertices, flat.ring_ends, flat.polygon_ends, result.view(np.uint8), rule, thread_count, zeroed)
+    layers = result.view(np.uint8)
+    if not len(owners):
+        _polygons.masks(vertices, flat.ring_ends, flat.polygon_ends, layers, rule, thread_count, zeroed)
+        return result
+    # Each object's first part fills its layer; its other parts add their spans to it (zeroed=True
+    # writes only inside spans): the union COCO means.
+    rings = int(flat.polygon_ends[objects - 1]) if objects else 0
+    first_vertices = int(flat.ring_ends[rings - 1]) if rings else 0
+    _polygons.masks(vertices[:first_vertices], flat.ring_ends[:rings], flat.polygon_ends[:objects], layers, rule,
+                    thread_count, zeroed)
+    ring_begins = np.concatenate([[0], flat.polygon_ends[:-1]])
+    for part, owner in enumerate(owners.tolist(), start=objects):
+        ring_begin, ring_end = int(ring_begins[part]), int(flat.polygon_ends[part])
+        first = int(flat.ring_ends[ring_begin - 1]) if ring_begin else 0
+        last = int(flat.ring_ends[ring_end - 1]) if ring_end > ring_begin else first
+        _polygons.masks(vertices[first:last], flat.ring_ends[ring_begin:ring_end] - first,
+                        np.array([ring_end - ring_begin], dtype=np.int64), layers[owner:owner + 1], rule,
+                        thread_count, True)
     return result
+
+
+def _united_crop(crop: Crop, other: Crop) -> Crop:
+    """The crop of the union of two crops' pixels (an empty crop adds nothing)."""
+    if not other.mask.size:
+        return crop
+    if not crop.mask.size:
+        return other
+    row0, col0 = min(crop.row0, other.row0), min(crop.col0, other.col0)
+    row1 = max(crop.row0 + crop.mask.shape[0], other.row0 + other.mask.shape[0])
+    col1 = max(crop.col0 + crop.mask.shape[1], other.col0 + other.mask.shape[1])
+    united = np.zeros((row1 - row0, col1 - col0), dtype=bool)
+    for piece in (crop, other):
+        height, width = piece.mask.shape
+        united[piece.row0 - row0:piece.row0 - row0 + height, piece.col0 - col0:piece.col0 - col0 + width] |= piece.mask
+    return Crop(united, row0, col0)
 
 
 #: Crops whose polygon's bounding box (clipped to the image) holds more

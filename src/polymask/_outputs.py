@@ -24,6 +24,22 @@ def cannot_allocate(shape: tuple[int, ...], itemsize: int, what: str, hint: str)
     return MemoryError(f"cannot allocate a {sides} {what} ({gigabytes:.1f} GB); {hint}")
 
 
+#: Bytes the core holds per polygon edge while it fills (its Edge record: six doubles and a winding).
+EDGE_BYTES = 56
+
+
+def fill_memory_error(shape: tuple[int, ...], vertex_count: int, what: str, hint: str) -> MemoryError:
+    """The MemoryError of a fill that ran out of memory: the result's or the edges' share, whichever is larger."""
+    result_bytes = int(np.prod(shape, dtype=np.float64))
+    edge_bytes = vertex_count * EDGE_BYTES
+    if result_bytes >= edge_bytes:
+        return cannot_allocate(shape, 1, what, hint)
+    sides = "x".join(str(side) for side in shape)
+    return MemoryError(f"cannot fill a {sides} {what}: the polygon's {vertex_count:,} edges need about "
+                       f"{edge_bytes / 1e9:.1f} GB of working memory ({EDGE_BYTES} bytes each), more than is free; "
+                       "simplify the polygon (fewer vertices) or free memory")
+
+
 def result_array(out, shape: tuple[int, ...], dtype=bool, *, zeroed: bool = False, what: str = "mask",
                  hint: str = MASK_HINT, out_kinds: str = "", axes: str = "") -> np.ndarray:
     """A new `dtype` array of `shape` (zeros if `zeroed`), or `out` checked to be filled in place.

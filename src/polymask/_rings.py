@@ -45,14 +45,19 @@ class PolygonList:
 
     Polygon p is rings ``polygon_ends[p-1]:polygon_ends[p]``; ring k is
     vertices ``ring_ends[k-1]:ring_ends[k]`` (the first of each taken from 0).
+    `part_owners` (read with ``unite_parts``): the last ``len(part_owners)``
+    polygons are further parts of COCO segmentations, each to be united with
+    the object ``part_owners[k]`` (whose first part sits at that index).
     """
 
-    __slots__ = ("vertices", "ring_ends", "polygon_ends")
+    __slots__ = ("vertices", "ring_ends", "polygon_ends", "part_owners")
 
-    def __init__(self, vertices: np.ndarray, ring_ends: np.ndarray, polygon_ends: np.ndarray):
+    def __init__(self, vertices: np.ndarray, ring_ends: np.ndarray, polygon_ends: np.ndarray,
+                 part_owners: np.ndarray | None = None):
         self.vertices = vertices
         self.ring_ends = ring_ends
         self.polygon_ends = polygon_ends
+        self.part_owners = part_owners
 
     def __len__(self) -> int:
         return len(self.polygon_ends)

@@ -1,12 +1,14 @@
 """Grids for polymask.xarray: where to sample and how region coordinates map onto the grid.
 
-A regular longitude/latitude grid (equally spaced 1-D coordinates, after
-wrapping) is filled by the scanline core in a sample-point frame (``_Grid``);
+A regular longitude/latitude grid (1-D coordinates on an exact lattice, after
+wrapping: every coordinate within a small share of regionmask's nudge of it)
+is filled by the scanline core in a sample-point frame (``_Grid``);
 the points regionmask tries a second time (the dateline column, the South
 Pole row) are ``_EdgePoints``.  The coordinate checks and the longitude
-wrapping live here too.  Other grids (uneven 1-D coordinates, 2-D lon/lat)
-go through ``polymask.contains``: polymask/_xarray_points.py, which
-polymask.xarray hands to ``_Grid.from_arguments``.
+wrapping live here too.  Other 1-D grids are filled at their own
+coordinates (polymask/_xarray_rectilinear.py) and 2-D lon/lat go through
+``polymask.contains`` (polymask/_xarray_points.py); polymask.xarray hands
+both to ``_Grid.from_arguments``.
 """
 from __future__ import annotations
 
@@ -53,11 +55,13 @@ class _Grid:
         self.pole_row = None  # fill row of -90 N, refilled 1e-10 degrees north
 
     @classmethod
-    def from_arguments(cls, lon, lat, like, vertices, wrap_lon, point_grid):
+    def from_arguments(cls, lon, lat, like, vertices, wrap_lon, point_grid, rectilinear_grid=None):
         """The grid of the public arguments; `point_grid` builds the grids that are not regular.
 
         point_grid(lon, lat, lon_name, lat_name, wrap, wrap_lon), with wrap(lon_values) wrapping
-        longitudes to the regions' convention (polymask/_xarray_points.py).
+        longitudes to the regions' convention (polymask/_xarray_points.py);
+        rectilinear_grid(wrapped_lon, lat_values, grid, wrap_lon) the 1-D grids off a lattice
+        (polymask/_xarray_rectilinear.py; point_grid's where it is None).
         """
         if like is not None:
             if lon is not None or lat is not None:
@@ -75,22 +79,25 @@ class _Grid:
                 lon_name = lon.dims[0]
             if isinstance(lat, xr.DataArray) and lat.ndim == 1:
                 lat_name = lat.dims[0]
-        if lon is not None and lat is not None and (_ndim(lon, "lon") != 1 or _ndim(lat, "lat") != 1):  # curvilinear
+        if lon is not None and lat is not None and (_ndim(lon, "lon") != 1 or _ndim(lat, "lat") != 1
+                                                    or _one_dim(lon, lat)):  # curvilinear or unstructured
             return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
         lon_values = _coordinate(lon, "lon")
         lat_values = _coordinate(lat, "lat")
         wrapped = _wrap(lon_values, vertices, wrap_lon)
         lon_order = np.argsort(-wrapped, kind="stable")  # east to west
         lat_order = np.argsort(-lat_values, kind="stable")  # north to south
-        lon_step = _spacing(wrapped[lon_order])
-        lat_step = _spacing(lat_values[lat_order])
-        if lon_step is None or lat_step is None:  # uneven (Gaussian latitudes, stretched grids)
-            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
+        lon_step = _lattice_step(wrapped[lon_order], NUDGE_LON)
+        lat_step = _lattice_step(lat_values[lat_order], NUDGE_LAT)
+        if lon_step is None or lat_step is None:  # uneven (Gaussian latitudes, rounded, float32, noisy)
+            return cls._rectilinear(lon, lat, lon_values, lat_values, lon_name, lat_name, wrapped, wrap_lon, vertices,
+                                    point_grid, rectilinear_grid)
         origin = (float(wrapped[lon_order[0]]), float(lat_values[lat_order[0]]))
         grid = cls(lon_values, lat_values, lon_name, lat_name, lon_order=lon_order, lat_order=lat_order,
                    origin=origin, step=(lon_step, lat_step))
         if not grid._frame_resolves(vertices):
-            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
+            return cls._rectilinear(lon, lat, lon_values, lat_values, lon_name, lat_name, wrapped, wrap_lon, vertices,
+                                    point_grid, rectilinear_grid)
         if wrap_lon is not False:
             # The column at 180 W (or 0 E) is also the column at 180 E (360 E): a region that
             # ends there (on its east edge, which the border rule keeps) holds it too.
@@ -102,6 +109,14 @@ class _Grid:
             at_pole = np.flatnonzero(np.isclose(lat_values[lat_order], -90.0))
             grid.pole_row = int(at_pole[0]) if len(at_pole) else None
         return grid
+
+    @classmethod
+    def _rectilinear(cls, lon, lat, lon_values, lat_values, lon_name, lat_name, wrapped, wrap_lon, vertices,
+                     point_grid, rectilinear_grid):
+        """1-D coordinates off any lattice: filled at their exact values (NaN ones: point by point)."""
+        if rectilinear_grid is None or not (np.isfinite(wrapped).all() and np.isfinite(lat_values).all()):
+            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
+        return rectilinear_grid(wrapped, lat_values, cls(lon_values, lat_values, lon_name, lat_name), wrap_lon)
 
     @classmethod
     def _from_rio(cls, like):
@@ -220,8 +235,16 @@ class _EdgePoints:
             block[self.row - row0] = np.where(np.isnan(at), self.pole[col0:col0 + width], at)
 
 
+def _one_dim(lon, lat) -> bool:
+    """Whether lon and lat are 1-D DataArrays on one shared dim: the cells of an unstructured grid."""
+    return (isinstance(lon, xr.DataArray) and isinstance(lat, xr.DataArray) and lon.ndim == lat.ndim == 1
+            and lon.dims == lat.dims)
+
+
 def _ndim(values, name: str) -> int:
     """np.ndim(values), or TypeError naming `name` where NumPy cannot read them (ragged, nested past 64 levels)."""
+    if isinstance(values, (str, bytes, dict, set)):
+        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}")
     try:
         return np.ndim(values)
     except (TypeError, ValueError, RecursionError):
@@ -231,22 +254,34 @@ def _ndim(values, name: str) -> int:
 def _coordinate(values, name: str) -> np.ndarray:
     if values is None:
         raise TypeError(f"{name} is required: pass 1-D lon and lat coordinates, or like= a DataArray / Dataset")
-    try:
-        array = np.asarray(values, dtype=np.float64) if not isinstance(values, str) else None
-    except (TypeError, ValueError, RecursionError):
-        raise TypeError(f"{name} must be an array of numbers, got {_describe(values)}") from None
-    if array is None or array.ndim != 1 or len(array) < 2:
-        raise ValueError(f"{name} must be a 1-D array of at least two coordinates, got {_describe(values)}")
-    if not np.isfinite(array).all():
-        raise ValueError(f"{name} coordinates must be finite, got {_describe(values)}")
+    array = coordinate_array(values, name)
+    if array.ndim != 1 or len(array) < 1:
+        raise ValueError(f"{name} must be a 1-D array of at least one coordinate, got {_describe(values)}")
     return array
+
+
+def coordinate_array(values, name: str) -> np.ndarray:
+    """`values` as float64, or TypeError naming what came: real numbers only (no complex, dates, dicts)."""
+    if isinstance(values, (str, bytes, dict, set)):
+        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}")
+    try:
+        array = np.asarray(values)
+        if array.dtype == object:
+            array = array.astype(np.float64)
+    except (TypeError, ValueError, RecursionError):
+        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}") from None
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be real numbers (integers or floats), got an array of dtype {array.dtype}")
+    return array.astype(np.float64, copy=False)
 
 
 def _wrap(lon: np.ndarray, vertices: np.ndarray, wrap_lon) -> np.ndarray:
     """The grid's longitudes in the regions' convention (-180..180 or 0..360)."""
-    if wrap_lon is False or len(vertices) == 0:
+    if wrap_lon is False or (wrap_lon is None and len(vertices) == 0):
         return lon
-    if wrap_lon is None or wrap_lon is True:
+    if wrap_lon is True:  # regionmask's meaning: to the other convention than the grid's own
+        wrap_lon = 360 if _is_180(lon, "the grid's longitudes") else 180
+    elif wrap_lon is None:
         low, high = float(vertices[:, 0].min()), float(vertices[:, 0].max())
         # Rounded to 1e-6 degrees, as regionmask decides: real files carry a few ulps of noise
         # (Natural Earth reaches 180.00000000000006).
@@ -258,16 +293,42 @@ def _wrap(lon: np.ndarray, vertices: np.ndarray, wrap_lon) -> np.ndarray:
         return np.mod(lon, 360.0)
     if wrap_lon == 180:
         return np.where((lon < -180) | (lon >= 180), np.mod(lon + 180.0, 360.0) - 180.0, lon)
-    raise ValueError(f"wrap_lon must be None, False, 180 or 360, got {_describe(wrap_lon)}")
+    raise ValueError(f"wrap_lon must be None, True, False, 180 or 360, got {_describe(wrap_lon)}")
 
 
-def _spacing(descending: np.ndarray) -> float | None:
-    """The step of equally spaced, unique, descending coordinates, or None for any other."""
-    steps = -np.diff(descending)
-    step = float(steps[0])
-    if step <= 0 or not np.allclose(steps, step):
+#: How far a coordinate may stray from the fitted lattice, as a share of the nudge: the fill tests
+#: the lattice's points, so only borders within this share of a nudged point could tell them apart.
+LATTICE_TOLERANCE = 1 / 64
+
+
+def _is_180(lon: np.ndarray, what: str) -> bool:
+    """Whether longitudes are in -180..180 (else 0..360), read rounded to 1e-6 degrees as regionmask reads them."""
+    finite = lon[np.isfinite(lon)]
+    if not finite.size:
+        return True
+    low, high = round(float(finite.min()), 6), round(float(finite.max()), 6)
+    if low < 0 and high > 180:
+        raise ValueError(f"{what} span {low}..{high}: neither -180..180 nor 0..360; pass wrap_lon=180 or 360")
+    return high <= 180
+
+
+def _lattice_step(descending: np.ndarray, nudge: float) -> float | None:
+    """The step of the lattice first - k * step that every coordinate lies on, or None for any other grid.
+
+    Each coordinate must sit within LATTICE_TOLERANCE * nudge of its lattice
+    point (a tolerance test like ``allclose`` on the steps lets the first
+    step's rounding grow over k and swamp the nudge).  One coordinate is a
+    lattice of any step.
+    """
+    if not np.isfinite(descending).all():
         return None
-    return step
+    if len(descending) == 1:
+        return 1.0
+    step = float(descending[0] - descending[-1]) / (len(descending) - 1)
+    if not (np.isfinite(step) and step > 0) or not (np.diff(descending) < 0).all():
+        return None
+    offsets = (descending[0] - descending) - np.arange(len(descending)) * step
+    return step if float(np.abs(offsets).max()) <= LATTICE_TOLERANCE * nudge else None
 
 
 def _as_slice(order: np.ndarray):

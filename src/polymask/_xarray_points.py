@@ -22,7 +22,7 @@ from polymask._contains import contains
 from polymask._rings import PolygonList
 from polymask._threads import as_threads
 from polymask._validation import _describe
-from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON
+from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON, _one_dim, coordinate_array
 
 
 class PointGrid:
@@ -36,11 +36,13 @@ class PointGrid:
         self.dims, self.coords = dims, coords
         self.fill_shape = lon.shape
         self.edge_points = None
+        self.dask = _is_dask(lon)  # dask-backed coordinates: the result stays lazy, block by block
         if wrap_lon is not False:
             # regionmask's second try: points at 180 W / 0 E (as 180 E / 360 E) and at -90 N (from the north).
-            dateline = np.isclose(lon, -180.0 if np.min(lon) < 0 else 0.0)
+            # (Dask coordinates: their minimum is the one value computed before the result is.)
+            dateline = np.isclose(lon, -180.0 if float(np.nanmin(lon)) < 0 else 0.0)
             pole = np.isclose(lat, -90.0)
-            if dateline.any() or pole.any():
+            if self.dask or dateline.any() or pole.any():
                 self.edge_points = (dateline | pole, dateline, pole)
 
     # ---- the tests --------------------------------------------------------------
@@ -52,7 +54,7 @@ class PointGrid:
         """
         table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
         turned = PolygonList(np.ascontiguousarray(-flat.vertices), flat.ring_ends, flat.polygon_ends)
-        if chunks is None:
+        if chunks is None and not self.dask:
             return _block_labels(self.lon, self.lat, *self._edges(), turned=turned, table=table)
         return self._lazy(chunks).map_blocks(_block_labels, *self._lazy_edges(chunks), turned=turned, table=table,
                                              dtype=np.float64)
@@ -60,7 +62,7 @@ class PointGrid:
     def layers(self, flat: PolygonList, chunks=None):
         """A bool stack (region, ...): each region's points, the edge points' second try added."""
         turned = _turned(flat)
-        if chunks is None:
+        if chunks is None and not self.dask:
             return _block_layers(self.lon, self.lat, *self._edges(), turned=turned)
         lon = self._lazy(chunks)
         return lon.map_blocks(_block_layers, *self._lazy_edges(chunks), turned=turned, dtype=bool, new_axis=0,
@@ -75,12 +77,18 @@ class PointGrid:
     def _lazy(self, chunks):
         import dask.array as da
 
+        if self.dask:
+            return self.lon if chunks is None else self.lon.rechunk(chunks)
         return da.from_array(self.lon, chunks=chunks)
 
     def _lazy_edges(self, chunks):
         import dask.array as da
 
-        lon = da.from_array(self.lon, chunks=chunks)
+        lon = self._lazy(chunks)
+        if self.dask:
+            edges = self._edges() if self.edge_points is not None else (
+                da.zeros(self.fill_shape, dtype=bool, chunks=lon.chunks),) * 2
+            return [da.asarray(values).rechunk(lon.chunks) for values in (self.lat,) + tuple(edges)]
         return [da.from_array(values, chunks=lon.chunks) for values in (self.lat,) + self._edges()]
 
     # ---- the result -------------------------------------------------------------
@@ -95,8 +103,17 @@ class PointGrid:
 
 
 def _frame(lon, lat):
-    """Points moved as regionmask moves them, in the turned frame (x = -lon, y = -lat)."""
-    return -(lon - NUDGE_LON), -(lat - NUDGE_LAT)
+    """Points moved as regionmask moves them, in the turned frame (x = -lon, y = -lat); NaN points at 0, 0."""
+    x, y = -(lon - NUDGE_LON), -(lat - NUDGE_LAT)
+    unknown = np.isnan(x) | np.isnan(y)
+    if unknown.any():  # asked somewhere, then answered "no region" by _unknown
+        x, y = np.where(unknown, 0.0, x), np.where(unknown, 0.0, y)
+    return x, y
+
+
+def _unknown(lon, lat) -> np.ndarray:
+    """The points with a NaN coordinate: in no region, as regionmask has them."""
+    return np.isnan(lon) | np.isnan(lat)
 
 
 def _second_try(lon, lat, dateline, pole):
@@ -123,6 +140,7 @@ def _block_labels(lon, lat, dateline, pole, *, turned, table):
         where, x, y = _second_try(lon, lat, dateline, pole)
         first = which[where]
         which[where] = np.where(first == 0, _which(turned, x, y), first)
+    which[_unknown(lon, lat)] = 0
     return table[which]
 
 
@@ -138,6 +156,7 @@ def _block_layers(lon, lat, dateline, pole, *, turned):
         if second is not None:
             where, x2, y2 = second
             stack[index][where] |= contains(region, x2, y2)
+    stack[:, _unknown(lon, lat)] = False
     return stack
 
 
@@ -160,6 +179,19 @@ def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointG
     """
     lon_values = _grid_points(lon, "lon")
     lat_values = _grid_points(lat, "lat")
+    if _is_dask(lon_values) != _is_dask(lat_values):  # one lazy: both lazy, in the lazy one's blocks
+        import dask.array as da
+
+        lazy = lon_values if _is_dask(lon_values) else lat_values
+        lon_values, lat_values = (da.asarray(values).rechunk(lazy.chunks) if values.shape == lazy.shape else values
+                                  for values in (lon_values, lat_values))
+    if _one_dim(lon, lat):  # an unstructured grid: one point per cell
+        if lon_values.shape != lat_values.shape:
+            raise ValueError(f"lon and lat on one dim must have one length, got {lon_values.shape} and "
+                             f"{lat_values.shape}")
+        coords = dict(lat.coords)
+        coords.update(lon.coords)
+        return PointGrid(wrap(lon_values), lat_values, lon.dims, coords, wrap_lon)
     if lon_values.ndim == 1 and lat_values.ndim == 1:
         lon_grid, lat_grid = np.meshgrid(wrap(lon_values), lat_values)
         lon_dim = lon.dims[0] if isinstance(lon, xr.DataArray) else lon_name
@@ -183,10 +215,22 @@ def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointG
     return PointGrid(wrap(lon_values), lat_values, tuple(dims), coords, wrap_lon)
 
 
-def _grid_points(values, name: str) -> np.ndarray:
-    array = np.asarray(values, dtype=np.float64) if not isinstance(values, str) else None
-    if array is None or array.ndim not in (1, 2) or array.size == 0:
+def _is_dask(values) -> bool:
+    """Whether `values` (or a DataArray's data) is a Dask array."""
+    return hasattr(getattr(values, "data", values), "dask") and hasattr(getattr(values, "data", values), "chunks")
+
+
+def _grid_points(values, name: str):
+    if _is_dask(values) and np.ndim(values) == 2:  # kept lazy: checked by dtype here, computed block by block
+        import dask.array as da
+
+        lazy = da.asarray(getattr(values, "data", values))
+        if lazy.dtype.kind not in "iuf":
+            raise TypeError(f"{name} must be real numbers (integers or floats), got an array of dtype {lazy.dtype}")
+        return lazy.astype(np.float64)
+    array = coordinate_array(values, name)
+    if array.ndim not in (1, 2) or array.size == 0:
         raise ValueError(f"{name} must be 1-D coordinates or a 2-D array of grid points, got {_describe(values)}")
-    if not np.isfinite(array).all():
-        raise ValueError(f"{name} coordinates must be finite, got {_describe(values)}")
+    if np.isinf(array).any():  # NaN is a point with no coordinates (land on an ocean grid): in no region
+        raise ValueError(f"{name} coordinates must be finite numbers or NaN, got {_describe(values)}")
     return array

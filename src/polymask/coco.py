@@ -32,6 +32,7 @@ import numpy as np
 
 from polymask import _coco, _core, _inputs, _layouts
 from polymask._describe import short_repr
+from polymask._outputs import result_array
 from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._transform import IDENTITY, to_sample_frame
@@ -296,23 +297,26 @@ def _as_rle_list(rles, name: str) -> tuple[list, bool]:
 
 
 def decode(rles: Mapping | Sequence[Mapping]) -> np.ndarray:
-    """The bool mask of an RLE, (h, w); or of a list of RLEs, (h, w, n) as pycocotools returns."""
+    """The bool mask of an RLE, (h, w); or of a list of RLEs, (h, w, n), in pycocotools' layout.
+
+    Both are Fortran-ordered, as pycocotools returns them: each instance's
+    pixels are one contiguous column-major block (``result[:, :, k]`` is
+    F-contiguous), so a loader can hand an instance on without a copy.
+    """
     items, single = _as_rle_list(rles, "rles")
-    masks = []
-    size = None
-    for k, rle in enumerate(items):
-        name = "rles" if single else f"rles[{k}]"
-        counts = _counts_of(rle, name, size)
-        size = _size_of(rle, name)
-        height, width = size
-        values = np.arange(len(counts)) % 2 == 1
-        # Column-major runs: fill the transposed image row by row.
-        masks.append(np.repeat(values, counts).reshape(width, height).T)
-    if single:
-        return masks[0]
-    if not masks:
+    if not items:
         raise ValueError("rles is empty: decode needs at least one RLE to know the image size")
-    return np.stack(masks, axis=-1)
+    size = _size_of(items[0], "rles" if single else "rles[0]")
+    runs = [_counts_of(rle, "rles" if single else f"rles[{k}]", size) for k, rle in enumerate(items)]
+    height, width = size
+    pixels = height * width
+    # (n, w, h) in C order is (h, w, n) in Fortran order: instance k is one column-major block.
+    stack = result_array(None, (len(runs), width, height), bool, what="decoded masks")
+    flat = stack.reshape(-1).view(np.uint8)
+    for k, counts in enumerate(runs):
+        _coco.decode_into(counts, flat[k * pixels:(k + 1) * pixels])
+    result = stack.transpose(2, 1, 0)
+    return result[:, :, 0] if single else result
 
 
 def area(rles: Mapping | Sequence[Mapping]) -> int | np.ndarray:

@@ -3,7 +3,7 @@
 # Declarations only; every function that can throw is `except +`, and the
 # encoder, which checks for Ctrl-C between chunks, `except +raise_py_error`
 # (core.pxd) so an interrupt arrives as KeyboardInterrupt.
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool
 from libcpp.string cimport string
 from libcpp.vector cimport vector
@@ -22,6 +22,7 @@ cdef extern from "polymask/rle.hpp" namespace "polymask" nogil:
                     vector[string] *strings) except +raise_py_error
     string rle_compress(const uint32_t *counts, int64_t n_counts) except +raise_py_error
     vector[uint32_t] rle_decompress(const char *text, int64_t n_chars) except +raise_py_error
+    void rle_decode(const uint32_t *counts, int64_t n_counts, uint8_t *out, int64_t n_pixels) except +raise_py_error
     vector[uint32_t] rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b,
                                bool intersect) except +raise_py_error
     uint64_t rle_intersection_area(const uint32_t *a, int64_t n_a,

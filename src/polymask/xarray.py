@@ -61,11 +61,12 @@ from numpy.typing import ArrayLike
 from polymask import _core, _inputs, _polygons
 from polymask._describe import short_repr
 from polymask._geometries import geometry_array
-from polymask._rings import PolygonList
+from polymask._rings import PolygonList, vertex_ranges
 from polymask._types import PolygonLike
 from polymask._validation import _describe
 from polymask._xarray_grids import _Grid
 from polymask._xarray_points import PointGrid, point_grid
+from polymask._xarray_rectilinear import RectilinearGrid
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
 
@@ -80,29 +81,80 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
 
     `polygon` is anything ``polymask.mask`` takes (shapely, GeoJSON-like,
     rings) in longitude/latitude.  `wrap_lon`: None detects the regions'
-    convention from their longitudes; 180 or 360 forces one; False never
-    wraps.
+    convention from their longitudes; 180 or 360 forces one; True wraps
+    the grid to the other convention than its own (regionmask's meaning);
+    False never wraps.
     """
     rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon")
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid)
+    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
     labels = _burn(grid, flat, np.array([1.0]), chunks)
     return grid.to_dataarray(labels == 1, "mask")
 
 
 def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
             numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None,
-            chunks: Any = None) -> xr.DataArray:
+            chunks: Any = None, later_wins: bool = False) -> xr.DataArray:
     """Each grid point's region number, NaN outside every region (float64), as regionmask's ``mask``.
 
     `regions`: a ``regionmask.Regions``, a GeoDataFrame or GeoSeries, a
     list or array of shapely geometries, or anything ``polymask.rasterize``
     takes.  `numbers`: one per region; default the Regions' numbers, else
-    0, 1, 2, ...  Where regions overlap, the later one wins.
+    0, 1, 2, ...  A grid point held by two regions has no one number: as
+    in regionmask, that is a ValueError (use :func:`mask_3d`), and so is a
+    ``regionmask.Regions`` declared ``overlap=True``; a Regions declared
+    ``overlap=False`` is not checked.  `later_wins=True` skips the check
+    and gives such a point the later region's number (as ``rasterize``).
     """
+    if not isinstance(later_wins, (bool, np.bool_)):
+        raise TypeError(f"later_wins must be True or False, got {_describe(later_wins)}")
+    declared = getattr(regions, "overlap", None) if hasattr(regions, "polygons") else None
+    if declared is True and not later_wins:
+        raise ValueError("these regions are declared overlap=True: a 2-D mask cannot give a point two numbers; "
+                         "use mask_3d, or pass later_wins=True for the later region's number")
     flat, numbers, _, _ = _regions(regions, numbers, like)
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid)
-    return grid.to_dataarray(_burn(grid, flat, numbers, chunks), "mask")
+    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
+    index = np.arange(len(flat), dtype=np.float64)
+    last = _burn(grid, flat, index, chunks)
+    if not later_wins and declared is None and len(flat) > 1:
+        first = _burn(grid, _reversed(flat), index[::-1].copy(), chunks)  # the earliest region holding each point
+        last = _one_region(last, first) if isinstance(last, np.ndarray) else last.map_blocks(
+            _one_region, first, dtype=np.float64)
+    table = np.concatenate([np.asarray(numbers, dtype=np.float64), [np.nan]])
+    labels = table[np.where(np.isnan(last), -1, last).astype(np.intp)] if isinstance(last, np.ndarray) else \
+        last.map_blocks(_numbers_of, table, dtype=np.float64)
+    return grid.to_dataarray(labels, "mask")
+
+
+def _numbers_of(last: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Region numbers of region indices (NaN: none; table[-1] is NaN)."""
+    return table[np.where(np.isnan(last), -1, last).astype(np.intp)]
+
+
+def _one_region(last: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """`last`, or ValueError where a point's latest and earliest region differ: two regions hold it."""
+    same = (last == first) | (np.isnan(last) & np.isnan(first))
+    if not same.all():
+        where = np.unravel_index(int(np.argmin(same)), same.shape)
+        raise ValueError(f"regions {int(first[where])} and {int(last[where])} (by position) both hold the grid "
+                         f"point at index {tuple(int(k) for k in where)}: a 2-D mask gives each point one number; "
+                         "use mask_3d, or pass later_wins=True for the later region's number")
+    return last
+
+
+def _reversed(flat: PolygonList) -> PolygonList:
+    """The same regions in reverse order."""
+    begins, ends = vertex_ranges(flat)
+    ring_begins = np.concatenate([[0], flat.polygon_ends[:-1]]).astype(np.int64)
+    vertices, ring_ends, polygon_ends, at, rings = [], [], [], 0, 0
+    for p in range(len(flat) - 1, -1, -1):
+        vertices.append(flat.vertices[begins[p]:ends[p]])
+        ring_ends.append(flat.ring_ends[ring_begins[p]:flat.polygon_ends[p]] - begins[p] + at)
+        at += int(ends[p] - begins[p])
+        rings += int(flat.polygon_ends[p] - ring_begins[p])
+        polygon_ends.append(rings)
+    return PolygonList(np.ascontiguousarray(np.concatenate(vertices)), np.concatenate(ring_ends).astype(np.int64),
+                       np.asarray(polygon_ends, dtype=np.int64))
 
 
 def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
@@ -120,20 +172,20 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     """
     one_per_point = getattr(regions, "overlap", None) is False and hasattr(regions, "polygons")
     flat, numbers, names, abbrevs = _regions(regions, numbers, like)
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid)
-    rows, cols = grid.fill_shape
+    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
+    points = int(np.prod(grid.fill_shape))
     if one_per_point:  # each point in at most one region: the label image, one layer per number
         index = np.arange(len(flat), dtype=np.float64)
-        if chunks is None and len(flat) * rows * cols > LAZY_POINTS:  # a stack too large to hold: lazy
+        if chunks is None and len(flat) * points > LAZY_POINTS:  # a stack too large to hold: lazy
             from polymask.dask import DEFAULT_CHUNK
 
             chunks = DEFAULT_CHUNK
         labels = _burn(grid, flat, index, chunks)
-        layers = labels[None, :, :] == index[:, None, None]
+        layers = labels[None] == index.reshape((-1,) + (1,) * labels.ndim)
     elif isinstance(grid, PointGrid):  # uneven or 2-D coordinates: polymask.contains, region by region
-        layers = grid.layers(flat, _point_chunks(chunks, len(flat) * rows * cols))
-    elif chunks is None and len(flat) * rows * cols <= LAZY_POINTS:
-        layers = _Stack(grid, flat).window(0, 0, rows, cols)
+        layers = grid.layers(flat, _point_chunks(chunks, len(flat) * points))
+    elif chunks is None and len(flat) * points <= LAZY_POINTS:
+        layers = _Stack(grid, flat).window(0, 0, *grid.fill_shape)
     else:
         import dask.array as da
 
@@ -144,7 +196,7 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
                                meta=np.empty((0, 0, 0), dtype=bool))
     if not one_per_point:  # _burn's labels are in the grid's order already
         layers = grid.reorder(layers)
-    keep = np.asarray(layers.any(axis=(1, 2))) if drop else np.ones(len(flat), dtype=bool)
+    keep = np.asarray(layers.any(axis=tuple(range(1, layers.ndim)))) if drop else np.ones(len(flat), dtype=bool)
     coords = {"region": numbers[keep]}
     if names is not None:
         coords["names"] = ("region", np.asarray(names, dtype=object)[keep])
@@ -259,7 +311,7 @@ def _in_crs_of(regions, like):
 def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
     """The float64 label image (NaN background) of the regions on the grid, in the grid's order."""
     if isinstance(grid, PointGrid):
-        return grid.labels(flat, numbers, _point_chunks(chunks, grid.fill_shape[0] * grid.fill_shape[1]))
+        return grid.labels(flat, numbers, _point_chunks(chunks, int(np.prod(grid.fill_shape))))
     vertices = grid.sample_frame(flat.vertices)
     frame = PolygonList(vertices, flat.ring_ends, flat.polygon_ends)
     values = np.ascontiguousarray(numbers, dtype=np.float64)

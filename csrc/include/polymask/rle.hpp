@@ -62,6 +62,12 @@ POLYMASK_API std::string rle_compress(const uint32_t *counts, int64_t n_counts);
 // count outside [0, 2^32).
 POLYMASK_API std::vector<uint32_t> rle_decompress(const char *text, int64_t n_chars);
 
+// The pixels of runs in COCO's order (column-major, starting with a run of
+// 0s): out[0 .. sum of counts) gets 0 and 1 bytes, run by run (pycocotools'
+// rleDecode for one RLE).  The counts must sum to n_pixels; throws
+// std::invalid_argument otherwise.
+POLYMASK_API void rle_decode(const uint32_t *counts, int64_t n_counts, uint8_t *out, int64_t n_pixels);
+
 // Union (intersect = false) or intersection of two RLEs of the same image
 // size: the runs of the result, in COCO's form.  Both must cover the same
 // number of pixels; throws std::invalid_argument otherwise.

@@ -16,12 +16,11 @@ Speed claims are ratios taken in one run, never absolute times.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 
 from polymask._validation import MAX_THREADS
 from polymask.bench import report as reports
+from polymask.bench.output import OutputFailed, check_output_path, check_plot_format, check_stages, output, print_table
 from polymask.bench.sweep import SWEEP_VALUES, run_sweep
 from polymask.bench.table import run_table
 from polymask.course.problems import STANDARD_SEED, STANDARD_SIZE, STANDARD_VERTICES
@@ -54,9 +53,12 @@ def parse_args(argv):
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     _check_ranges(parser, args)
+    check_stages(parser, args.stages)
     for option in ("json", "csv", "plot"):
         if getattr(args, option):
-            _check_output_path(parser, f"--{option}", getattr(args, option))
+            check_output_path(parser, f"--{option}", getattr(args, option))
+    if args.plot:
+        check_plot_format(parser, args.plot)
     return args
 
 
@@ -80,29 +82,6 @@ def _check_ranges(parser, args) -> None:
             parser.error(f"{option} must be at most {high:,}, got {value:,}")
 
 
-def _check_output_path(parser, option: str, path: str) -> None:
-    """The file can be written: its folder exists, and it is not a folder itself (checked before the run)."""
-    target = Path(path)
-    folder = target.parent
-    if target.is_dir():
-        parser.error(f"{option} {path!r} is a directory; expected a file name")
-    if not folder.is_dir():
-        what = "is not a directory" if folder.exists() else "does not exist"
-        parser.error(f"{option} {path!r}: the folder {str(folder)!r} {what}; create it first")
-    if not os.access(folder, os.W_OK):
-        parser.error(f"{option} {path!r}: the folder {str(folder)!r} is not writable")
-    # Permissions do not tell everything (root, read-only mounts, /proc): open
-    # the file for appending, as the run will write it, and undo a creation.
-    existed = target.exists()
-    try:
-        with open(target, "a"):
-            pass
-    except OSError as error:
-        parser.error(f"{option} {path!r} cannot be written: {error.strerror or error}")
-    if not existed:
-        target.unlink()
-
-
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
@@ -110,6 +89,9 @@ def main(argv=None) -> int:
     except MemoryError as error:
         print(f"polymask bench: out of memory ({error or 'MemoryError'}); try a smaller --size or --vertices",
               file=sys.stderr)
+        return 2
+    except OutputFailed as error:
+        print(f"polymask bench: {error}", file=sys.stderr)
         return 2
 
 
@@ -125,18 +107,18 @@ def _run(args) -> int:
         return 0
     if args.sweep:
         sweep = run_sweep(args)
-        print(reports.sweep_markdown(sweep))
+        print_table(reports.sweep_markdown(sweep))
         if args.json:
-            reports.write_json(sweep, args.json)
+            output(f"--json {args.json!r}", reports.write_json, sweep, args.json)
         if args.plot:
-            reports.plot_sweep(sweep, args.plot)
+            output(f"--plot {args.plot!r}", reports.plot_sweep, sweep, args.plot)
         return 0
     report = run_table(args)
-    print(reports.markdown(report))
+    print_table(reports.markdown(report))
     if args.json:
-        reports.write_json(report, args.json)
+        output(f"--json {args.json!r}", reports.write_json, report, args.json)
     if args.csv:
-        reports.write_csv(report, args.csv)
+        output(f"--csv {args.csv!r}", reports.write_csv, report, args.csv)
     if args.plot:
-        reports.plot_speedups(report, args.plot)
+        output(f"--plot {args.plot!r}", reports.plot_speedups, report, args.plot)
     return 0
