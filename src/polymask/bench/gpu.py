@@ -18,8 +18,9 @@ it prints, in milliseconds (medians):
 * wall -- ``polymask.opencl.mask(polygon, shape)`` as a user calls it (host
   vertices, a NumPy result; the same polygon each time, so it is sent
   once), what it costs beyond its kernel and download, the same call with
-  the other way of waiting (spinning on a GPU is the default; blocking in
-  the runtime, or the reverse on a CPU device), and the same call from
+  the other way of polling in a large call's wait (without sleeping on a
+  GPU, in short sleeps on a CPU device; small calls block in the runtime
+  either way), and the same call from
   device-resident vertices (a ``pyopencl.array.Array``, the result left
   on the device);
 * cpu -- ``polymask.mask(polygon, shape)`` on this machine's cores;
@@ -202,22 +203,14 @@ def run(args) -> dict:
     triangle = [(1.0, 1.0), (30.0, 3.0), (20.0, 29.0)]
     as_array = np.array(triangle)
     shared.mask(triangle, (32, 32))
-    def other_wait():
-        shared.spin_wait = not shared.spin_wait
-        try:
-            return opencl.mask(as_array, (32, 32))
-        finally:
-            shared.spin_wait = not shared.spin_wait
-
     report["warm_32x32_us"] = floors.bare_call_us(32 * 32, args.overhead_repeats, {
         "polymask.opencl.mask, a list of pairs": lambda: opencl.mask(triangle, (32, 32)),
-        "polymask.opencl.mask, an (N, 2) array": lambda: opencl.mask(as_array, (32, 32)),
-        f"the same, {'blocking' if shared.spin_wait else 'spinning'} instead": other_wait})
+        "polymask.opencl.mask, an (N, 2) array": lambda: opencl.mask(as_array, (32, 32))})
     return report
 
 
 HEADER = ("| size | polygon | rows | scanline | pixel | write floor | rows/floor | packed | upload | download "
-          "| pinned floor | pageable | wall | wall/(rows+pinned) | wall-(kernel+download), us | other wait | "
+          "| pinned floor | pageable | wall | wall/(rows+pinned) | wall-(kernel+download), us | other polling | "
           "device wall | cpu | off |")
 
 

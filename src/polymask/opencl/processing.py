@@ -113,7 +113,7 @@ class MaskEngine(HostResults, DeviceResults):
         # Asked once: each query is a call into the runtime, and a warm call makes none.
         self.max_alloc_bytes = self.device.max_mem_alloc_size
         self.device_type = self.device.type
-        #: Poll for results without sleeping (buffers.wait_in_python): on GPUs and accelerators.
+        #: Poll for large results without sleeping (buffers.wait_in_python): on GPUs and accelerators.
         self.spin_wait = not self.device_type & cl.device_type.CPU
         #: Compilations and device-buffer allocations this engine caused (for tests and curiosity).
         self.builds = 0
