@@ -76,7 +76,7 @@ TEST(Points, IndexEqualsTheRuleWithHolesAndFarCoordinates)
 TEST(Points, StarKeepsMemoryLinear)
 {
     // Every edge of a star spans most of its height: the bands must not
-    // hold N edges each.
+    // hold N edges each, nor many copies of each edge.
     const int n = 2000;
     std::vector<double> xy;
     for (int k = 0; k < n; ++k) {
@@ -86,10 +86,41 @@ TEST(Points, StarKeepsMemoryLinear)
     }
     const Polygon polygon(xy.data(), n);
     const PointIndex index(polygon);
-    EXPECT_LE(index.stored_edges(), 32 * n);
-    EXPECT_GT(index.spanning_edges(), index.stored_edges() / 2);  // most are sorted by x, not tested
+    EXPECT_LE(index.stored_edges(), 4 * n);
+    EXPECT_LE(index.memory_bytes(), 100 * n);
     std::mt19937_64 rng(3);
     expect_index_agrees(polygon, hard_points(xy, rng, -100, 100));
+}
+
+TEST(Points, ACombGetsALevelOfItsOwn)
+{
+    // Issue 41: every tooth of a comb lies in the lowest band of its outline,
+    // and each query tested all of them.  The crowded band gets a level of
+    // its own, where the teeth span its bands and are searched, not tested.
+    const int teeth = 4000;
+    std::vector<double> xy;
+    for (int k = 0; k < teeth; ++k) {
+        xy.push_back(1000.0 * k / (teeth - 1));
+        xy.push_back(k % 2 ? 1e-3 : 0.0);
+    }
+    for (double v : {1000.0, 1e6, 0.0, 1e6}) xy.push_back(v);
+    const int n = teeth + 2;
+    const Polygon polygon(xy.data(), n);
+    const PointIndex index(polygon);
+    EXPECT_GE(index.level_count(), 2);
+    EXPECT_LE(index.memory_bytes(), 100 * n);
+    EXPECT_LT(index.mean_query_work(), 100.0);
+    std::mt19937_64 rng(41);
+    std::uniform_real_distribution<double> across(0, 1000), up(0, 1e-3);
+    std::vector<std::pair<double, double>> points = hard_points(xy, rng, 0, 1000);
+    int64_t work = 0;
+    for (int k = 0; k < 2000; ++k) {
+        const double px = across(rng), py = up(rng);
+        points.emplace_back(px, py);
+        index.contains(px, py, FillRule::even_odd, work);
+    }
+    EXPECT_LT(work, 2000 * 100);  // a few edges a query, not all 4000
+    expect_index_agrees(polygon, points);
 }
 
 TEST(Points, ShallowAndSteepEdgesTogether)
