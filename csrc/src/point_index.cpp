@@ -26,25 +26,6 @@ PointIndex::PointIndex(const Polygon &polygon)
     detail::parallel_for(1, 1, [&](int64_t) { build(polygon); });
 }
 
-// The band b of `level` with bottom[b] <= py < bottom[b + 1], for py in the
-// level's range.  Equal bands: a guess from the spacing, then corrected
-// against the stored bottoms, so rounding in the guess cannot misplace py;
-// bands cut at end-points: a binary search.
-int64_t PointIndex::band_of(const Level &level, double py) const
-{
-    const int64_t bands = level.bands;
-    const double *bottom = band_bottom_.data() + level.first_bottom;
-    if (!level.even) {
-        const int64_t b = std::upper_bound(bottom + 1, bottom + bands, py) - bottom - 1;
-        return std::max<int64_t>(0, std::min(b, bands - 1));
-    }
-    const double guess = (py - level.y_min) * level.scale;
-    int64_t b = guess > 0 ? static_cast<int64_t>(std::min(guess, static_cast<double>(bands - 1))) : 0;
-    while (b > 0 && py < bottom[b]) --b;
-    while (b < bands - 1 && py >= bottom[b + 1]) ++b;
-    return b;
-}
-
 void PointIndex::visit(const Level &level, double px, double py, bool &parity, int &winding, int64_t &work) const
 {
     // Outside [y_min, y_max) none of the level's edges crosses the line y = py (half-open rule).

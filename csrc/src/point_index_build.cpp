@@ -44,6 +44,7 @@ struct PointIndex::Builder {
     std::vector<uint32_t> partials, crowded, band_copies;
     std::vector<int64_t> starts;
     std::vector<double> widths, ends;
+    std::vector<std::pair<int64_t, int64_t>> inner;
 
     // The bands [first, last] of `level` that the edge's [y_low, y_high) meets, clipped to the level.
     std::pair<int64_t, int64_t> bands_of(const Level &level, const BandEdge &e) const
@@ -113,27 +114,33 @@ struct PointIndex::Builder {
         ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
         ticker.tick(static_cast<int64_t>(ends.size()) + 1);
         const auto m = static_cast<int64_t>(ids.size());
+        // Bottoms at ends[step - 1], ends[2 step - 1], ...: an edge is copied once, and once more
+        // per bottom strictly inside it, those of the end-points ends[inner_lo, inner_hi).
+        inner.clear();
+        for (uint32_t id : ids) {
+            const BandEdge &e = index.edges_[id];
+            inner.emplace_back(std::upper_bound(ends.begin(), ends.end(), std::min(e.yi, e.yj)) - ends.begin(),
+                               std::lower_bound(ends.begin(), ends.end(), std::max(e.yi, e.yj)) - ends.begin());
+        }
+        ticker.tick(m);
         int64_t step = std::max<int64_t>(1, static_cast<int64_t>(ends.size()) / std::max<int64_t>(1, m / 4));
-        Level level{lo, hi, 0, static_cast<uint32_t>(index.child_.size()), 0,
-                    static_cast<uint32_t>(index.band_bottom_.size()), false};
-        for (;;) {
-            index.band_bottom_.resize(level.first_bottom);
-            index.band_bottom_.push_back(lo);
-            for (size_t k = static_cast<size_t>(step) - 1; k < ends.size(); k += static_cast<size_t>(step)) {
-                index.band_bottom_.push_back(ends[k]);
-            }
-            index.band_bottom_.push_back(hi);
-            level.bands = static_cast<uint32_t>(index.band_bottom_.size() - level.first_bottom - 1);
-            if (level.bands == 1) break;
-            int64_t copies = 0;
-            for (uint32_t id : ids) {
-                const auto [first, last] = bands_of(level, index.edges_[id]);
-                copies += last - first + 1;
-            }
+        double summed = 0;  // copies beyond one per edge are about summed / step
+        for (const auto &[inner_lo, inner_hi] : inner) summed += static_cast<double>(inner_hi - inner_lo);
+        if (limit > m) step = std::max(step, static_cast<int64_t>(summed / static_cast<double>(limit - m)));
+        for (; step < static_cast<int64_t>(ends.size()); step *= 2) {
+            int64_t copies = m;
+            for (const auto &[inner_lo, inner_hi] : inner) copies += inner_hi / step - inner_lo / step;
             ticker.tick(m);
             if (copies <= limit) break;
-            step *= 2;
         }
+        Level level{lo, hi, 0, static_cast<uint32_t>(index.child_.size()), 0,
+                    static_cast<uint32_t>(index.band_bottom_.size()), false};
+        index.band_bottom_.push_back(lo);
+        for (size_t k = static_cast<size_t>(step) - 1; k < ends.size(); k += static_cast<size_t>(step)) {
+            index.band_bottom_.push_back(ends[k]);
+        }
+        index.band_bottom_.push_back(hi);
+        level.bands = static_cast<uint32_t>(index.band_bottom_.size() - level.first_bottom - 1);
         return level;
     }
 
@@ -211,7 +218,7 @@ struct PointIndex::Builder {
         index.span_width_.push_back(widest * (1 + 0x1p-40) + index.margin_);
         index.span_winding_.push_back(winding);
         const auto m = static_cast<int64_t>(crowded.size());
-        if (crowded.size() > kCrowded && depth + 1 < kMaxDepth && spans_allowed && copies_left > 0) {
+        if (crowded.size() > kCrowded && depth + 1 < kMaxDepth && spans_allowed && 2 * copies_left >= m) {
             double lo = top, hi = bottom;  // the rows the crowded edges occupy inside the band
             for (uint32_t id : crowded) {
                 const BandEdge &e = index.edges_[id];

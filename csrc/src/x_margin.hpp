@@ -34,7 +34,10 @@ inline double x_cross_margin(double x_min, double x_max, double y_extent, double
     if (!std::isfinite(4.0 * x_extent) || !std::isfinite(4.0 * x_extent * y_extent)) {
         return std::numeric_limits<double>::infinity();
     }
-    return std::max(std::fabs(x_min), std::fabs(x_max)) * 0x1p-40 + 1e-300 + 4.0 * (0x1p-1074 / least_rise);
+    // Below a rise of 2^-60 the subnormal term matters; above it, 2^-1000 bounds it
+    // (and computing it would cost a subnormal division per polygon of a label set).
+    const double subnormal = least_rise < 0x1p-60 ? 4.0 * (0x1p-1074 / least_rise) : 0x1p-1000;
+    return std::max(std::fabs(x_min), std::fabs(x_max)) * 0x1p-40 + 1e-300 + subnormal;
 }
 
 }  // namespace detail

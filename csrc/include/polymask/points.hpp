@@ -27,6 +27,7 @@
 // 4 per edge in all): under 100 bytes a vertex.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -92,7 +93,25 @@ private:
     friend struct Builder;
 
     void build(const Polygon &polygon);
-    int64_t band_of(const Level &level, double py) const;
+    // The band b of `level` with bottom[b] <= py < bottom[b + 1], for py in
+    // the level's range.  Equal bands: a guess from the spacing, corrected
+    // against the stored bottoms, so rounding in the guess cannot misplace
+    // py; bands cut at end-points: a binary search.  (Inline: the builds and
+    // the queries call it for every edge and point.)
+    int64_t band_of(const Level &level, double py) const
+    {
+        const int64_t bands = level.bands;
+        const double *bottom = band_bottom_.data() + level.first_bottom;
+        if (!level.even) {
+            const int64_t b = std::upper_bound(bottom + 1, bottom + bands, py) - bottom - 1;
+            return b < 0 ? 0 : b > bands - 1 ? bands - 1 : b;
+        }
+        const double guess = (py - level.y_min) * level.scale;
+        int64_t b = guess > 0 ? static_cast<int64_t>(std::min(guess, static_cast<double>(bands - 1))) : 0;
+        while (b > 0 && py < bottom[b]) --b;
+        while (b < bands - 1 && py >= bottom[b + 1]) ++b;
+        return b;
+    }
     // Adds the crossings right of px in `level` (if py is in its range) to parity and winding.
     void visit(const Level &level, double px, double py, bool &parity, int &winding, int64_t &work) const;
     template <class Add>
