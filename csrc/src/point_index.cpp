@@ -14,7 +14,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
+#include "cell_geometry.hpp"  // detail::InterruptTicker
+#include "checks.hpp"
 #include "parallel.hpp"
 
 namespace polymask {
@@ -23,7 +26,33 @@ namespace polymask {
 // poll the caller's interrupt check (parallel.hpp) wherever it is built.
 PointIndex::PointIndex(const Polygon &polygon)
 {
-    detail::parallel_for(1, 1, [&](int64_t) { build(polygon); });
+    detail::parallel_for(1, 1, [&](int64_t) {
+        std::vector<BandEdge> edges;
+        edges.reserve(polygon.edges_by_y().size());
+        for (const Edge &e : polygon.edges_by_y()) edges.push_back(BandEdge{e.xi, e.yi, e.xj, e.yj});
+        build(std::move(edges));
+    });
+}
+
+PointIndex::PointIndex(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings)
+{
+    detail::check_ends("polymask::PointIndex", "ring_ends", ring_ends, n_rings, n_vertices, "vertex count");
+    if (n_vertices > 0 && xy == nullptr) throw std::invalid_argument("polymask::PointIndex: null vertex pointer");
+    detail::parallel_for(1, 1, [&](int64_t) {
+        std::vector<BandEdge> edges;
+        edges.reserve(static_cast<size_t>(n_vertices));
+        detail::InterruptTicker ticker;
+        for (int64_t r = 0, begin = 0; r < n_rings; begin = ring_ends[r++]) {
+            // Edge (i, j = i - 1) of each ring, as Polygon keeps it; horizontal
+            // edges (and those with a NaN ordinate) never cross a row.
+            for (int64_t i = begin, j = ring_ends[r] - 1; i < ring_ends[r]; j = i++) {
+                const double xi = xy[2 * i], yi = xy[2 * i + 1], xj = xy[2 * j], yj = xy[2 * j + 1];
+                if (yi < yj || yi > yj) edges.push_back(BandEdge{xi, yi, xj, yj});
+            }
+            ticker.tick(ring_ends[r] - begin + 1);
+        }
+        build(std::move(edges));
+    });
 }
 
 void PointIndex::visit(const Level &level, double px, double py, bool &parity, int &winding, int64_t &work) const

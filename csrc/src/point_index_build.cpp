@@ -7,7 +7,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include "bounds.hpp"
 #include "cell_geometry.hpp"  // detail::InterruptTicker
 #include "x_margin.hpp"
 
@@ -237,19 +236,19 @@ struct PointIndex::Builder {
     }
 };
 
-void PointIndex::build(const Polygon &polygon)
+void PointIndex::build(std::vector<BandEdge> &&edges)
 {
-    const ConstSpan<Edge> edges = polygon.edges_by_y();  // sorted by y_low, horizontal ones dropped
     if (edges.empty()) return;  // no level: no point is inside
     // Copies are counted in uint32: at most 4 per edge.
     if (edges.size() >= (size_t(1) << 30)) throw std::length_error("polymask::PointIndex: too many edges");
-    const detail::Bounds box = detail::edge_bounds(edges);
-    x_min_ = box.x_min, x_max_ = box.x_max, y_min_ = box.y_min, y_max_ = box.y_max;
-    double least_rise = std::numeric_limits<double>::infinity();  // the smallest y_high - y_low
-    edges_.reserve(edges.size());
-    for (const Edge &edge : edges) {
-        least_rise = std::min(least_rise, edge.y_high - edge.y_low);
-        edges_.push_back(BandEdge{edge.xi, edge.yi, edge.xj, edge.yj});
+    edges_ = std::move(edges);
+    const double inf = std::numeric_limits<double>::infinity();
+    x_min_ = y_min_ = inf, x_max_ = y_max_ = -inf;
+    double least_rise = inf;  // the smallest y_high - y_low
+    for (const BandEdge &e : edges_) {
+        x_min_ = std::min({x_min_, e.xi, e.xj}), x_max_ = std::max({x_max_, e.xi, e.xj});
+        y_min_ = std::min({y_min_, e.yi, e.yj}), y_max_ = std::max({y_max_, e.yi, e.yj});
+        least_rise = std::min(least_rise, std::fabs(e.yi - e.yj));
     }
     // Spans keep x ranges widened by the margin; an infinite one (x_cross may
     // overflow) trusts no range: every edge of the point's band is tested.

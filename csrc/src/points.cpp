@@ -17,8 +17,12 @@ namespace polymask {
 void contains_points(const Polygon &polygon, const double *x, const double *y, int64_t n, uint8_t *out,
                      FillRule rule, int threads)
 {
-    if (n <= 0) return;
-    const PointIndex index(polygon);
+    if (n > 0) contains_points(PointIndex(polygon), x, y, n, out, rule, threads);
+}
+
+void contains_points(const PointIndex &index, const double *x, const double *y, int64_t n, uint8_t *out,
+                     FillRule rule, int threads)
+{
     // A query's cost in pixel units: finding the bands, then a few per edge tested.
     const double work_per_point = 12.0 + 4.0 * index.mean_query_work();
     detail::for_point_blocks(n, work_per_point, threads, [&](int64_t begin, int64_t end) {
@@ -34,8 +38,13 @@ void contains_points(const Polygon &polygon, const double *x, const double *y, i
 void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y, int64_t height,
                    uint8_t *out, FillRule rule, int threads)
 {
+    if (width > 0 && height > 0) contains_grid(PointIndex(polygon), x, width, y, height, out, rule, threads);
+}
+
+void contains_grid(const PointIndex &index, const double *x, int64_t width, const double *y, int64_t height,
+                   uint8_t *out, FillRule rule, int threads)
+{
     if (width <= 0 || height <= 0) return;
-    const PointIndex index(polygon);
     const double crossings = 4.0 * index.mean_query_work();
     const double work_per_row = static_cast<double>(width) + 8.0 * crossings * std::log2(2.0 + width);
     detail::for_point_blocks(height, work_per_row, threads, [&](int64_t begin, int64_t end) {

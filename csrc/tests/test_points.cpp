@@ -288,3 +288,24 @@ TEST(Points, CoordinatesAtTheEndsOfTheDoubles)
         for (int k = 0; k < 6; ++k) EXPECT_EQ(out[k], polygon.contains(x[k], y[k], rule) ? 1 : 0) << k;
     }
 }
+
+TEST(Points, AnIndexOfRingsEqualsAnIndexOfTheirPolygon)
+{
+    // The binding indexes the caller's rings without a Polygon (no edge
+    // table sorted by y): the same answers, and the same refusals.
+    std::mt19937_64 rng(12);
+    auto xy = random_grid_vertices(rng, 60, -20, 20, 0.5);  // horizontal edges too
+    const auto hole = random_vertices(rng, 9, -10, 10);
+    xy.insert(xy.end(), hole.begin(), hole.end());
+    const int64_t ends[] = {60, 69};
+    const Polygon polygon(xy.data(), 69, ends, 2);
+    const PointIndex rings(xy.data(), 69, ends, 2);
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        for (const auto &[px, py] : hard_points(xy, rng, -20, 20)) {
+            ASSERT_EQ(rings.contains(px, py, rule), polygon.contains(px, py, rule)) << px << ", " << py;
+        }
+    }
+    EXPECT_EQ(rings.stored_edges(), PointIndex(polygon).stored_edges());
+    const int64_t bad[] = {70, 69};
+    EXPECT_THROW(PointIndex(xy.data(), 69, bad, 2), std::invalid_argument);
+}

@@ -7,11 +7,30 @@ core with the GIL released; polymask/_contains.py validates first.
 from libc.stdint cimport int64_t, uint8_t
 from libcpp.memory cimport unique_ptr
 
-from polymask.core cimport Polygon
-from polymask.points cimport LabelIndex
+from polymask.points cimport LabelIndex, PointIndex
 from polymask.points cimport contains_grid as core_contains_grid
 from polymask.points cimport contains_points as core_contains_points
-from polymask.views cimport as_rule, first_end, first_vertex, new_polygon
+from polymask.views cimport as_rule, first_end, first_vertex
+
+
+cdef PointIndex *new_index(const double[:, ::1] vertices, const int64_t[::1] ring_ends) except NULL:
+    """The core's edge index of the rings (one ring when ring_ends is None), owned by the caller.
+
+    Built straight from the caller's vertices with the GIL released; the
+    build answers Ctrl-C (the process's check, _core.pyx).
+    """
+    cdef const double *xy = first_vertex(vertices)
+    cdef int64_t n_vertices = vertices.shape[0]
+    cdef int64_t single_ring_end = n_vertices
+    cdef const int64_t *ends = &single_ring_end
+    cdef int64_t n_rings = 1
+    if ring_ends is not None:
+        n_rings = ring_ends.shape[0]
+        ends = first_end(ring_ends)
+    cdef PointIndex *index
+    with nogil:
+        index = new PointIndex(xy, n_vertices, ends, n_rings)
+    return index
 
 
 def contains(const double[:, ::1] vertices not None, const double[::1] x not None, const double[::1] y not None,
@@ -22,10 +41,10 @@ def contains(const double[:, ::1] vertices not None, const double[::1] x not Non
         raise ValueError(f"x, y and out must have one length, got {n}, {y.shape[0]} and {out.shape[0]}")
     if n == 0:
         return
-    cdef unique_ptr[Polygon] polygon
-    polygon.reset(new_polygon(vertices, ring_ends))
+    cdef unique_ptr[PointIndex] index
+    index.reset(new_index(vertices, ring_ends))
     with nogil:
-        core_contains_points(polygon.get()[0], &x[0], &y[0], n, &out[0], as_rule(rule), threads)
+        core_contains_points(index.get()[0], &x[0], &y[0], n, &out[0], as_rule(rule), threads)
 
 
 def contains_grid(const double[:, ::1] vertices not None, const double[::1] x not None,
@@ -37,10 +56,10 @@ def contains_grid(const double[:, ::1] vertices not None, const double[::1] x no
         raise ValueError(f"out must have shape ({height}, {width}), got ({out.shape[0]}, {out.shape[1]})")
     if width == 0 or height == 0:
         return
-    cdef unique_ptr[Polygon] polygon
-    polygon.reset(new_polygon(vertices, ring_ends))
+    cdef unique_ptr[PointIndex] index
+    index.reset(new_index(vertices, ring_ends))
     with nogil:
-        core_contains_grid(polygon.get()[0], &x[0], width, &y[0], height, &out[0, 0], as_rule(rule), threads)
+        core_contains_grid(index.get()[0], &x[0], width, &y[0], height, &out[0, 0], as_rule(rule), threads)
 
 
 cdef class PolygonLabels:

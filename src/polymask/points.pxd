@@ -7,6 +7,14 @@ from libc.stdint cimport int64_t, uint8_t
 from polymask.core cimport FillRule, Polygon, raise_py_error
 
 cdef extern from "polymask/points.hpp" namespace "polymask" nogil:
+    # The edge index of one polygon, built from rings as Polygon takes them.
+    cdef cppclass PointIndex:
+        PointIndex(const double *xy, int64_t n_vertices, const int64_t *ring_ends,
+                   int64_t n_rings) except +raise_py_error
+    void contains_points(const PointIndex &index, const double *x, const double *y, int64_t n, uint8_t *out,
+                         FillRule rule, int threads) except +raise_py_error
+    void contains_grid(const PointIndex &index, const double *x, int64_t width, const double *y, int64_t height,
+                       uint8_t *out, FillRule rule, int threads) except +raise_py_error
     void contains_points(const Polygon &polygon, const double *x, const double *y, int64_t n, uint8_t *out,
                          FillRule rule, int threads) except +raise_py_error
     void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y, int64_t height,

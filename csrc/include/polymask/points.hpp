@@ -43,6 +43,11 @@ public:
     // chunk of the threading layer (parallel.hpp) the build polls for
     // Ctrl-C and throws Interrupted when asked to stop.
     explicit PointIndex(const Polygon &polygon);
+    // The same from rings as Polygon takes them (ring k: vertices
+    // [ring_ends[k-1], ring_ends[k])), without building a Polygon: the
+    // index needs no edge table sorted by y.  Throws std::invalid_argument
+    // for ring ends that are not non-decreasing up to n_vertices.
+    PointIndex(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings);
 
     // The contract at (px, py), the same answer as polygon.contains(px, py, rule).
     bool contains(double px, double py, FillRule rule = FillRule::even_odd) const;
@@ -92,7 +97,7 @@ private:
     struct Builder;
     friend struct Builder;
 
-    void build(const Polygon &polygon);
+    void build(std::vector<BandEdge> &&edges);
     // The band b of `level` with bottom[b] <= py < bottom[b + 1], for py in
     // the level's range.  Equal bands: a guess from the spacing, corrected
     // against the stored bottoms, so rounding in the guess cannot misplace
@@ -144,6 +149,11 @@ private:
 POLYMASK_API void contains_points(const Polygon &polygon, const double *x, const double *y, int64_t n,
                                   uint8_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
 
+// The same with an index already built (PointIndex's constructors poll
+// for Ctrl-C too): the binding builds it straight from the caller's rings.
+POLYMASK_API void contains_points(const PointIndex &index, const double *x, const double *y, int64_t n,
+                                  uint8_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
+
 // The contract on a rectilinear grid: out[r * width + c] = 1 if the point
 // (x[c], y[r]) is inside, else 0.  x must be non-decreasing (any spacing:
 // Gaussian latitudes, stretched axes); y may be in any order.  Each row's
@@ -151,6 +161,9 @@ POLYMASK_API void contains_points(const Polygon &polygon, const double *x, const
 // search, as the scanline fill compares them with ceil(x_cross): the same
 // bits as contains_points at every (x[c], y[r]).  Threads over rows.
 POLYMASK_API void contains_grid(const Polygon &polygon, const double *x, int64_t width, const double *y,
+                                int64_t height, uint8_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
+
+POLYMASK_API void contains_grid(const PointIndex &index, const double *x, int64_t width, const double *y,
                                 int64_t height, uint8_t *out, FillRule rule = FillRule::even_odd, int threads = 0);
 
 // out[k] = p + 1 for the last polygon p (in [0, n_polygons)) whose region
