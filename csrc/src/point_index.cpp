@@ -7,8 +7,9 @@
 // or end inside one band (a comb: 200k teeth in one band of the outline),
 // those edges get a level of their own, cut at their own end-points, where
 // they mostly span the bands (point_index_build.cpp).  Copies are bounded:
-// the first level holds at most 2 per edge, all levels together 4, each
-// copy 4 bytes (tested) or 16 (sorted), so the index is O(N) with a small
+// the first level holds at most 2 per edge (up to 16 for polygons of fewer
+// than 2^14 edges, a few MB at most), the levels below 2 more, each copy 4
+// bytes (tested) or 16 (sorted), so the index is O(N) with a small
 // constant.  The build ticks the threading layer's interrupt check (Ctrl-C).
 #include "polymask/points.hpp"
 

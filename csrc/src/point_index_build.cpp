@@ -13,7 +13,14 @@
 namespace polymask {
 namespace {
 
-constexpr int64_t kFirstCopies = 2;  // copies per edge the first level may hold
+// Copies per edge the first level may hold: 2 for large polygons, where
+// memory is the bound; smaller ones may take more (at most 16 per edge and
+// about 4 MB in all), so that spiky ones (a star of 1,000 edges, each across
+// a quarter of its height) get thin bands and few edges to test per query.
+int64_t first_copies(int64_t n)
+{
+    return n < (int64_t(1) << 14) ? 16 : n < (int64_t(1) << 17) ? 6 : 2;
+}
 constexpr int64_t kMoreCopies = 2;   // ... that the levels below may add, per edge
 constexpr size_t kCrowded = 16;      // more partial edges than this in a band: a level for them
 constexpr int kMaxDepth = 4;         // levels below one another at most
@@ -260,7 +267,7 @@ void PointIndex::build(std::vector<BandEdge> &&edges)
     {
         std::vector<uint32_t> all(edges_.size());
         for (size_t k = 0; k < all.size(); ++k) all[k] = static_cast<uint32_t>(k);
-        builder.build_level(all, y_min_, y_max_, 0, kFirstCopies * n);
+        builder.build_level(all, y_min_, y_max_, 0, first_copies(n) * n);
     }
     for (size_t k = 0; k < builder.pending.size(); ++k) {  // breadth first: a level's bands stay contiguous
         Builder::Pending crowded = std::move(builder.pending[k]);

@@ -24,7 +24,7 @@
 // edges start or end inside one band (a comb's teeth), the band's index is
 // a level of its own, cut at those edges' end-points, so they span its
 // bands and are searched, not tested.  Copies of edges are bounded (about
-// 4 per edge in all): under 100 bytes a vertex.
+// 4 per edge for large polygons): under 100 bytes a vertex.
 #pragma once
 
 #include <algorithm>
