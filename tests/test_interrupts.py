@@ -261,6 +261,47 @@ def test_sigint_inside_one_band_of_a_pathological_polygon_raises_keyboard_interr
     assert_interrupted_promptly(ONE_BAND, f"{case}, threads={threads}", case, threads)
 
 
+# ---- points: contains and contains_labels (issue 41) ----------------------------------
+# A comb's teeth all lay in one band of its outline, so each point tested
+# every tooth, in chunks sized from the average band: no check for over 60 s.
+# Indexes were built without a check: 8 s for 2x10^6 vertices, 3-7 s for
+# 2x10^6 small polygons.  The SIGINT comes after `delay` s, past the
+# vertices' own copy (the core's Polygon), inside the index's build.
+
+POINTS = HARNESS.replace("threading.Timer(0.3, interrupt)", "threading.Timer(DELAY, interrupt)") + textwrap.dedent('''
+    call, threads, DELAY = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+    rng = np.random.default_rng(41)
+    if call == "comb":  # issue 41's comb, with 5x10^6 points: seconds of queries
+        n = 200_000
+        xs, ys = np.linspace(0, 1000, n), np.where(np.arange(n) % 2, 1e-3, 0.0)
+        polygon = np.vstack([np.c_[xs, ys], [(1000, 1e6), (0, 1e6)]])
+        px, py = rng.uniform(0, 1000, 5_000_000), rng.uniform(0, 1e-3, 5_000_000)
+        run = lambda: polymask.contains(polygon, px, py, threads=threads)
+    elif call == "index":  # the edge index of 2x10^6 random vertices, for one point
+        polygon = rng.uniform(0, 1000, (2_000_000, 2))
+        run = lambda: polymask.contains(polygon, [500.0], [500.0], threads=threads)
+    elif call in ("labels", "labels-index"):  # 2x10^6 six-vertex polygons and one point
+        polygons = rng.uniform(0, 4000, (2_000_000, 1, 2)) + rng.uniform(-5, 5, (2_000_000, 6, 2))
+        if call == "labels":
+            run = lambda: polymask.contains_labels(polygons, [100.0], [100.0], threads=threads)
+        else:  # the polygons' index alone, once the input funnel has read them
+            flat = polymask._inputs.polygons(polygons)
+            run = lambda: polymask._points.PolygonLabels(flat.vertices, flat.ring_ends, flat.polygon_ends)
+    else:  # "labels-grid": 20 tall combs on an 8000 x 8000 grid, 8,000 crossings a row each
+        polygons = [comb(8000, 4000)] * 20
+        run = lambda: polymask.contains_labels(polygons, np.arange(8000.0), np.arange(8000.0)[:, None],
+                                               threads=threads)
+    interrupt_during(run)
+''')
+
+
+@pytest.mark.parametrize("call, delay", [("comb", 0.3), ("index", 1.0), ("labels", 0.3),
+                                         ("labels-index", 0.3), ("labels-grid", 0.3)])
+@pytest.mark.parametrize("threads", [0, 1])
+def test_sigint_during_point_queries_and_their_indexes_raises_keyboard_interrupt(call, delay, threads):
+    assert_interrupted_promptly(POINTS, f"{call} after {delay} s, threads={threads}", call, threads, delay)
+
+
 # ---- what out= holds after an interrupt ---------------------------------------------
 # Documented (the `out` parameters, docs/guide/threads.md): partly written,
 # some rows holding the result and the others what they held before.

@@ -135,6 +135,17 @@ def test_polygons_of_every_size_do_not_grow_the_process():
     assert_no_growth(lambda: polymask.mask(POLYGON[: next(sizes) % 200], SHAPE, threads=1))
 
 
+def test_repeated_point_queries_do_not_grow_the_process():
+    """contains and contains_labels build an index per call (issue 41): it must go with the call."""
+    rng = np.random.default_rng(4)
+    x, y = rng.uniform(0, 64, (2, 500))
+    polygons = [POLYGON, POLYGON[:7] + 3, POLYGON[::-1] * 0.5]
+    calls = iter(range(10**9))
+    assert_no_growth(lambda: polymask.contains(POLYGON, x, y, threads=1) if next(calls) % 2 else
+                     polymask.contains_labels(polygons, x, y, threads=1), calls=2000)
+    assert_no_growth(lambda: polymask.contains_labels(polygons, x, y[:40, None], threads=1), calls=1000)
+
+
 @pytest.mark.parametrize("name,call", [
     ("non-finite vertex", _expect_error(ValueError, np.vstack([POLYGON, [(np.nan, 1.0)]]), SHAPE)),
     ("wrong vertex shape", _expect_error(ValueError, np.zeros((200, 3)), SHAPE)),

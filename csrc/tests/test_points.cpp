@@ -76,7 +76,7 @@ TEST(Points, IndexEqualsTheRuleWithHolesAndFarCoordinates)
 TEST(Points, StarKeepsMemoryLinear)
 {
     // Every edge of a star spans most of its height: the bands must not
-    // hold N edges each.
+    // hold N edges each, nor many copies of each edge.
     const int n = 2000;
     std::vector<double> xy;
     for (int k = 0; k < n; ++k) {
@@ -86,10 +86,52 @@ TEST(Points, StarKeepsMemoryLinear)
     }
     const Polygon polygon(xy.data(), n);
     const PointIndex index(polygon);
-    EXPECT_LE(index.stored_edges(), 32 * n);
-    EXPECT_GT(index.spanning_edges(), index.stored_edges() / 2);  // most are sorted by x, not tested
+    EXPECT_LE(index.stored_edges(), 18 * n);  // a small polygon may hold 16 copies an edge, and 2 more below
+    EXPECT_LE(index.memory_bytes(), 400 * n);
     std::mt19937_64 rng(3);
     expect_index_agrees(polygon, hard_points(xy, rng, -100, 100));
+    // A large star: under 100 bytes a vertex (issue 41's aim).
+    const int large = 300000;
+    xy.clear();
+    for (int k = 0; k < large; ++k) {
+        const double angle = 2 * M_PI * k / large, radius = (k % 2) ? 100 : 5;
+        xy.push_back(radius * std::cos(angle));
+        xy.push_back(radius * std::sin(angle));
+    }
+    const PointIndex large_index(xy.data(), large, std::vector<int64_t>{large}.data(), 1);
+    EXPECT_LE(large_index.stored_edges(), 4 * large);
+    EXPECT_LE(large_index.memory_bytes(), 100 * large);
+}
+
+TEST(Points, ACombGetsALevelOfItsOwn)
+{
+    // Issue 41: every tooth of a comb lies in the lowest band of its outline,
+    // and each query tested all of them.  The crowded band gets a level of
+    // its own, where the teeth span its bands and are searched, not tested.
+    const int teeth = 4000;
+    std::vector<double> xy;
+    for (int k = 0; k < teeth; ++k) {
+        xy.push_back(1000.0 * k / (teeth - 1));
+        xy.push_back(k % 2 ? 1e-3 : 0.0);
+    }
+    for (double v : {1000.0, 1e6, 0.0, 1e6}) xy.push_back(v);
+    const int n = teeth + 2;
+    const Polygon polygon(xy.data(), n);
+    const PointIndex index(polygon);
+    EXPECT_GE(index.level_count(), 2);
+    EXPECT_LE(index.memory_bytes(), 100 * n);
+    EXPECT_LT(index.mean_query_work(), 100.0);
+    std::mt19937_64 rng(41);
+    std::uniform_real_distribution<double> across(0, 1000), up(0, 1e-3);
+    std::vector<std::pair<double, double>> points = hard_points(xy, rng, 0, 1000);
+    int64_t work = 0;
+    for (int k = 0; k < 2000; ++k) {
+        const double px = across(rng), py = up(rng);
+        points.emplace_back(px, py);
+        index.contains(px, py, FillRule::even_odd, work);
+    }
+    EXPECT_LT(work, 2000 * 100);  // a few edges a query, not all 4000
+    expect_index_agrees(polygon, points);
 }
 
 TEST(Points, ShallowAndSteepEdgesTogether)
@@ -256,4 +298,25 @@ TEST(Points, CoordinatesAtTheEndsOfTheDoubles)
         polymask::contains_points(polygon, x, y, 6, out, rule, 1);
         for (int k = 0; k < 6; ++k) EXPECT_EQ(out[k], polygon.contains(x[k], y[k], rule) ? 1 : 0) << k;
     }
+}
+
+TEST(Points, AnIndexOfRingsEqualsAnIndexOfTheirPolygon)
+{
+    // The binding indexes the caller's rings without a Polygon (no edge
+    // table sorted by y): the same answers, and the same refusals.
+    std::mt19937_64 rng(12);
+    auto xy = random_grid_vertices(rng, 60, -20, 20, 0.5);  // horizontal edges too
+    const auto hole = random_vertices(rng, 9, -10, 10);
+    xy.insert(xy.end(), hole.begin(), hole.end());
+    const int64_t ends[] = {60, 69};
+    const Polygon polygon(xy.data(), 69, ends, 2);
+    const PointIndex rings(xy.data(), 69, ends, 2);
+    for (FillRule rule : {FillRule::even_odd, FillRule::nonzero}) {
+        for (const auto &[px, py] : hard_points(xy, rng, -20, 20)) {
+            ASSERT_EQ(rings.contains(px, py, rule), polygon.contains(px, py, rule)) << px << ", " << py;
+        }
+    }
+    EXPECT_EQ(rings.stored_edges(), PointIndex(polygon).stored_edges());
+    const int64_t bad[] = {70, 69};
+    EXPECT_THROW(PointIndex(xy.data(), 69, bad, 2), std::invalid_argument);
 }

@@ -120,6 +120,14 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
         ``rasterize``), or 0.  Each polygon claims exactly the points
         ``polymask.contains`` gives it.
 
+    Notes
+    -----
+    The polygons are indexed once by their bounding boxes, so each point
+    tests only the polygons whose box holds it.  A row of x with a column of
+    y is a rectilinear grid: each row paints the spans of the polygons it
+    crosses, later ones over earlier ones, and besides the result only a
+    small buffer is allocated.
+
     Examples
     --------
     >>> import polymask
@@ -131,12 +139,27 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None))
-    x_flat, y_flat, shape = _points_of(_coordinates(x, "x"), _coordinates(y, "y"))
-    which = result_array(None, x_flat.shape, np.int64, what="polygon numbers", hint=_POINTS_HINT)
-    _points.which_polygon(flat.vertices, flat.ring_ends, flat.polygon_ends, x_flat, y_flat, which, rule,
-                          thread_count)
-    return np.concatenate([np.zeros(1, dtype=labels.dtype), labels])[which].reshape(shape)
+    table = np.concatenate([np.zeros(1, dtype=labels.dtype), labels])  # polygon number -> label
+    x_array, y_array = _coordinates(x, "x"), _coordinates(y, "y")
+    grid = _is_grid(x_array, y_array)
+    if not grid:
+        x_flat, y_flat, shape = _points_of(x_array, y_array)
+    index = _points.PolygonLabels(flat.vertices, flat.ring_ends, flat.polygon_ends)
+    if grid:  # a row of x and a column of y: each row's spans painted, polygon by polygon
+        return _labels_grid(index, table, x_array.reshape(-1), y_array.reshape(-1), rule, thread_count)
+    labelled = result_array(None, (x_flat.size,), table.dtype, what="labels", hint=_POINTS_HINT)
+    # By blocks: the polygon numbers take 8 bytes a point, the labels maybe 1.
+    for begin in range(0, x_flat.size, _BLOCK):
+        end = min(x_flat.size, begin + _BLOCK)
+        which = np.empty(end - begin, dtype=np.int64)
+        index.which(x_flat[begin:end], y_flat[begin:end], which, rule, thread_count)
+        np.take(table, which, out=labelled[begin:end])
+    return labelled.reshape(shape)
 
+
+#: Points (or grid cells) labelled per call into the core: their polygon
+#: numbers are a small buffer beside the result.
+_BLOCK = 1 << 20
 
 #: The way out named when the answer for all the points does not fit in memory.
 _POINTS_HINT = "ask for the points in parts"
@@ -159,6 +182,25 @@ def _contains_grid(rings, x: np.ndarray, y: np.ndarray, rule: int, threads: int)
     if not ascending:
         inside[:, order] = filled
     return inside
+
+
+def _labels_grid(index, table: np.ndarray, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
+    """contains_labels on the grid of columns x and rows y, by blocks of rows: memory near the result."""
+    labelled = result_array(None, (len(y), len(x)), table.dtype, what="labels", hint=_POINTS_HINT)
+    order = np.argsort(x, kind="stable")
+    ascending = bool(np.all(order == np.arange(len(x))))
+    x_sorted = np.ascontiguousarray(x if ascending else x[order], dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    rows = max(1, _BLOCK // max(1, len(x)))
+    for begin in range(0, len(y), rows):
+        end = min(len(y), begin + rows)
+        which = np.empty((end - begin, len(x)), dtype=np.int64)
+        index.which_grid(x_sorted, y[begin:end], which, rule, threads)
+        if ascending:
+            np.take(table, which, out=labelled[begin:end])
+        else:
+            labelled[begin:end, order] = table[which]
+    return labelled
 
 
 def _points_of(x_array: np.ndarray, y_array: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
