@@ -165,5 +165,7 @@ def test_the_report_is_what_a_notebook_shows():
     printer.text = printer.text_
     result._repr_pretty_(printer, False)
     assert Printer.text == str(result) == repr(result)
+    from polymask.course.checker import sandbox
+
     assert str(result).startswith(f"PASS exercise 01_python: {SOLUTION} gives the right mask on all 34 cases.\n"
-                                  "  (random cases from seed ")
+                                  f"  ({sandbox.current().describe()})\n  (random cases from seed ")

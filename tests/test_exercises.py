@@ -166,3 +166,16 @@ def test_the_04_and_06_readmes_do_not_give_the_code_away():
         readme = (EXERCISES_DIR / folder / "README.md").read_text()
         before_hints = readme.split("## Hints")[0]
         assert code not in before_hints, f"{folder}/README.md gives the answer before the hints"
+
+
+def test_the_readme_sections_a_stub_points_at_exist():
+    import re
+
+    pointers = 0
+    for exercise in checker.EXERCISES:
+        text = stub_path(exercise).read_text()
+        readme = (EXERCISES_DIR / exercise.folder / "README.md").read_text()
+        for section in re.findall(r'README\.md,\s+section\s+"([^"]+)"', text):
+            pointers += 1
+            assert re.search(rf"^## {re.escape(section)}[ \t]*$", readme, re.MULTILINE), (exercise.folder, section)
+    assert pointers >= 1

@@ -11,10 +11,10 @@
   little CPU (the machine's other work took its core, so the first took
   its rows), or the worker did not get two cores' worth of CPU, the
   verdict is *inconclusive*, never PASS.
-* **05, cdef class.**  A random number (120 to 240) of ``Polygon`` objects
-  of a large polygon are built, asked for a mask (answers checked) and
-  dropped; the worker's private memory is read from ``/proc`` before and
-  after.
+* **05, cdef class.**  A random number (120 to 240) of ``Polygon`` objects,
+  each of a random size (10,000 to 30,000 vertices), are built, asked for a
+  mask (answers checked) and dropped; the worker's private memory is read
+  from ``/proc`` before and after.
 * **03, types.**  Cython's annotation must be white on every line of the
   per-pixel function and of every loop (see :mod:`source`), and the
   learner's ``mask`` must beat the plain compiled stage by a floor, timed
@@ -132,25 +132,35 @@ def thread_verdict(speedup: float, busiest_share: float, others_share: float, sh
                        "the machine is too busy to tell")
 
 
-def memory_failure(worker: Worker, rng, limit: float, n_vertices: int = 20_000) -> str | None:
-    """05: build, ask and drop Polygon objects a random number of times; memory from /proc."""
+def memory_failure(worker: Worker, rng, limit: float, most_vertices: int = 30_000) -> str | None:
+    """05: build, ask and drop Polygon objects of random sizes a random number of times; memory from /proc.
+
+    Each object gets its own vertex count (10,000 to `most_vertices`, a prefix of one
+    random polygon), so a Polygon that frees only at one size leaks at the others; the
+    growth allowed is half of what all of them together hold.
+    """
     from polymask.course.problems import random_polygon
 
     phase = "the memory check"
-    base = random_polygon(n_vertices, 64, seed=int(rng.integers(2**31)))
+    base = random_polygon(most_vertices, 64, seed=int(rng.integers(2**31)))
     constructions = int(rng.integers(120, 241))
+    held = 0
 
     def batch(count):
-        made = [(base + rng.uniform(-24, 24, size=2), (8, 8)) for _ in range(count)]
+        nonlocal held
+        sizes = rng.integers(10_000, most_vertices + 1, size=count)
+        made = [(base[:size] + rng.uniform(-24, 24, size=2), (8, 8)) for size in sizes]
         answers, _ = judge.ask(worker, "polygon_masks", made, limit, phase)
         for answer, (vertices, shape) in zip(answers, made):
             if isinstance(answer, dict):
                 return f"Polygon(vertices).mask(shape) failed in the memory check: {answer['message']}"
             if not judge.is_right(answer, vertices, shape):
                 return "Polygon(vertices).mask(shape) gave a wrong mask in the memory check."
+        held += sum(vertices.nbytes for vertices, _ in made)
         return None
 
     problem = batch(4)  # warm up: allocator pools, first-use buffers
+    held = 0
     before = worker.anonymous_memory()
     done = 0
     while problem is None and done < constructions:
@@ -160,9 +170,9 @@ def memory_failure(worker: Worker, rng, limit: float, n_vertices: int = 20_000) 
     if problem:
         return problem
     grew = worker.anonymous_memory() - before
-    if grew > 0.5 * constructions * base.nbytes:
-        return (f"Polygon leaks its C++ polygon: building, asking for a mask and dropping "
-                f"Polygon({n_vertices:,} vertices) {constructions} times grew the process by "
+    if grew > 0.5 * held:
+        return (f"Polygon leaks its C++ polygon: building, asking for a mask and dropping {constructions} "
+                f"Polygon objects of 10,000 to {most_vertices:,} vertices grew the process by "
                 f"{grew / 2**20:.0f} MiB. __dealloc__ must delete what __cinit__ made (del self.polygon).")
     return None
 
@@ -182,3 +192,39 @@ def typed_speed_failure(worker: Worker, stage_worker_factory, rng, limit: float,
                 f"(typed loops are at least {TYPED_SPEEDUP_FLOOR:g}x faster): the per-pixel work still "
                 "goes through Python objects.")
     return None
+
+
+#: 08: the most the cost may grow from 24 to 2,400 vertices (per-pixel code: about 100x).
+MAX_SCALING = 25.0
+
+
+def _star(rng, n_vertices: int, side: int):
+    """A star-shaped polygon of `n_vertices` around the image's centre: few crossings per row at any n."""
+    import numpy as np
+
+    angles = np.sort(rng.uniform(0.0, 2 * np.pi, size=n_vertices))
+    radii = rng.uniform(0.35, 0.45, size=n_vertices) * side
+    return np.column_stack([side / 2 + radii * np.cos(angles), side / 2 + radii * np.sin(angles)])
+
+
+def scaling_failure(worker: Worker, rng, limit: float, side: int = 256) -> str | None:
+    """08: the learner's mask of 2,400 vertices may cost at most MAX_SCALING times its mask of 24.
+
+    Per-pixel code tests every edge at every pixel, so 100 times the vertices cost
+    about 100 times the time; the scanline fill's per-pixel work does not grow with
+    the vertex count.  Each size is timed twice on fresh polygons (the minimum counts).
+    """
+    phase = "the scaling check"
+    seconds = {}
+    for count in (24, 2400, 24, 2400):
+        polygons = [(_star(rng, count, side), (side, side)) for _ in range(2)]
+        answers, elapsed = judge.ask(worker, "masks", polygons, limit, phase)
+        if not all(judge.is_right(a, v, s) for a, (v, s) in zip(answers, polygons)):
+            return f"is wrong on a {side}x{side} problem of {count:,} vertices (the scaling check)."
+        seconds[count] = min(seconds.get(count, float("inf")), elapsed / len(polygons))
+    growth = seconds[2400] / max(seconds[24], 1e-9)
+    if growth <= MAX_SCALING:
+        return None
+    return (f"its cost grows like per-pixel code: a {side}x{side} mask of 2,400 vertices took {growth:.0f}x the "
+            f"time of one of 24 (the scanline fill: far less than the 100x of testing every edge at every "
+            "pixel). Work a row at a time: find where the edges cross the row, sort, fill the spans.")
