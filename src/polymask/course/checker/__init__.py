@@ -6,7 +6,6 @@ A checker a learner can trust, in these rooms:
   -- the operating system's sandbox (Landlock, namespaces) around the
   learner's build and run; :mod:`~polymask.course.checker.integrity` -- the
   installed files checked against pip's record before judging;
-
 * :mod:`~polymask.course.checker.exercises` -- the registry: what each exercise
   asks for (file, entry points, technique check, stage to beat), the test
   set (the contract's polygons plus the 1e300 extremes), the hints;
