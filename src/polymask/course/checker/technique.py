@@ -36,6 +36,8 @@ MAX_BUSIEST_SHARE = 0.8
 #: 06: the CPU the other threads may use (as a share of the serial stage's) while the busiest
 #: does more than MAX_BUSIEST_SHARE, before it counts as burnt rather than starved.
 MIN_BURNT_SHARE = 0.4
+#: 06: the most CPU all threads together may use at threads=2, as a share of the serial cost (shared rows: ~1).
+MAX_TOTAL_SHARE = 1.6
 #: 03: how much faster than cython_plain typed loops must be (typed loops: far more).
 TYPED_SPEEDUP_FLOOR = 3.0
 
@@ -70,18 +72,22 @@ def thread_failure(worker: Worker, stage_worker_factory, baseline: str, rng, lim
         return [(rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2)), (side, side)) for _ in range(count)]
 
     wrong = f"is wrong on a {side}x{side} problem at threads=1 or 2 (the thread check)."
+    stalled = 0.0  # seconds some runnable task waited for a CPU on this machine, during the threads=2 runs
     first = run(worker, polygons(1), {"threads": 1})
     if first is None:
         return wrong, ""
     # Enough masks per request for /proc's CPU clock (10 ms ticks) to resolve each thread's share.
     count = max(1, min(32, math.ceil(0.25 / max(first[0], 1e-6))))
     walls: dict[str, list] = {"one": [], "two": [], "base": []}
-    busiest, others, base_cpu, shared_rounds, two_wall = [], [], [], 0, 0.0
+    busiest, others, base_cpu, one_cpu, shared_rounds, two_wall = [], [], [], [], 0, 0.0
     with stage_worker_factory(baseline) as stage:
         for _ in range(4):
             batch = polygons(count)
-            serial, parallel, base = run(worker, batch, {"threads": 1}), run(worker, batch, {"threads": 2}), \
-                run(stage, batch, {})
+            serial = run(worker, batch, {"threads": 1})
+            pressure = cpu_pressure()
+            parallel = run(worker, batch, {"threads": 2})
+            stalled += cpu_pressure() - pressure
+            base = run(stage, batch, {})
             if serial is None or parallel is None:
                 return wrong, ""
             walls["one"].append(serial[0])
@@ -94,16 +100,30 @@ def thread_failure(worker: Worker, stage_worker_factory, baseline: str, rng, lim
                 shared_rounds += 1  # a second thread did a real share of this round's work
             two_wall += parallel[0]
             base_cpu.append(sum(base[1].values()))
+            one_cpu.append(sum(serial[1].values()))
     median = statistics.median
-    base = max(median(base_cpu), 1e-9)
+    # The serial cost: the learner's own threads=1 CPU, or the baseline's when that is less (a threads=1
+    # path padded with extra work is not the cost of the mask); CPU time, so sleeping pads nothing.
+    serial_cpu = max(min(median(one_cpu), median(base_cpu)), 1e-9)
+    # Per mask, so the count of masks per request cancels; NaN pressure (no PSI) reads as busy.
+    busy = not stalled < 0.25 * two_wall * count
     return thread_verdict(
-        speedup=min(median(walls["one"]), median(walls["base"])) / median(walls["two"]),
-        busiest_share=median(busiest) / base, others_share=median(others) / base, shared_rounds=shared_rounds,
-        of_a_core=sum(busiest) / max(two_wall, 1e-9), baseline=baseline)
+        speedup=min(median(walls["one"]), median(one_cpu), median(walls["base"])) / median(walls["two"]),
+        busiest_share=median(busiest) / serial_cpu, others_share=median(others) / serial_cpu,
+        shared_rounds=shared_rounds, of_a_core=sum(busiest) / max(two_wall, 1e-9), baseline=baseline, busy=busy)
+
+
+def cpu_pressure() -> float:
+    """Seconds, since boot, that some runnable task on this machine waited for a CPU (Linux PSI), or NaN."""
+    try:
+        with open("/proc/pressure/cpu") as pressure:
+            return int(pressure.readline().rsplit("total=", 1)[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def thread_verdict(speedup: float, busiest_share: float, others_share: float, shared_rounds: int,
-                   of_a_core: float, baseline: str) -> tuple[str | None, str]:
+                   of_a_core: float, baseline: str, busy: bool = False) -> tuple[str | None, str]:
     """The 06 verdict from what the checker measured at threads=2 (shares of `baseline`'s CPU per mask).
 
     Rows shared by two threads: the busiest uses about half the serial CPU and the
@@ -112,6 +132,13 @@ def thread_verdict(speedup: float, busiest_share: float, others_share: float, sh
     (CPU burnt beside the work), inconclusive if they got little CPU (a busy machine
     starved the second thread, so the first took its rows).
     """
+    if busiest_share + others_share > MAX_TOTAL_SHARE:
+        return (f"with threads=2 its threads used {busiest_share + others_share:.0%} of the CPU time one thread "
+                "needs for the mask: CPU burnt beside the work. Shared rows cost about the same CPU in all as one "
+                "thread doing them all."), ""
+    if shared_rounds < 3 and busy:
+        raise Inconclusive("with threads=2 one thread did almost all the work while the machine had runnable tasks "
+                           "waiting for a CPU (Linux's CPU pressure): the second thread may not have had a core")
     if shared_rounds < 3:
         return (f"it ran on 1 thread: with threads=2, one thread did the CPU work ({speedup:.2f}x the speed of "
                 "threads=1). Split the rows over threads with cython.parallel.prange(..., nogil=True), and let "
