@@ -71,3 +71,13 @@ def test_the_per_pixel_rule_in_numpy_is_not_a_scanline_fill(tmp_path):
     result = checker.check("08", path, timing=False)
     assert result.status == "wrong" and result.phase == "the scaling check", str(result)
     assert "its cost grows like per-pixel code" in str(result)
+
+
+def test_one_work_item_computing_the_image_fails_07(tmp_path):
+    path = tmp_path / "mask.cl"
+    shutil.copyfile(DISHONEST / "one_item_does_all.cl", path)
+    result = checker.check("07", path, timing=False)
+    if result.status == "error" and "OpenCL" in str(result):
+        pytest.skip(f"no OpenCL device here: {str(result).splitlines()[0]}")
+    assert result.status == "wrong" and result.phase == "the work-item check", str(result)
+    assert "it is not one work-item per pixel" in str(result)

@@ -30,6 +30,7 @@ WHITE_LOOPS = "white_loops"          # Cython's annotation shows no Python in an
 FREES_POLYGON = "frees_polygon"      # constructing Polygon repeatedly does not grow memory
 MANY_THREADS = "many_threads"        # the loop ran on more than one thread, seen at run time
 ROW_SCALING = "row_scaling"          # the cost grows far less with the vertex count than per-pixel code
+WORK_ITEMS = "work_items"            # each OpenCL work-item writes its own pixel, and only it
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ class Exercise:
     #: (regular expression on the comment-free source, what it stands for): declarations
     #: Python cannot see (cdef functions, cdef classes, extern blocks).
     declarations: tuple = ()
-    #: The technique check, one of WHITE_LOOPS, FREES_POLYGON, MANY_THREADS, ROW_SCALING, or None.
+    #: The technique check, one of WHITE_LOOPS, FREES_POLYGON, MANY_THREADS, ROW_SCALING, WORK_ITEMS, or None.
     technique: str | None = None
 
     @property
@@ -87,7 +88,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise("06", "06_prange", "mask.pyx", "cython_prange", "cython_class", openmp=True, link_core=True,
              call_options=(("threads", 2),), entry_points=("mask(vertices, shape, threads)",),
              technique=MANY_THREADS),
-    Exercise("07", "07_opencl", "mask.cl", "opencl", "cython_prange", entry_points=()),
+    Exercise("07", "07_opencl", "mask.cl", "opencl", "cython_prange", entry_points=(), technique=WORK_ITEMS),
     Exercise("08", "08_scanline", "mask.py", "scanline", "opencl", technique=ROW_SCALING),
 )
 

@@ -255,3 +255,31 @@ def scaling_failure(worker: Worker, rng, limit: float, side: int = 256) -> str |
     return (f"its cost grows like per-pixel code: a {side}x{side} mask of 2,400 vertices took {growth:.0f}x the "
             f"time of one of 24 (the scanline fill: far less than the 100x of testing every edge at every "
             "pixel). Work a row at a time: find where the edges cross the row, sort, fill the spans.")
+
+
+def work_item_failure(worker: Worker, rng, limit: float, side: int = 64) -> str | None:
+    """07: run only a random window of work-items (an NDRange with a global offset); exactly the window's
+    pixels must be written, and right -- each work-item computes its own pixel, not the image."""
+    import numpy as np
+
+    from polymask.course.problems import STANDARD_VERTICES
+
+    vertices = rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2))
+    row, col = (int(v) for v in rng.integers(1, side // 2, size=2))
+    rows, cols = (int(v) for v in rng.integers(4, side // 2, size=2))
+    answers, _ = judge.ask(worker, "masks", [(vertices, (side, side))], limit, "the work-item check",
+                           options={"window": [row, col, rows, cols]})
+    answer = answers[0]
+    if isinstance(answer, dict):
+        return f"the kernel failed when only some work-items ran: {answer['message']}"
+    got = answer.reshape(side, side)
+    inside = np.zeros((side, side), dtype=bool)
+    inside[row:row + rows, col:col + cols] = True
+    expected = judge.reference(vertices, (side, side)).reshape(side, side)
+    stray = int(np.count_nonzero(got[~inside] != 2))
+    unwritten = int(np.count_nonzero(got[inside] == 2))
+    if stray or unwritten or not np.array_equal(got[inside], expected[inside]):
+        return (f"it is not one work-item per pixel: with only the {rows}x{cols} work-items at row {row}, column "
+                f"{col} running, {stray} pixels outside them were written and {unwritten} of theirs were not. Each "
+                "work-item must compute and write its own pixel, found from get_global_id(0) and (1).")
+    return None

@@ -35,6 +35,7 @@ from polymask.course.checker.exercises import (
     MANY_THREADS,
     ROW_SCALING,
     WHITE_LOOPS,
+    WORK_ITEMS,
     checker_cases,
     default_time_size,
     get_exercise,
@@ -262,6 +263,11 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
         if problem:
             return fail(f"{head} {problem}", "the speed check")
         note = ", with no Python in its per-pixel code"
+    elif spec.technique == WORK_ITEMS:
+        problem = technique.work_item_failure(worker, rng, limits.technique)
+        if problem:
+            return fail(f"{head} {problem}", "the work-item check")
+        note = ", one work-item per pixel"
     elif spec.technique == ROW_SCALING:
         problem = technique.scaling_failure(worker, rng, limits.technique)
         if problem:
