@@ -81,3 +81,10 @@ def test_one_work_item_computing_the_image_fails_07(tmp_path):
         pytest.skip(f"no OpenCL device here: {str(result).splitlines()[0]}")
     assert result.status == "wrong" and result.phase == "the work-item check", str(result)
     assert "it is not one work-item per pixel" in str(result)
+
+
+def test_a_spinning_twin_with_a_slowed_serial_run_never_passes_06(tmp_path):
+    # threads=1 sleeps as long as it worked: wall time says 2x, CPU time says one thread did it all.
+    result = checker.check("06", _copy(tmp_path, "slowed_serial_twin.pyx"), timing=False)
+    assert not result.passed and result.status in ("wrong", "inconclusive"), str(result)
+    assert result.phase == "the thread check", str(result)
