@@ -198,3 +198,18 @@ def test_a_lost_install_record_is_refused(package_copy):
     for record in site.glob("polymask-*.dist-info"):
         shutil.rmtree(record)
     assert "no install record" in integrity.refusal(package)
+
+
+@needs_sandbox
+def test_a_sandboxed_program_has_no_capabilities_even_as_root(tmp_path):
+    probe = ("import socket\nstatus = open('/proc/self/status').read()\n"
+             "print([line for line in status.splitlines() if line.startswith('CapEff')][0])\n"
+             "try:\n    socket.sethostname('learner')\n    print('renamed the host')\nexcept OSError as error:\n"
+             "    print('refused', error.errno)\n")
+    box = sandbox.current()
+    done = subprocess.run(box.command([sys.executable, "-I", "-c", probe], tmp_path), capture_output=True,
+                          text=True, timeout=60, env=box.environment(dict(os.environ), tmp_path), check=False)
+    assert done.returncode == 0, done.stderr
+    if box.landlock_abi:
+        assert "CapEff:\t0000000000000000" in done.stdout, done.stdout
+    assert "renamed the host" not in done.stdout and socket.gethostname() != "learner"

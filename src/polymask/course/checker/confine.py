@@ -4,6 +4,8 @@ Run as a script by the checker (see :mod:`~polymask.course.checker.sandbox`),
 before any of the learner's code exists in the process; what it sets up
 cannot be undone by the program it becomes:
 
+* ``--no-capabilities``: empty the capability bounding set, so even root
+  runs the program with no capabilities.
 * ``--parent-death``: SIGKILL this process when its parent dies
   (``PR_SET_PDEATHSIG``; kept across ``exec``), so nothing outlives a
   checker that was killed.
@@ -23,7 +25,8 @@ import os
 import sys
 
 SETUP_FAILED = 97
-_PR_SET_PDEATHSIG, _PR_SET_NO_NEW_PRIVS = 1, 38
+_PR_SET_PDEATHSIG, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 1, 24, 38
+_LAST_CAPABILITY = 63  # past the kernel's last one: dropping an unknown capability fails harmlessly
 _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446  # the same on every Linux architecture
 _RULE_PATH_BENEATH = 1
 _EXECUTE, _WRITE_FILE, _READ_FILE, _READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
@@ -82,6 +85,13 @@ def landlock(abi: int, writable: list) -> None:
     os.close(ruleset)
 
 
+def drop_capabilities() -> None:
+    """Empty the capability bounding set, so a root learner's program execs with no capabilities
+    (no module loading, no raw devices, no ptrace of others).  An ordinary user has none to drop."""
+    for capability in range(_LAST_CAPABILITY + 1):
+        _libc.prctl(_PR_CAPBSET_DROP, capability, 0, 0, 0)
+
+
 def main(argv: list) -> None:
     if "--" not in argv:
         raise SystemExit("usage: confine.py [--parent-death] [--landlock ABI --write DIR ...] -- PROGRAM ARGS")
@@ -95,6 +105,8 @@ def main(argv: list) -> None:
                 os._exit(SETUP_FAILED)
         if "--landlock" in options:
             landlock(int(options[options.index("--landlock") + 1]), writable)
+        if "--no-capabilities" in options:
+            drop_capabilities()
     except (OSError, ValueError, IndexError) as error:
         os.write(2, f"polymask sandbox: could not be set up: {error}\n".encode())
         os._exit(SETUP_FAILED)

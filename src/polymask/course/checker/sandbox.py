@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CONFINE_FILE = Path(__file__).with_name("confine.py")
-_NAMESPACE_FLAGS = ("--net", "--pid", "--ipc", "--fork", "--kill-child")
+_NAMESPACE_FLAGS = ("--net", "--pid", "--ipc", "--uts", "--fork", "--kill-child")
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,12 @@ class Sandbox:
                     "ran with the checker's own rights, behind the checker's guards only")
         parts = []
         if self.landlock_abi:
-            parts.append(f"Landlock ABI {self.landlock_abi} (read-only file system but one private folder"
+            parts.append(f"Landlock ABI {self.landlock_abi} (read-only file system but one private folder, "
+                         "no capabilities"
                          + (", no TCP" if self.landlock_abi >= 4 else "")
                          + (", no signals out" if self.landlock_abi >= 6 else "") + ")")
         if self.unshare:
-            parts.append("unshare namespaces (no network, own PID and IPC namespaces"
+            parts.append("unshare namespaces (no network, own PID, IPC and host-name namespaces"
                          + (", as an unprivileged user" if "--user" in self.unshare else "") + ")")
         return "sandboxed: " + " + ".join(parts) + "; killed with the checker"
 
@@ -67,7 +68,8 @@ class Sandbox:
         confine = [sys.executable, "-I", "-S", str(CONFINE_FILE), "--parent-death"]
         inner = list(argv)
         if self.landlock_abi:
-            inner = confine + ["--landlock", str(self.landlock_abi), "--write", str(writable), "--"] + inner
+            inner = confine + ["--landlock", str(self.landlock_abi), "--write", str(writable), "--no-capabilities",
+                               "--"] + inner
         if self.unshare:
             unshare = shutil.which("unshare") or "unshare"
             inner = [unshare, *self.unshare] + (inner if self.landlock_abi else confine + ["--"] + inner)
