@@ -114,7 +114,11 @@ def test_nothing_survives_an_interrupt(tmp_path):
     import time
 
     path = learner_file(tmp_path, _SPAWNER)
-    command = f"from polymask.course.checker import check; check('08', {str(path)!r})"
+    # The child answers Ctrl-C as a fresh terminal would, whatever signal state this test process
+    # inherited from earlier tests (in full runs a SIGINT went unanswered here; never alone).
+    command = ("import signal; signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+               "signal.signal(signal.SIGINT, signal.default_int_handler); "
+               f"from polymask.course.checker import check; check('08', {str(path)!r})")
     checking = subprocess.Popen([sys.executable, "-c", command],
                                 stderr=subprocess.PIPE)
     with _Watch(checking.pid) as watch:
