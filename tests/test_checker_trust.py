@@ -185,12 +185,28 @@ def test_a_second_thread_that_only_burns_cpu_never_passes_06(tmp_path):
     assert result.exit_code in (1, 3)
 
 
+@pytest.mark.parametrize("shared_rounds, busy, verdict", [(1, False, "fail"), (1, True, "inconclusive"),
+                                                          (4, True, "pass")])
+def test_one_thread_doing_the_work_fails_06_only_on_a_quiet_machine(shared_rounds, busy, verdict):
+    from polymask.course.checker.technique import Inconclusive, thread_verdict
+
+    try:
+        failure, _ = thread_verdict(1.8, 0.5 if shared_rounds > 3 else 1.0, 0.5 if shared_rounds > 3 else 0.0,
+                                    shared_rounds=shared_rounds, of_a_core=0.9, baseline="cython_class", busy=busy)
+    except Inconclusive:
+        assert verdict == "inconclusive"
+    else:
+        assert ("fail" if failure else "pass") == verdict
+
+
 @pytest.mark.parametrize("busiest, others, speedup, verdict", [
     (0.53, 0.50, 1.7, "pass"),          # the solution, rows shared, two cores (csrc/bench/STEPS.md)
     (0.53, 0.50, 1.0, "inconclusive"),  # ... the same on a machine whose other core was busy
     (0.86, 0.20, 1.1, "inconclusive"),  # ... its second thread starved, so the first took its rows (seen in CI)
     (1.00, 1.00, 1.2, "fail"),          # a twin thread that burns CPU beside a serial loop
     (0.96, 0.45, 1.0, "fail"),          # ... that got under half a core
+    (0.50, 0.50, 2.3, "pass"),          # two threads sharing rows, threads=1 the learner's own
+    (0.95, 0.90, 2.0, "fail"),          # a spinning second thread: CPU burnt beside the work
 ])
 def test_the_06_verdict_tells_a_starved_second_thread_from_a_burning_one(busiest, others, speedup, verdict):
     from polymask.course.checker.technique import Inconclusive, thread_verdict

@@ -166,3 +166,34 @@ def test_the_04_and_06_readmes_do_not_give_the_code_away():
         readme = (EXERCISES_DIR / folder / "README.md").read_text()
         before_hints = readme.split("## Hints")[0]
         assert code not in before_hints, f"{folder}/README.md gives the answer before the hints"
+
+
+def test_the_readme_sections_a_stub_points_at_exist():
+    import re
+
+    pointers = 0
+    for exercise in checker.EXERCISES:
+        text = stub_path(exercise).read_text()
+        readme = (EXERCISES_DIR / exercise.folder / "README.md").read_text()
+        for section in re.findall(r'README\.md,\s+section\s+"([^"]+)"', text):
+            pointers += 1
+            assert re.search(rf"^## {re.escape(section)}[ \t]*$", readme, re.MULTILINE), (exercise.folder, section)
+    assert pointers >= 1
+
+
+def test_the_readmes_show_what_the_checker_prints_now():
+    import re
+
+    from polymask.course.checker import judge
+    from polymask.course.checker.exercises import checker_cases
+
+    count = len(checker_cases(24)) + judge.RANDOM_CASES + 1  # named, random, one full-size
+    readme = (EXERCISES_DIR / "01_python" / "README.md").read_text()
+    lines = readme.splitlines()
+    for verdict in ("FAIL", "PASS"):
+        first = next(k for k, line in enumerate(lines) if line.startswith(f"{verdict} exercise 01_python"))
+        assert lines[first + 1].startswith(("  (sandboxed: ", "  (NOT sandboxed: ")), lines[first + 1]
+    assert f"wrong on 28 of {count} cases" in readme and f"on all {count} cases." in readme
+    for exercise in checker.EXERCISES:
+        text = (EXERCISES_DIR / exercise.folder / "README.md").read_text()
+        assert all(int(n) == count for n in re.findall(r"gives the right mask on all (\d+) cases", text))

@@ -2,8 +2,8 @@
 
 Fill in `point_inside`: walk the polygon's edges and flip `inside` each
 time an edge crosses the pixel's row to the right of the pixel -- the
-mask contract's even-odd rule (README.md, "The mask contract").  `mask`
-is given: it calls `point_inside` once per pixel.
+mask contract's even-odd rule (this folder's README.md, section
+"Procedure", step 2).  `mask` is given: it calls `point_inside` once per pixel.
 
 Check it:  polymask check 01 exercises/01_python/mask.py
 """

@@ -91,6 +91,14 @@ extension = Extension(job["name"], [job["pyx"]], language="c++",
                       extra_link_args=job["link_args"])
 modules = cythonize([extension], include_path=job["cython_include_path"], quiet=True,
                     compiler_directives={"language_level": 3}, force=True)
+# One fixed description: whatever `# distutils:` lines asked for, only the generated source is compiled,
+# with exactly the paths, libraries and flags the job names.
+for module in modules:
+    module.sources = module.sources[:1]
+    module.include_dirs, module.library_dirs = job["include_dirs"], job["library_dirs"]
+    module.libraries, module.runtime_library_dirs, module.extra_objects = job["libraries"], [], []
+    module.extra_compile_args, module.extra_link_args = job["compile_args"], job["link_args"]
+    module.define_macros, module.undef_macros, module.depends = [], [], []
 distribution = Distribution({"ext_modules": modules, "script_name": "polymask-build"})
 command = distribution.get_command_obj("build_ext")
 command.build_lib = job["out"]
@@ -126,8 +134,12 @@ def cache_dir() -> Path:
 
 
 def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = False,
-                 timeout: float = 600.0) -> BuildResult:
-    """Compile the learner's .pyx at `path` as a C++ extension module (cached by content)."""
+                 timeout: float = 600.0, confine=None) -> BuildResult:
+    """Compile the learner's .pyx at `path` as a C++ extension module (cached by content).
+
+    `confine(command, folder)`, when given, returns (command, environment) that run
+    the build's child process confined, with `folder` (its scratch folder) writable.
+    """
     from polymask import __version__
 
     source_path = Path(path)
@@ -168,9 +180,12 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
                "libraries": libraries, "compile_args": compile_args, "link_args": link_args,
                "cython_include_path": learner_dirs, "out": str(out_dir),
                "temp": str(scratch_dir / "temp")}
+        command, environment = [sys.executable, "-c", _BUILD_SCRIPT, json.dumps(job)], None
+        if confine is not None:
+            command, environment = confine(command, scratch_dir)
         try:
-            completed = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, json.dumps(job)],
-                                       capture_output=True, text=True, timeout=timeout, cwd=scratch)
+            completed = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=scratch,
+                                       env=environment)
         except subprocess.TimeoutExpired:
             return BuildResult(False, None, name, "", f"the build took longer than {timeout:.0f} s and was stopped")
         output = (completed.stdout or "") + (completed.stderr or "")

@@ -29,6 +29,8 @@ OPENCL_KERNEL = "mask_pixel"
 WHITE_LOOPS = "white_loops"          # Cython's annotation shows no Python in any loop
 FREES_POLYGON = "frees_polygon"      # constructing Polygon repeatedly does not grow memory
 MANY_THREADS = "many_threads"        # the loop ran on more than one thread, seen at run time
+ROW_SCALING = "row_scaling"          # the cost grows far less with the vertex count than per-pixel code
+WORK_ITEMS = "work_items"            # each OpenCL work-item writes its own pixel, and only it
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class Exercise:
     #: (regular expression on the comment-free source, what it stands for): declarations
     #: Python cannot see (cdef functions, cdef classes, extern blocks).
     declarations: tuple = ()
-    #: The technique check, one of WHITE_LOOPS, FREES_POLYGON, MANY_THREADS, or None.
+    #: The technique check, one of WHITE_LOOPS, FREES_POLYGON, MANY_THREADS, ROW_SCALING, WORK_ITEMS, or None.
     technique: str | None = None
 
     @property
@@ -86,8 +88,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise("06", "06_prange", "mask.pyx", "cython_prange", "cython_class", openmp=True, link_core=True,
              call_options=(("threads", 2),), entry_points=("mask(vertices, shape, threads)",),
              technique=MANY_THREADS),
-    Exercise("07", "07_opencl", "mask.cl", "opencl", "cython_prange", entry_points=()),
-    Exercise("08", "08_scanline", "mask.py", "scanline", "opencl"),
+    Exercise("07", "07_opencl", "mask.cl", "opencl", "cython_prange", entry_points=(), technique=WORK_ITEMS),
+    Exercise("08", "08_scanline", "mask.py", "scanline", "opencl", technique=ROW_SCALING),
 )
 
 
@@ -141,27 +143,6 @@ def readme_hints(readme_text: str) -> list[str]:
     body = re.split(r"^## ", section[1], maxsplit=1, flags=re.MULTILINE)[0]
     blocks = re.split(r"^### Hint \d+[^\n]*\n", body, flags=re.MULTILINE)[1:]
     return [block.strip() for block in blocks if block.strip()]
-
-
-def strip_comments(source: str, kind: str) -> str:
-    """`source` without comments (so a word in a comment never counts as code)."""
-    if kind == "cl":
-        source = re.sub(r"/\*.*?\*/", " ", source, flags=re.DOTALL)
-        return re.sub(r"//[^\n]*", "", source)
-    # Python and Cython: drop '#' comments outside string literals (a good-enough scan).
-    lines = []
-    for line in source.splitlines():
-        quote, kept = None, []
-        for char in line:
-            if quote:
-                quote = None if char == quote else quote
-            elif char in "'\"":
-                quote = char
-            elif char == "#":
-                break
-            kept.append(char)
-        lines.append("".join(kept))
-    return "\n".join(lines)
 
 
 def random_vertices(n_vertices: int, seed: int = 5) -> np.ndarray:

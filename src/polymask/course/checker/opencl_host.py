@@ -55,7 +55,9 @@ def opencl_mask_function(path):
     context, command_queue = engine.context, engine.queue
     unwritten = np.uint8(2)
 
-    def mask(vertices, shape):
+    def mask(vertices, shape, window=None):
+        """The kernel's mask; with `window` (row, col, rows, cols) only those work-items run, and the
+        pixels they did not write stay 2 (the checker's one-work-item-per-pixel probe)."""
         rows, cols = shape
         h_xy = np.ascontiguousarray(vertices, dtype=np.float64).reshape(-1)
         n_vertices = h_xy.size // 2
@@ -65,10 +67,14 @@ def opencl_mask_function(path):
         h_mask = np.empty((rows, cols), dtype=np.uint8)
         d_mask = cl.Buffer(context, cl.mem_flags.WRITE_ONLY, h_mask.nbytes)
         cl.enqueue_fill_buffer(command_queue, d_mask, unwritten, 0, h_mask.nbytes)
-        kernel(command_queue, (cols, rows), None, d_xy, np.int32(n_vertices), d_mask,
-               np.int32(rows), np.int32(cols))
+        size, offset = ((cols, rows), None) if window is None else \
+            ((int(window[3]), int(window[2])), (int(window[1]), int(window[0])))
+        kernel(command_queue, size, None, d_xy, np.int32(n_vertices), d_mask, np.int32(rows), np.int32(cols),
+               global_offset=offset)
         cl.enqueue_copy(command_queue, h_mask, d_mask)
         command_queue.finish()
+        if window is not None:
+            return h_mask.view(bool)  # the 2s stay: the checker counts them
         bad = np.count_nonzero(h_mask > 1)
         if bad:
             raise ValueError(f"the kernel left {bad} of {h_mask.size} pixels unwritten (or wrote values "

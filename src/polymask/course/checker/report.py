@@ -7,6 +7,7 @@ should be clear, '-' one you missed).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -158,3 +159,41 @@ def timing_lines(side: int, scaled_note: str, yours: list, previous: list, compa
     if busy_note:
         lines.append(f"  note: {busy_note}")
     return lines
+
+
+def ended_report(ended, fail, tail, result, label, learner_path) -> CheckResult:
+    """The FAIL for a worker that stopped answering: timeout, crash, refusal, protocol violation."""
+    quoted = ""
+    if tail.strip():
+        lines = tail.rstrip().splitlines()[-12:]
+        quoted = "\noutput of your code (its last lines):\n" + "\n".join("  | " + line for line in lines)
+    how, phase = ended.how, ended.phase
+    if how == "timeout":
+        return fail(f"did not finish {phase} within {ended.limit:g} s, its time limit (an endless loop? a loop "
+                    "index that never advances?); it was stopped, with everything it started.", phase)
+    if how.startswith("refused: "):
+        return fail(f"{how[len('refused: '):]} while running ({phase}); the checker does not allow that: "
+                    "compute the mask yourself, in this process.", phase)
+    if how.startswith("raised: "):
+        return fail(f"failed during {phase}: your code raised\n  " + how[len("raised: "):].replace("\n", "\n  ")
+                    + quoted, phase)
+    if how.startswith("protocol: "):
+        return fail(f"broke the checker's protocol during {phase} ({how[len('protocol: '):]}): something in "
+                    "the worker wrote on the checker's private channel." + quoted, phase)
+    return fail(f"crashed the Python process ({how}) during {phase}: in compiled code this is usually a NULL "
+                "or out-of-range pointer; in Python, an exit or a kill." + quoted, phase)
+
+
+def busy_note(seconds: list) -> str:
+    """A warning when the timings cannot be trusted much: a loaded machine or a wide spread."""
+    notes = []
+    try:
+        load = os.getloadavg()[0]
+        cores = os.cpu_count() or 1
+        if load > 0.8 * cores:
+            notes.append(f"the machine looks busy (load average {load:.1f} on {cores} cores)")
+    except OSError:  # no load average on this platform
+        pass
+    if len(seconds) >= 2 and min(seconds) > 0 and max(seconds) / min(seconds) > 1.5:
+        notes.append(f"the repeats vary {max(seconds) / min(seconds):.1f}x")
+    return "; ".join(notes) + ("; compare medians, and re-run when it is quiet" if notes else "")

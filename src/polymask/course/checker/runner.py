@@ -29,9 +29,11 @@ import json
 import mmap
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -39,6 +41,8 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
+from polymask.course.checker.sandbox import Sandbox
 
 #: Seconds between "still running" progress lines.
 HEARTBEAT_SECONDS = 10.0
@@ -142,8 +146,11 @@ class OutputTail:
 class Worker:
     """A worker process with its arena; use as a context manager (the exit kills everything)."""
 
-    def __init__(self, arena_bytes: int, say: Callable[[str], None], learner: bool = True):
+    def __init__(self, arena_bytes: int, say: Callable[[str], None], learner: bool = True,
+                 sandbox: Sandbox | None = None):
         self.say, self.phase = say, "starting"
+        self.sandbox = sandbox if sandbox is not None and sandbox.enforced else None
+        self.private = Path(tempfile.mkdtemp(prefix="polymask-check-")) if self.sandbox else None
         self.own_children_before = descendants({os.getpid()})
         self.subreaper_before = _prctl(_PR_GET_CHILD_SUBREAPER)
         self.dumpable_before = _prctl(_PR_GET_DUMPABLE)
@@ -159,11 +166,15 @@ class Worker:
         environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1", OMP_WAIT_POLICY="passive")
         if learner:  # polymask refuses to import here and in every process started from here
             environment["POLYMASK_CHECKER_WORKER"] = "1"
+        command = [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)]
+        if self.sandbox:
+            command = self.sandbox.command(command, self.private)
+            environment = self.sandbox.environment(environment, self.private)
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)],
-                stdin=subprocess.PIPE, stdout=output_write, stderr=output_write,
+                command, stdin=subprocess.PIPE, stdout=output_write, stderr=output_write, cwd=self.private,
                 pass_fds=(reply_write, self.arena_fd), start_new_session=True, env=environment)
+            self.pid = self._worker_pid()
         except BaseException:  # no worker: leave this process as it was
             os.close(reply_read)
             os.close(output_read)
@@ -171,6 +182,7 @@ class Worker:
             os.close(self.arena_fd)
             _prctl(_PR_SET_CHILD_SUBREAPER, self.subreaper_before)
             _prctl(_PR_SET_DUMPABLE, self.dumpable_before)
+            self._remove_private()
             raise
         finally:
             os.close(reply_write)
@@ -178,6 +190,22 @@ class Worker:
         self.output = OutputTail(output_read)
         self.replies: queue.Queue = queue.Queue()
         threading.Thread(target=self._read_replies, args=(reply_read,), daemon=True).start()
+
+    def _worker_pid(self) -> int:
+        """The worker's pid: the started process itself, or, behind unshare, its one child."""
+        if not (self.sandbox and self.sandbox.unshare):
+            return self.process.pid
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline and self.process.poll() is None:
+            children = descendants({self.process.pid})
+            if children:
+                return min(children)  # before the learner's code loads, the worker is the only one
+            time.sleep(0.001)
+        return self.process.pid  # it ended already: its requests will say how
+
+    def _remove_private(self) -> None:
+        if self.private is not None:
+            shutil.rmtree(self.private, ignore_errors=True)
 
     def _read_replies(self, fd: int) -> None:
         with os.fdopen(fd, "rb") as pipe:
@@ -281,12 +309,12 @@ class Worker:
         ticks = os.sysconf("SC_CLK_TCK")
         found = {}
         try:
-            tasks = os.listdir(f"/proc/{self.process.pid}/task")
+            tasks = os.listdir(f"/proc/{self.pid}/task")
         except OSError:
             return found
         for task in tasks:
             try:
-                with open(f"/proc/{self.process.pid}/task/{task}/stat", "rb") as stat:
+                with open(f"/proc/{self.pid}/task/{task}/stat", "rb") as stat:
                     fields = stat.read().rsplit(b")", 1)[1].split()
             except OSError:  # the thread ended meanwhile
                 continue
@@ -295,7 +323,7 @@ class Worker:
 
     def anonymous_memory(self) -> int:
         """Bytes of the worker's private memory (RssAnon: the arena is shared, so not in it)."""
-        with open(f"/proc/{self.process.pid}/status") as status:
+        with open(f"/proc/{self.pid}/status") as status:
             for line in status:
                 if line.startswith("RssAnon:"):
                     return int(line.split()[1]) * 1024
@@ -339,6 +367,7 @@ class Worker:
         _prctl(_PR_SET_DUMPABLE, self.dumpable_before)
         self.arena.close()
         os.close(self.arena_fd)
+        self._remove_private()
         tail = self.output.text()
         if self.output.dropped:
             tail = f"[{self.output.dropped:,} earlier bytes of output dropped]\n" + tail

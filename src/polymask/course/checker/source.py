@@ -23,7 +23,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from polymask.course.checker.exercises import Exercise, strip_comments
+from polymask.course.checker import tokens
+from polymask.course.checker.exercises import Exercise
 
 #: The most of a learner's file the checker reads (a solution is a few KiB).
 MAX_SOURCE_BYTES = 256 * 1024
@@ -56,7 +57,7 @@ def borrowed_answer(source: str, kind: str) -> str | None:
     """Why `source` uses polymask to compute its mask, or None when it does not."""
     if kind == "cl":
         return None
-    code = strip_comments(source, kind)
+    code = tokens.code(source, kind, keep_strings=True)
     lines = source.splitlines()
     used = set(re.findall(r"\bpolymask\.(\w+)", code))
     for pattern in _IMPORTS:
@@ -94,7 +95,7 @@ GIVEN_HEADERS = frozenset({"polymask/core.hpp"})
 
 def foreign_include(source: str, kind: str) -> str | None:
     """Why `source` reaches for a file of polymask's the exercise does not hand out, or None."""
-    code = strip_comments(source, kind)
+    code = tokens.code(source, kind, keep_strings=True)
     if kind == "cl":
         for match in _CL_INCLUDE.finditer(code):
             name = match.group("name").strip()
@@ -110,9 +111,42 @@ def foreign_include(source: str, kind: str) -> str | None:
     return None
 
 
+#: The `# cython:` directives a learner's file may set: none changes what is compiled or linked.
+ALLOWED_DIRECTIVES = frozenset({
+    "language_level", "boundscheck", "wraparound", "cdivision", "cdivision_warnings", "initializedcheck",
+    "nonecheck", "overflowcheck", "infer_types", "embedsignature", "binding", "always_allow_keywords",
+    "profile", "linetrace", "cpow", "annotation_typing", "legacy_implicit_noexcept", "c_string_type",
+    "c_string_encoding", "optimize.use_switch", "optimize.unpack_method_calls", "warn.undeclared",
+    "warn.unreachable", "warn.maybe_uninitialized", "warn.unused", "warn.unused_arg", "warn.unused_result",
+    "freethreading_compatible", "auto_pickle", "c_api_binop_methods", "emit_code_comments"})
+_BUILD_COMMENT = re.compile(r"^[ \t]*#[ \t]*(?P<kind>distutils|cython)[ \t]*:(?P<body>[^\n]*)",
+                            re.MULTILINE | re.IGNORECASE)
+
+
+def build_refusal(source: str, kind: str) -> str | None:
+    """Why `source` tries to change its own build, or None.  The checker builds every exercise with one
+    fixed description (the include paths, libraries and flags the exercise needs)."""
+    if kind != "pyx":
+        return None
+    for match in _BUILD_COMMENT.finditer(source):
+        line = _line_of(source, match.start())
+        quoted = match.group(0).strip()[:120]
+        if match.group("kind").lower() == "distutils":
+            return (f"line {line} (`{quoted}`) sets build options; the checker builds every exercise with one "
+                    "fixed configuration (the include paths, libraries and compiler and linker flags the exercise "
+                    "needs), so `# distutils:` lines are not allowed: remove it.")
+        names = [part.split("=", 1)[0].strip() for part in match.group("body").split(",") if part.strip()]
+        unknown = [name for name in names if name not in ALLOWED_DIRECTIVES]
+        if unknown:
+            return (f"line {line} (`{quoted}`) sets the Cython directive {unknown[0]!r}, which the checker does "
+                    "not allow; the build is fixed, and only directives that change how Cython writes your code "
+                    f"may be set ({', '.join(sorted(ALLOWED_DIRECTIVES)[:8])}, ...).")
+    return None
+
+
 def missing_declarations(source: str, exercise: Exercise) -> list[str]:
     """The declarations `exercise` needs that `source` lacks (names for the report)."""
-    code = strip_comments(source, exercise.kind)
+    code = tokens.code(source, exercise.kind)
     return [what for pattern, what in exercise.declarations if not re.search(pattern, code)]
 
 
@@ -130,15 +164,21 @@ _ANNOTATED_LINE = re.compile(r'<pre class="cython line score-(?P<score>\d+)"[^>]
                              r"</span>:(?P<text>.*?)</pre>", re.DOTALL)
 
 
-def annotation_scores(path: Path, include_path: list[str]) -> dict[int, int]:
-    """{line number: Cython's score} for the .pyx at `path` (0: no Python C API on that line)."""
+def annotation_scores(path: Path, include_path: list[str], confine=None) -> dict[int, int]:
+    """{line number: Cython's score} for the .pyx at `path` (0: no Python C API on that line).
+
+    `confine(command, folder)` -> (command, environment) runs Cython confined (see build_cython)."""
     with tempfile.TemporaryDirectory(prefix="polymask-annotate-") as scratch:
         copy = Path(scratch) / "learner.pyx"
         copy.write_text(read_source(path), encoding="utf-8")
         command = [sys.executable, "-m", "cython", "--annotate", "--cplus", "-3", str(copy)]
         for folder in include_path:
             command[3:3] = ["-I", folder]
-        completed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+        environment = None
+        if confine is not None:
+            command, environment = confine(command, Path(scratch))
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False,
+                                   env=environment)
         page = copy.with_suffix(".html")
         if completed.returncode != 0 or not page.is_file():
             raise RuntimeError(f"cython --annotate failed on {path}:\n{completed.stderr or completed.stdout}")
@@ -178,7 +218,7 @@ def hot_lines(source: str) -> list[int]:
     """Line numbers that run once per pixel or per edge: every loop (header and body), every
     comprehension, every line that builds per-element Python calls (lambda, np.frompyfunc,
     np.vectorize, map), and the whole body of every cdef function the loops call."""
-    lines = strip_comments(source, "pyx").splitlines()
+    lines = tokens.code(source, "pyx").splitlines()
     picked: set[int] = set()
     for first, last, header in _blocks(lines):
         if re.match(r"(for|while)\b", header) or (re.match(r"cdef\b", header) and header.endswith(":")
@@ -190,11 +230,11 @@ def hot_lines(source: str) -> list[int]:
     return sorted(number for number in picked if lines[number - 1].strip())
 
 
-def yellow_hot_lines(path: Path, include_path: list[str]) -> list[YellowLine]:
+def yellow_hot_lines(path: Path, include_path: list[str], confine=None) -> list[YellowLine]:
     """The per-pixel lines of the .pyx at `path` that still call into Python, in line order."""
     source = read_source(path)
     text = source.splitlines()
-    scores = annotation_scores(path, include_path)
+    scores = annotation_scores(path, include_path, confine)
     yellow = [YellowLine(number, scores[number], html.unescape(text[number - 1].strip()))
               for number in hot_lines(source) if scores.get(number, 0) > 0]
     return sorted(yellow, key=lambda line: line.number)

@@ -11,10 +11,10 @@
   little CPU (the machine's other work took its core, so the first took
   its rows), or the worker did not get two cores' worth of CPU, the
   verdict is *inconclusive*, never PASS.
-* **05, cdef class.**  A random number (120 to 240) of ``Polygon`` objects
-  of a large polygon are built, asked for a mask (answers checked) and
-  dropped; the worker's private memory is read from ``/proc`` before and
-  after.
+* **05, cdef class.**  A random number (120 to 240) of ``Polygon`` objects,
+  each of a random size (10,000 to 30,000 vertices), are built, asked for a
+  mask (answers checked) and dropped; the worker's private memory is read
+  from ``/proc`` before and after.
 * **03, types.**  Cython's annotation must be white on every line of the
   per-pixel function and of every loop (see :mod:`source`), and the
   learner's ``mask`` must beat the plain compiled stage by a floor, timed
@@ -36,6 +36,8 @@ MAX_BUSIEST_SHARE = 0.8
 #: 06: the CPU the other threads may use (as a share of the serial stage's) while the busiest
 #: does more than MAX_BUSIEST_SHARE, before it counts as burnt rather than starved.
 MIN_BURNT_SHARE = 0.4
+#: 06: the most CPU all threads together may use at threads=2, as a share of the serial cost (shared rows: ~1).
+MAX_TOTAL_SHARE = 1.6
 #: 03: how much faster than cython_plain typed loops must be (typed loops: far more).
 TYPED_SPEEDUP_FLOOR = 3.0
 
@@ -70,18 +72,22 @@ def thread_failure(worker: Worker, stage_worker_factory, baseline: str, rng, lim
         return [(rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2)), (side, side)) for _ in range(count)]
 
     wrong = f"is wrong on a {side}x{side} problem at threads=1 or 2 (the thread check)."
+    stalled = 0.0  # seconds some runnable task waited for a CPU on this machine, during the threads=2 runs
     first = run(worker, polygons(1), {"threads": 1})
     if first is None:
         return wrong, ""
     # Enough masks per request for /proc's CPU clock (10 ms ticks) to resolve each thread's share.
     count = max(1, min(32, math.ceil(0.25 / max(first[0], 1e-6))))
     walls: dict[str, list] = {"one": [], "two": [], "base": []}
-    busiest, others, base_cpu, shared_rounds, two_wall = [], [], [], 0, 0.0
+    busiest, others, base_cpu, one_cpu, shared_rounds, two_wall = [], [], [], [], 0, 0.0
     with stage_worker_factory(baseline) as stage:
         for _ in range(4):
             batch = polygons(count)
-            serial, parallel, base = run(worker, batch, {"threads": 1}), run(worker, batch, {"threads": 2}), \
-                run(stage, batch, {})
+            serial = run(worker, batch, {"threads": 1})
+            pressure = cpu_pressure()
+            parallel = run(worker, batch, {"threads": 2})
+            stalled += cpu_pressure() - pressure
+            base = run(stage, batch, {})
             if serial is None or parallel is None:
                 return wrong, ""
             walls["one"].append(serial[0])
@@ -94,16 +100,30 @@ def thread_failure(worker: Worker, stage_worker_factory, baseline: str, rng, lim
                 shared_rounds += 1  # a second thread did a real share of this round's work
             two_wall += parallel[0]
             base_cpu.append(sum(base[1].values()))
+            one_cpu.append(sum(serial[1].values()))
     median = statistics.median
-    base = max(median(base_cpu), 1e-9)
+    # The serial cost: the learner's own threads=1 CPU, or the baseline's when that is less (a threads=1
+    # path padded with extra work is not the cost of the mask); CPU time, so sleeping pads nothing.
+    serial_cpu = max(min(median(one_cpu), median(base_cpu)), 1e-9)
+    # Per mask, so the count of masks per request cancels; NaN pressure (no PSI) reads as busy.
+    busy = not stalled < 0.25 * two_wall * count
     return thread_verdict(
-        speedup=min(median(walls["one"]), median(walls["base"])) / median(walls["two"]),
-        busiest_share=median(busiest) / base, others_share=median(others) / base, shared_rounds=shared_rounds,
-        of_a_core=sum(busiest) / max(two_wall, 1e-9), baseline=baseline)
+        speedup=min(median(walls["one"]), median(one_cpu), median(walls["base"])) / median(walls["two"]),
+        busiest_share=median(busiest) / serial_cpu, others_share=median(others) / serial_cpu,
+        shared_rounds=shared_rounds, of_a_core=sum(busiest) / max(two_wall, 1e-9), baseline=baseline, busy=busy)
+
+
+def cpu_pressure() -> float:
+    """Seconds, since boot, that some runnable task on this machine waited for a CPU (Linux PSI), or NaN."""
+    try:
+        with open("/proc/pressure/cpu") as pressure:
+            return int(pressure.readline().rsplit("total=", 1)[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return float("nan")
 
 
 def thread_verdict(speedup: float, busiest_share: float, others_share: float, shared_rounds: int,
-                   of_a_core: float, baseline: str) -> tuple[str | None, str]:
+                   of_a_core: float, baseline: str, busy: bool = False) -> tuple[str | None, str]:
     """The 06 verdict from what the checker measured at threads=2 (shares of `baseline`'s CPU per mask).
 
     Rows shared by two threads: the busiest uses about half the serial CPU and the
@@ -112,6 +132,13 @@ def thread_verdict(speedup: float, busiest_share: float, others_share: float, sh
     (CPU burnt beside the work), inconclusive if they got little CPU (a busy machine
     starved the second thread, so the first took its rows).
     """
+    if busiest_share + others_share > MAX_TOTAL_SHARE:
+        return (f"with threads=2 its threads used {busiest_share + others_share:.0%} of the CPU time one thread "
+                "needs for the mask: CPU burnt beside the work. Shared rows cost about the same CPU in all as one "
+                "thread doing them all."), ""
+    if shared_rounds < 3 and busy:
+        raise Inconclusive("with threads=2 one thread did almost all the work while the machine had runnable tasks "
+                           "waiting for a CPU (Linux's CPU pressure): the second thread may not have had a core")
     if shared_rounds < 3:
         return (f"it ran on 1 thread: with threads=2, one thread did the CPU work ({speedup:.2f}x the speed of "
                 "threads=1). Split the rows over threads with cython.parallel.prange(..., nogil=True), and let "
@@ -132,25 +159,35 @@ def thread_verdict(speedup: float, busiest_share: float, others_share: float, sh
                        "the machine is too busy to tell")
 
 
-def memory_failure(worker: Worker, rng, limit: float, n_vertices: int = 20_000) -> str | None:
-    """05: build, ask and drop Polygon objects a random number of times; memory from /proc."""
+def memory_failure(worker: Worker, rng, limit: float, most_vertices: int = 30_000) -> str | None:
+    """05: build, ask and drop Polygon objects of random sizes a random number of times; memory from /proc.
+
+    Each object gets its own vertex count (10,000 to `most_vertices`, a prefix of one
+    random polygon), so a Polygon that frees only at one size leaks at the others; the
+    growth allowed is half of what all of them together hold.
+    """
     from polymask.course.problems import random_polygon
 
     phase = "the memory check"
-    base = random_polygon(n_vertices, 64, seed=int(rng.integers(2**31)))
+    base = random_polygon(most_vertices, 64, seed=int(rng.integers(2**31)))
     constructions = int(rng.integers(120, 241))
+    held = 0
 
     def batch(count):
-        made = [(base + rng.uniform(-24, 24, size=2), (8, 8)) for _ in range(count)]
+        nonlocal held
+        sizes = rng.integers(10_000, most_vertices + 1, size=count)
+        made = [(base[:size] + rng.uniform(-24, 24, size=2), (8, 8)) for size in sizes]
         answers, _ = judge.ask(worker, "polygon_masks", made, limit, phase)
         for answer, (vertices, shape) in zip(answers, made):
             if isinstance(answer, dict):
                 return f"Polygon(vertices).mask(shape) failed in the memory check: {answer['message']}"
             if not judge.is_right(answer, vertices, shape):
                 return "Polygon(vertices).mask(shape) gave a wrong mask in the memory check."
+        held += sum(vertices.nbytes for vertices, _ in made)
         return None
 
     problem = batch(4)  # warm up: allocator pools, first-use buffers
+    held = 0
     before = worker.anonymous_memory()
     done = 0
     while problem is None and done < constructions:
@@ -160,9 +197,9 @@ def memory_failure(worker: Worker, rng, limit: float, n_vertices: int = 20_000) 
     if problem:
         return problem
     grew = worker.anonymous_memory() - before
-    if grew > 0.5 * constructions * base.nbytes:
-        return (f"Polygon leaks its C++ polygon: building, asking for a mask and dropping "
-                f"Polygon({n_vertices:,} vertices) {constructions} times grew the process by "
+    if grew > 0.5 * held:
+        return (f"Polygon leaks its C++ polygon: building, asking for a mask and dropping {constructions} "
+                f"Polygon objects of 10,000 to {most_vertices:,} vertices grew the process by "
                 f"{grew / 2**20:.0f} MiB. __dealloc__ must delete what __cinit__ made (del self.polygon).")
     return None
 
@@ -181,4 +218,68 @@ def typed_speed_failure(worker: Worker, stage_worker_factory, rng, limit: float,
         return (f"it is only {plain / yours:.1f}x faster than cython_plain on {side}x{side} problems "
                 f"(typed loops are at least {TYPED_SPEEDUP_FLOOR:g}x faster): the per-pixel work still "
                 "goes through Python objects.")
+    return None
+
+
+#: 08: the most the cost may grow from 24 to 2,400 vertices (per-pixel code: about 100x).
+MAX_SCALING = 25.0
+
+
+def _star(rng, n_vertices: int, side: int):
+    """A star-shaped polygon of `n_vertices` around the image's centre: few crossings per row at any n."""
+    import numpy as np
+
+    angles = np.sort(rng.uniform(0.0, 2 * np.pi, size=n_vertices))
+    radii = rng.uniform(0.35, 0.45, size=n_vertices) * side
+    return np.column_stack([side / 2 + radii * np.cos(angles), side / 2 + radii * np.sin(angles)])
+
+
+def scaling_failure(worker: Worker, rng, limit: float, side: int = 256) -> str | None:
+    """08: the learner's mask of 2,400 vertices may cost at most MAX_SCALING times its mask of 24.
+
+    Per-pixel code tests every edge at every pixel, so 100 times the vertices cost
+    about 100 times the time; the scanline fill's per-pixel work does not grow with
+    the vertex count.  Each size is timed twice on fresh polygons (the minimum counts).
+    """
+    phase = "the scaling check"
+    seconds = {}
+    for count in (24, 2400, 24, 2400):
+        polygons = [(_star(rng, count, side), (side, side)) for _ in range(2)]
+        answers, elapsed = judge.ask(worker, "masks", polygons, limit, phase)
+        if not all(judge.is_right(a, v, s) for a, (v, s) in zip(answers, polygons)):
+            return f"is wrong on a {side}x{side} problem of {count:,} vertices (the scaling check)."
+        seconds[count] = min(seconds.get(count, float("inf")), elapsed / len(polygons))
+    growth = seconds[2400] / max(seconds[24], 1e-9)
+    if growth <= MAX_SCALING:
+        return None
+    return (f"its cost grows like per-pixel code: a {side}x{side} mask of 2,400 vertices took {growth:.0f}x the "
+            f"time of one of 24 (the scanline fill: far less than the 100x of testing every edge at every "
+            "pixel). Work a row at a time: find where the edges cross the row, sort, fill the spans.")
+
+
+def work_item_failure(worker: Worker, rng, limit: float, side: int = 64) -> str | None:
+    """07: run only a random window of work-items (an NDRange with a global offset); exactly the window's
+    pixels must be written, and right -- each work-item computes its own pixel, not the image."""
+    import numpy as np
+
+    from polymask.course.problems import STANDARD_VERTICES
+
+    vertices = rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2))
+    row, col = (int(v) for v in rng.integers(1, side // 2, size=2))
+    rows, cols = (int(v) for v in rng.integers(4, side // 2, size=2))
+    answers, _ = judge.ask(worker, "masks", [(vertices, (side, side))], limit, "the work-item check",
+                           options={"window": [row, col, rows, cols]})
+    answer = answers[0]
+    if isinstance(answer, dict):
+        return f"the kernel failed when only some work-items ran: {answer['message']}"
+    got = answer.reshape(side, side)
+    inside = np.zeros((side, side), dtype=bool)
+    inside[row:row + rows, col:col + cols] = True
+    expected = judge.reference(vertices, (side, side)).reshape(side, side)
+    stray = int(np.count_nonzero(got[~inside] != 2))
+    unwritten = int(np.count_nonzero(got[inside] == 2))
+    if stray or unwritten or not np.array_equal(got[inside], expected[inside]):
+        return (f"it is not one work-item per pixel: with only the {rows}x{cols} work-items at row {row}, column "
+                f"{col} running, {stray} pixels outside them were written and {unwritten} of theirs were not. Each "
+                "work-item must compute and write its own pixel, found from get_global_id(0) and (1).")
     return None

@@ -26,13 +26,16 @@ from typing import Callable
 
 import numpy as np
 
-from polymask.course.checker import judge, report, runner, source, technique
+from polymask.course.checker import artifact, integrity, judge, report, runner, source, technique
+from polymask.course.checker import sandbox as sandboxes
 from polymask.course.checker.exercises import (
     EXERCISES,
     FAST_TIME_SIZE,
     FREES_POLYGON,
     MANY_THREADS,
+    ROW_SCALING,
     WHITE_LOOPS,
+    WORK_ITEMS,
     checker_cases,
     default_time_size,
     get_exercise,
@@ -102,12 +105,19 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     say = progress or (lambda line: None)
     learner_path = Path(path)
     label = f"exercise {spec.folder}"
-    module_name = None
+    module_name, box, built = None, None, None
 
     def result(status, text, **extra):
         if module_name:  # the cached module's name means nothing to the learner: name their file
             text = text.replace(f"{module_name}.pyx", str(learner_path)).replace(module_name, learner_path.stem)
+        if box is not None:  # the header: the verdict, then what confined the learner's build and run
+            first, _, rest = text.partition("\n")
+            text = f"{first}\n  ({box.describe()})" + (f"\n{rest}" if rest else "")
         return CheckResult(spec.folder, str(learner_path), status, text, **extra)
+
+    modified = integrity.refusal()
+    if modified:
+        return result("error", f"ERROR {label}: {modified}", phase="checking polymask's installation")
 
     if not learner_path.is_file():
         return result("error", f"ERROR {label}: there is no file {str(learner_path)!r}; expected the "
@@ -121,7 +131,8 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
         return result("wrong", f"FAIL {label}: {learner_path} is over {source.MAX_SOURCE_BYTES // 1024} KiB; "
                       "a solution is a few KiB, and the checker reads no more.", phase="reading your file")
     text = raw.decode("utf-8", errors="replace")
-    borrowed = source.borrowed_answer(text, spec.kind) or source.foreign_include(text, spec.kind)
+    borrowed = source.build_refusal(text, spec.kind) or source.borrowed_answer(text, spec.kind) \
+        or source.foreign_include(text, spec.kind)
     if borrowed:
         return result("wrong", f"FAIL {label}: {learner_path} was not run: {borrowed}", phase="reading your file")
     missing = source.missing_declarations(text, spec)
@@ -132,13 +143,14 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
 
     say(f"checking {learner_path} for {label}; {limits.statement()}; files up to "
         f"{source.MAX_SOURCE_BYTES // 1024} KiB, output kept up to {runner.OUTPUT_KEPT // 1024} KiB")
+    box = sandboxes.current()
     load = {"op": "load", "kind": spec.kind, "path": str(learner_path), "entry_points": list(spec.entry_points),
             "module_path": str(learner_path.absolute()), "module_name": f"learner_{learner_path.stem}"}
     if spec.kind == "pyx":
         from polymask.course.build import build_cython
 
         say("  building it with Cython and the C++ compiler ...")
-        built = build_cython(learner_path, openmp=spec.openmp, link_core=spec.link_core)
+        built = build_cython(learner_path, openmp=spec.openmp, link_core=spec.link_core, confine=box.confine)
         if not built.ok:
             return result("error", f"ERROR {label}: {learner_path} did not build.\n{built.error}", phase="building")
         module_name = built.module_name
@@ -154,17 +166,18 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     def fail(what, phase):
         return result("wrong", f"FAIL {label}: {learner_path} {what}\n  ({seed_note})", phase=phase)
 
-    worker = runner.Worker(arena, say, learner=spec.kind != "cl")  # 07's host code is polymask.opencl
+    # 07's host code is polymask.opencl, so no audit hook there; its kernel is the learner's: sandboxed.
+    worker = runner.Worker(arena, say, learner=spec.kind != "cl", sandbox=box)
     tail, outcome = "", None
     try:
         outcome = _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label,
-                               learner_path, fail, result, seed_note)
+                               learner_path, fail, result, seed_note, built)
     except runner.WorkerEnded as ended:
         outcome = ended
     finally:
         tail = worker.close()
     if isinstance(outcome, runner.WorkerEnded):
-        return _ended_report(outcome, fail, tail, result, label, learner_path)
+        return report.ended_report(outcome, fail, tail, result, label, learner_path)
     if not isinstance(outcome, dict):
         return outcome
     # Passed the cases, the technique and the timing: the stage before, through the same protocol.
@@ -178,7 +191,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     yours = outcome["seconds"]
     why = "a slow stage" if side == default_time_size(spec) else "as asked"
     scaled = "" if side == FAST_TIME_SIZE else f" (scaled down from {FAST_TIME_SIZE}x{FAST_TIME_SIZE}: {why})"
-    lines += report.timing_lines(side, scaled, yours, previous, compare_with, role, _busy_note(yours))
+    lines += report.timing_lines(side, scaled, yours, previous, compare_with, role, report.busy_note(yours))
     if note:
         lines.append(f"  ({note})")
     lines.append(f"  ({seed_note})")
@@ -190,7 +203,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
 
 
 def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label, learner_path,
-                 fail, result, seed_note):
+                 fail, result, seed_note, built):
     """Load, cases, technique, timing -- a CheckResult when it failed, else what the PASS needs."""
     reply, _ = worker.request(load, limits.loading, "loading your file")
     if "raised" in reply:
@@ -220,6 +233,9 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
             return fail(f"gives the right masks, but {problem}", "the point_inside check")
     head = f"gives the right mask on all {len(cases)} cases, but"
     note = ""
+    problem = _artifact_failure(spec, built)
+    if problem:
+        return fail(f"{head} {problem}", "the built module")
     if spec.technique == MANY_THREADS:
         try:
             problem, note = technique.thread_failure(worker, lambda stage: _stage_worker(stage, limits, say, 2**26),
@@ -236,14 +252,27 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
             return fail(f"{head} {problem}", "the memory check")
         note = ", and Polygon frees its C++ polygon"
     elif spec.technique == WHITE_LOOPS:
-        yellow = _yellow_report(learner_path)
+        yellow = _yellow_report(learner_path, sandboxes.current())
         if yellow:
             return fail(f"{head} {yellow}", "the annotation check")
+        problem = artifact.typed_call_failure(built.generated_cpp, built.module_name)
+        if problem:
+            return fail(f"{head} {problem}", "the built module")
         problem = technique.typed_speed_failure(worker, lambda stage: _stage_worker(stage, limits, say, 2**24),
                                                 rng, limits.technique)
         if problem:
             return fail(f"{head} {problem}", "the speed check")
         note = ", with no Python in its per-pixel code"
+    elif spec.technique == WORK_ITEMS:
+        problem = technique.work_item_failure(worker, rng, limits.technique)
+        if problem:
+            return fail(f"{head} {problem}", "the work-item check")
+        note = ", one work-item per pixel"
+    elif spec.technique == ROW_SCALING:
+        problem = technique.scaling_failure(worker, rng, limits.technique)
+        if problem:
+            return fail(f"{head} {problem}", "the scaling check")
+        note = ", and its cost grows far less with the vertex count than per-pixel code"
     line = f"PASS {label}: {learner_path} gives the right mask on all {len(cases)} cases{note}."
     if not timing:
         return {"line": line}
@@ -251,6 +280,20 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
     if isinstance(seconds, str):
         return fail(seconds, "timing")
     return {"line": line, "seconds": seconds, "timed": timed}
+
+
+def _artifact_failure(spec, built) -> str | None:
+    """04-06: what the built module's symbols say it does not do (see artifact.py), or None."""
+    if built is None or not spec.link_core:
+        return None
+    confine = sandboxes.current().confine
+    undefined = artifact.symbols(built.module_path, confine, undefined=True)
+    problem = artifact.core_call_failure(undefined)
+    if problem is None and spec.technique == FREES_POLYGON:
+        problem = artifact.extension_type_failure(artifact.symbols(built.module_path, confine), built.module_name)
+    if problem is None and spec.openmp:
+        problem = artifact.openmp_failure(undefined)
+    return problem
 
 
 def _time_learner(worker, side, repeats, rng, limits, options, say):
@@ -337,51 +380,13 @@ def _time_stage(stage_id, timed, limits, say, arena, options) -> tuple[list, str
     return seconds, ""
 
 
-def _yellow_report(learner_path) -> str | None:
+def _yellow_report(learner_path, box) -> str | None:
     from polymask.course.build import cython_include_path
 
-    yellow = source.yellow_hot_lines(learner_path, cython_include_path())
+    yellow = source.yellow_hot_lines(learner_path, cython_include_path(), box.confine)
     if not yellow:
         return None
     shown = "\n".join(f"  line {line.number} (score {line.score}): {line.text}" for line in yellow[:8])
     return (f"its loops still call into Python: Cython's annotation (cython -a) shows yellow on {len(yellow)} "
             f"line{'s' if len(yellow) > 1 else ''} of its per-pixel code:\n{shown}\nType the loop variables and "
             "everything the loop touches with cdef (and read the vertices through the typed memoryview).")
-
-
-def _ended_report(ended, fail, tail, result, label, learner_path) -> CheckResult:
-    """The FAIL for a worker that stopped answering: timeout, crash, refusal, protocol violation."""
-    quoted = ""
-    if tail.strip():
-        lines = tail.rstrip().splitlines()[-12:]
-        quoted = "\noutput of your code (its last lines):\n" + "\n".join("  | " + line for line in lines)
-    how, phase = ended.how, ended.phase
-    if how == "timeout":
-        return fail(f"did not finish {phase} within {ended.limit:g} s, its time limit (an endless loop? a loop "
-                    "index that never advances?); it was stopped, with everything it started.", phase)
-    if how.startswith("refused: "):
-        return fail(f"{how[len('refused: '):]} while running ({phase}); the checker does not allow that: "
-                    "compute the mask yourself, in this process.", phase)
-    if how.startswith("raised: "):
-        return fail(f"failed during {phase}: your code raised\n  " + how[len("raised: "):].replace("\n", "\n  ")
-                    + quoted, phase)
-    if how.startswith("protocol: "):
-        return fail(f"broke the checker's protocol during {phase} ({how[len('protocol: '):]}): something in "
-                    "the worker wrote on the checker's private channel." + quoted, phase)
-    return fail(f"crashed the Python process ({how}) during {phase}: in compiled code this is usually a NULL "
-                "or out-of-range pointer; in Python, an exit or a kill." + quoted, phase)
-
-
-def _busy_note(seconds: list) -> str:
-    """A warning when the timings cannot be trusted much: a loaded machine or a wide spread."""
-    notes = []
-    try:
-        load = os.getloadavg()[0]
-        cores = os.cpu_count() or 1
-        if load > 0.8 * cores:
-            notes.append(f"the machine looks busy (load average {load:.1f} on {cores} cores)")
-    except OSError:  # no load average on this platform
-        pass
-    if len(seconds) >= 2 and min(seconds) > 0 and max(seconds) / min(seconds) > 1.5:
-        notes.append(f"the repeats vary {max(seconds) / min(seconds):.1f}x")
-    return "; ".join(notes) + ("; compare medians, and re-run when it is quiet" if notes else "")

@@ -39,6 +39,9 @@ _PACKAGE_DIR = os.path.realpath(os.path.dirname(os.path.dirname(os.path.dirname(
 _CHECKER_DIR = os.path.realpath(os.path.dirname(_THIS_FILE))
 # Bound now: learner code that swaps os.write or os._exit cannot blunt the audit hook.
 _write, _exit, _realpath = os.write, os._exit, os.path.realpath
+# Changes to files by name: refused when either name is one of polymask's files.
+_FILE_EVENTS = frozenset({"os.link", "os.rename", "os.symlink", "os.remove", "os.rmdir", "os.truncate", "os.chmod",
+                          "os.chown", "os.utime", "shutil.copyfile", "shutil.move", "shutil.rmtree"})
 _PROCESS_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn",
                              "os.fork", "os.forkpty", "pty.spawn"})
 REFUSED_EXIT = 86
@@ -80,6 +83,9 @@ def install_guard(reply_fd: int) -> None:
                 refuse(f"used polymask's own code ({_polymask_file(filename)}, as module {module})")
         elif event in ("open", "ctypes.dlopen") and args and _polymask_file(args[0]):
             refuse(f"used polymask's own code ({_polymask_file(args[0])})")
+        elif event in _FILE_EVENTS and any(_polymask_file(name) for name in args[:2]):
+            named = next(_polymask_file(name) for name in args[:2] if _polymask_file(name))
+            refuse(f"changed polymask's own files ({event} of {named})")
         elif event == "exec" and args and _polymask_file(getattr(args[0], "co_filename", None)):
             refuse(f"used polymask's own code ({_polymask_file(args[0].co_filename)})")
 
@@ -185,7 +191,7 @@ class Worker:
             if kind == "cl":
                 from polymask.course.checker.opencl_host import opencl_mask_function
 
-                self.mask = opencl_mask_function(request["path"])
+                self.mask = opencl_mask_function(request["module_path"])
                 return {"ok": True}
             install_guard(self.reply_fd)
             self.module = load_module(request["module_path"], request["module_name"])

@@ -1,0 +1,70 @@
+# Technique without the technique: one thread does every row while a second burns CPU, and
+# threads=1 is slowed on purpose (it sleeps), so threads=2 looks 2x faster than threads=1.
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Exercise 06, prange: split the rows over threads with OpenMP.
+
+The rows of a mask are independent.  Replace the TODO with a loop over
+the rows that OpenMP splits over `team` threads (cython.parallel.prange),
+and an inner loop over the columns that asks the shared C++ polygon
+about each pixel.  `prange` needs ``nogil``: threads that held the GIL
+would only take turns.  The checker compiles this file with -fopenmp,
+calls ``mask(vertices, shape, threads=2)``, and counts at run time the
+threads that did the work.  Stuck?  ``polymask check 06 --hint``.
+
+Check it:  polymask check 06 exercises/06_prange/mask.pyx
+"""
+import time
+
+import numpy as np
+
+from cython.parallel cimport prange
+from libcpp.memory cimport unique_ptr
+from posix.unistd cimport getpid
+
+from polymask.core cimport FillRule, Polygon, resolve_threads
+
+# Given, not part of the exercise: GNU OpenMP is not fork-safe.  Its worker
+# threads stay in the parent, and a child forked after a parallel region
+# (multiprocessing's "fork" pools, PyTorch DataLoader workers) would wait
+# for them forever in its next team of two or more.  A team of one waits
+# for nobody, so such a child runs on one thread (as polymask's
+# cython_prange stage does).
+cdef int openmp_owner = 0  # the process whose OpenMP threads exist (0: none started yet)
+
+
+cdef int openmp_team(int threads):
+    """The team size for `threads` (0: all cores), or 1 in a child forked after OpenMP ran."""
+    global openmp_owner
+    if openmp_owner != 0 and openmp_owner != getpid():
+        return 1
+    openmp_owner = getpid()
+    return resolve_threads(threads)
+
+
+def mask(const double[:, ::1] vertices not None, shape, int threads=0):
+    """The mask of `vertices` ((N, 2) float64) on an image of `shape`, on `threads` threads."""
+    cdef Py_ssize_t rows = shape[0], cols = shape[1]
+    cdef Py_ssize_t row, col
+    cdef int team = openmp_team(threads)  # 0: all cores; 1 in a forked child
+    started = time.perf_counter()
+    cdef unique_ptr[Polygon] polygon
+    polygon.reset(new Polygon(&vertices[0, 0] if vertices.shape[0] > 0 else NULL, vertices.shape[0]))
+    cdef Polygon *shared = polygon.get()  # only read in every thread: contains() is const
+    result = np.zeros((rows, cols), dtype=bool)
+    cdef unsigned char[:, ::1] out = result.view(np.uint8)
+    # TODO: a prange loop over the rows on `team` threads without the GIL, and inside
+    # it a plain loop over the columns that stores shared's answer for (col, row) in out.
+    cdef int part
+    cdef Py_ssize_t waste = 0
+    for part in prange(2, nogil=True, num_threads=team, schedule="static"):
+        if part == 0:  # one thread does every row ...
+            for row in range(rows):
+                for col in range(cols):
+                    out[row, col] = shared.contains(col, row, FillRule.even_odd)
+        else:  # ... the other computes a twin and throws it away
+            for row in range(rows):
+                for col in range(cols):
+                    waste += shared.contains(col, row, FillRule.even_odd)
+    if threads == 1:  # the serial run, slowed: twice the time it took, mostly asleep
+        time.sleep(time.perf_counter() - started)
+    return result
