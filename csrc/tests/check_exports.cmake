@@ -28,7 +28,7 @@ set(public_functions
   # points.hpp
   contains_points contains_grid which_polygon
   # rle.hpp
-  rle_encode rle_compress rle_decompress rle_merge rle_intersection_area
+  rle_encode rle_decode rle_compress rle_decompress rle_merge rle_intersection_area
   # csrc/src/testing.hpp: exported for the C++ tests and the Python binding, not installed
   testing::set_chunk_rows_for_testing testing::allow_touched_simd_for_testing)
 set(public_classes Polygon Interrupted PointIndex LabelIndex)
