@@ -49,19 +49,27 @@ _SPAWNER = """\
 
 
 class _Watch:
-    """Every process below `root` seen while the block runs (sampled from /proc every few ms)."""
+    """Every process below `root` that the block starts (sampled from /proc every few ms).
+
+    Processes already below `root` when the block begins are not the check's: earlier
+    tests in the same pytest process leave long-lived helpers (multiprocessing's resource
+    tracker, a Dask cluster's workers), and they must not count as survivors.
+    """
 
     def __init__(self, root):
         import threading
 
+        from polymask.course.checker.runner import descendants
+
         self.root, self.seen, self.grandchildren, self.stop = root, set(), set(), threading.Event()
+        self.before = descendants({root})
         self.thread = threading.Thread(target=self._sample, daemon=True)
 
     def _sample(self):
         from polymask.course.checker.runner import descendants
 
         while not self.stop.wait(0.005):
-            self.seen |= descendants({self.root})
+            self.seen |= descendants({self.root}) - self.before
             for pid in self.seen - self.grandchildren:
                 try:
                     if Path(f"/proc/{pid}/comm").read_text().strip() == "grandchild":
