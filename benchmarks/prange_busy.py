@@ -7,7 +7,8 @@ dynamic schedule it takes fewer chunks and the team ends together.  This
 benchmark starts one spinning process (the busy core), then times, call
 by call in rotating order so every contender sees the same load:
 
-* ``cython_prange`` (dynamic schedule) at 1 and 2 threads,
+* ``cython_prange`` (dynamic schedule, one thread per core) at 1 and 2 threads,
+* the same at 2 threads with ``place=False`` (the operating system places the threads),
 * its static-schedule twin (``cython_prange.mask_static``) at 2 threads,
 * ``numba`` at 1 and 2 threads,
 * the single-thread rungs before them, ``cython_typed`` and ``cython_class``,
@@ -45,6 +46,7 @@ def contenders() -> dict:
         "cython_class": stages.get("cython_class").load(),
         "cython_prange, 1 thread": lambda vertices, shape: prange(vertices, shape, threads=1),
         "cython_prange, 2 threads": lambda vertices, shape: prange(vertices, shape, threads=2),
+        "cython_prange unplaced, 2 threads": lambda vertices, shape: prange(vertices, shape, threads=2, place=False),
         "cython_prange static, 2 threads": lambda vertices, shape: static(vertices, shape, threads=2),
     }
     if stages.availability("numba").available:
@@ -76,6 +78,8 @@ def report(medians: dict[str, float]) -> str:
     lines = ["| contender | median (ms) |", "|---|---:|"]
     lines += [f"| {name} | {value * 1e3:.2f} |" for name, value in medians.items()]
     ratios = [("cython_prange 2 threads / 1 thread", "cython_prange, 2 threads", "cython_prange, 1 thread"),
+              ("cython_prange unplaced 2 threads / 1 thread", "cython_prange unplaced, 2 threads",
+               "cython_prange, 1 thread"),
               ("cython_prange static 2 threads / dynamic 1 thread", "cython_prange static, 2 threads",
                "cython_prange, 1 thread"),
               ("numba 2 threads / 1 thread", "numba, 2 threads", "numba, 1 thread"),

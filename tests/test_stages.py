@@ -16,6 +16,7 @@ and ``polymask annotate``.
 import ast
 import importlib
 import importlib.machinery
+import os
 import re
 from pathlib import Path
 
@@ -203,6 +204,86 @@ def test_cython_prange_makes_one_dynamic_region_per_mask():
     assert 1 <= cython_prange.ROWS_PER_CHUNK <= 16
     binary = Path(cython_prange.__file__).read_bytes()
     assert re.search(rb"GOMP_loop_(nonmonotonic_)?dynamic_start", binary), "the built stage has no dynamic loop"
+
+
+def _allowed_cpus_of_other_threads() -> dict[int, str]:
+    """{thread id: its Cpus_allowed_list} for every thread of this process but the caller."""
+    import threading
+
+    found = {}
+    for task in Path("/proc/self/task").iterdir():
+        if int(task.name) == threading.get_native_id():
+            continue
+        try:
+            status = (task / "status").read_text()
+        except OSError:  # the thread ended meanwhile
+            continue
+        found[int(task.name)] = next(line.split(":", 1)[1].strip() for line in status.splitlines()
+                                     if line.startswith("Cpus_allowed_list"))
+    return found
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="placement needs two usable cores")
+def test_cython_prange_places_its_team_one_thread_per_core_for_the_call():
+    # With one of two cores busy, Linux may leave both threads of the team on one core
+    # (three threads on two cores cannot be balanced), so the stage binds each thread of
+    # the team to its own core while it runs, and gives every core back at the end.
+    import threading
+
+    from polymask.course.stages import cython_prange
+
+    before = os.sched_getaffinity(0)
+    vertices, shape = standard_problem(size=64, n_vertices=24)
+    seen: set[str] = set()
+    finished = threading.Event()
+
+    def work():
+        try:
+            for _ in range(400):  # thousands of short calls: the team is inside a call most of the time
+                cython_prange.mask(vertices, (1536, 1536), threads=2)
+                if len(seen) >= 2:
+                    break
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not finished.is_set():
+        seen.update(cpus for cpus in _allowed_cpus_of_other_threads().values()
+                    if cpus.isdigit())  # a single core: a placed thread
+    worker.join()
+    assert len(seen) >= 2, f"the team's threads were never seen bound to one core each (saw {seen})"
+    assert os.sched_getaffinity(0) == before
+    # Nothing stays bound after the calls: the caller's thread and OpenMP's pool get every core back.
+    assert not any(cpus.isdigit() for cpus in _allowed_cpus_of_other_threads().values())
+    assert_same_mask(cython_prange.mask(vertices, shape, threads=2), double_mask(vertices, shape), "placed")
+    assert_same_mask(cython_prange.mask(vertices, shape, threads=2, place=False), double_mask(vertices, shape),
+                     "place=False")
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="placement needs two usable cores")
+def test_cython_prange_leaves_placement_to_the_os_when_asked():
+    import threading
+
+    from polymask.course.stages import cython_prange
+
+    vertices, _ = standard_problem(size=64, n_vertices=24)
+    bound: set[str] = set()
+    finished = threading.Event()
+
+    def work():
+        try:
+            for _ in range(30):
+                cython_prange.mask(vertices, (1536, 1536), threads=2, place=False)
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    while not finished.is_set():
+        bound.update(cpus for cpus in _allowed_cpus_of_other_threads().values() if cpus.isdigit())
+    worker.join()
+    assert not bound, f"place=False still bound threads to {bound}"
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])

@@ -71,15 +71,18 @@ display(Image("scaling.png"))
 # the other work on this machine (the load average printed at the top) and, for big
 # images, the memory bandwidth.
 #
-# ## A busy core: static against dynamic
-# Most machines are shared. Below, one process spins on a core while the two schedules
-# run at 2 threads, beside the 1-thread time, alternated call by call.
+# ## A busy core: static against dynamic, and where the threads run
+# Most machines are shared. Below, one process spins on a core while the stage runs at
+# 2 threads, beside its 1-thread time, alternated call by call: the dynamic schedule with
+# the team placed one thread per core (`mask`'s default), the same without placement
+# (`place=False`: the operating system decides), and the static schedule.
 
 # %%
 with busy_core():
     busy = alternated({
         "dynamic, 1 thread": lambda: prange_mask(vertices, shape, threads=1),
-        "dynamic, 2 threads": lambda: prange_mask(vertices, shape, threads=2),
+        "dynamic, 2 placed": lambda: prange_mask(vertices, shape, threads=2),
+        "dynamic, 2 unplaced": lambda: prange_mask(vertices, shape, threads=2, place=False),
         "static, 2 threads": lambda: cython_prange.mask_static(vertices, shape, threads=2),
     }, rounds=21)
 for name, seconds in busy.items():
@@ -87,13 +90,26 @@ for name, seconds in busy.items():
 print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 # %% [markdown]
-# Why the schedule matters when exactly one core is busy: the thread that shares its core
-# with the spinning process runs at about half speed. Under `static` its band of rows is
-# fixed, so the mask waits for the slow band and the second thread buys little; under
-# `dynamic` the slowed thread just takes fewer chunks. That is the case the cell above sets up on a 2-core
-# machine that runs nothing else. With more idle cores than threads, both schedules
-# are alike; with every core shared by several processes (a load average well above the
-# core count), both threads slow alike and the two come out close. The benchmark
+# Two things decide what a second thread buys when exactly one of two cores is busy.
+#
+# * **The schedule.** The thread that shares its core with the spinning process runs at
+#   about half speed. Under `static` its band of rows is fixed, so the mask waits for the
+#   slow band; under `dynamic` the slowed thread just takes fewer chunks. At best the team
+#   then has one and a half cores: about 0.67x the 1-thread time.
+# * **Placement.** Three busy threads on two cores cannot be balanced, and Linux does not
+#   try to move a thread when moving it would leave the cores just as unequal. If both of
+#   the team's threads land on one core (the thread that wakes the other often hands it
+#   its own core), they share that core for the rest of the call and the spinning process
+#   keeps the other to itself: no schedule helps. `mask` therefore binds each thread of its
+#   team to its own core for the call, and the spinning process, which is not bound, ends
+#   up sharing a core with one of them. This is what `OMP_PROC_BIND=spread
+#   OMP_PLACES=cores` asks of OpenMP for a whole program.
+#
+# Compare the rows above: the placed dynamic row is the one to expect below the 1-thread
+# time; whether the unplaced row does too depends on where the threads happened to
+# land in this run. With more idle cores than threads, placement and schedule matter
+# little; with every core shared by several processes (a load average well above the core
+# count), both threads slow alike and the rows come out close. The benchmark
 # `python -m benchmarks.prange_busy` times the same contenders with more rounds.
 #
 # ## The same loop in Numba
