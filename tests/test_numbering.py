@@ -97,10 +97,13 @@ def test_the_command_line_help_is_plain_text_and_python_m_polymask_runs_it():
     import subprocess
     import sys
 
-    for command in ([sys.executable, "-m", "polymask", "--help"], [sys.executable, "-m", "polymask.cli", "--help"]):
+    subcommands = [[], ["info"], ["lessons"], ["bench"], ["annotate"], ["check"]]
+    for command in ([sys.executable, "-m", "polymask", *sub, "--help"] for sub in subcommands):
         done = subprocess.run(command, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
-        assert "``" not in done.stdout and "usage: polymask" in done.stdout
+        assert "``" not in done.stdout and "usage: polymask" in done.stdout, (command, done.stdout)
+    done = subprocess.run([sys.executable, "-m", "polymask.cli", "--help"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "usage: polymask" in done.stdout
     done = subprocess.run([sys.executable, "-m", "polymask", "lessons", "7"], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0 and "notebooks/07_opencl.ipynb" in done.stdout

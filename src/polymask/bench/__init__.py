@@ -29,7 +29,7 @@ __all__ = ["main", "parse_args", "run_sweep", "run_table"]
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="polymask bench", description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="polymask bench", description=__doc__.split("\n\n")[0].replace("``", ""),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=STANDARD_SIZE, help="image side in pixels (default 1024)")
     parser.add_argument("--vertices", type=int, default=STANDARD_VERTICES, help="polygon vertex count (default 24)")
