@@ -8,6 +8,6 @@ cd "$(dirname "$0")/.."
 
 python=.venv/bin/python
 rm -rf docs/_build/doctrees
-"$python" -m sphinx -W --keep-going -q -b html -d docs/_build/doctrees docs docs/_build/html
+"$python" -m sphinx -n -W --keep-going -q -b html -d docs/_build/doctrees docs docs/_build/html
 "$python" docs/check_api.py docs/_build/html/objects.inv
 echo "docs: docs/_build/html/index.html"

@@ -19,7 +19,7 @@ once, not once per block, and changing the caller's array afterwards
 changes nothing.  The graph costs O(1) memory per block: each block finds
 its window from its block index and the chunk boundaries (one list per
 axis), so building it takes no time per block; chunkings of more than
-:data:`MAX_BLOCKS` blocks are refused with a clear error.
+``MAX_BLOCKS`` blocks (a module constant) are refused with a clear error.
 
 Dask is an optional extra (``pip install 'polymask[dask]'``); importing
 ``polymask`` never imports it, and importing this module without it raises
