@@ -128,6 +128,13 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     crosses, later ones over earlier ones, and besides the result only a
     small buffer is allocated.
 
+    Raises
+    ------
+    TypeError, ValueError
+        For a polygon :func:`polymask.masks` refuses, coordinates that are not
+        real numbers, non-finite or that do not broadcast together, `values`
+        of another length than `polygons`, or a bad `fill_rule` or `threads`.
+
     Examples
     --------
     >>> import polymask

@@ -187,10 +187,18 @@ def profile(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "
 
     Parameters
     ----------
-    vertices, shape, kernel, precision, device
-        As :func:`mask` takes them.
-    repeats : int
-        Timed calls (any integer type, NumPy's too).
+    vertices : polygon
+        As :func:`mask` takes it.
+    shape : (rows, cols)
+        As :func:`mask` takes it.
+    kernel : str, optional
+        As :func:`mask` takes it.
+    precision : {"auto", "double", "single"}, optional
+        As :func:`mask` takes it.
+    repeats : int, optional
+        Timed calls (any integer type, NumPy's too); default 5.
+    device : str, DeviceInfo or pyopencl.Device, optional
+        As :func:`mask` takes it.
 
     Returns
     -------
