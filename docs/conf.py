@@ -152,7 +152,7 @@ _COURSE_EXCLUDE = [r"\._[a-z]", r"\.__init__$", r"\.__call__$", r"\.cached_prope
                    r"polymask\.course\.checker\.(CheckResult|Exercise)\.[a-z_]+$"]
 #: Public callables that raise nothing of their own, so have no Raises section.
 _RAISE_NOTHING = {
-    "polymask.available_backends", "polymask.build_info", "polymask.get_include", "polymask.get_library_dirs",
+    "polymask.available_backends", "polymask.build_info",
     "polymask.Crop", "polymask.Crop.slices",
     "polymask.opencl.available", "polymask.opencl.unavailable_reason", "polymask.opencl.kernel_dir",
     "polymask.opencl.describe_default_device", "polymask.opencl.DeviceInfo", "polymask.opencl.OpenCLError",
