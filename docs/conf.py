@@ -70,7 +70,10 @@ numpydoc_validation_checks = {
 # Constants (UPPER_CASE, __version__) are documented by ``#:`` comments too.  The course's
 # modules (polymask.course.*) are checked for a docstring and its summary only (below).
 numpydoc_validation_exclude = {r"\._[a-z]", r"\.__init__$", r"\.__call__$", r"\.cached_property$",
-                               r"\.[A-Z][A-Z0-9_]+$", r"\.__version__$", r"^polymask\.course\."}
+                               r"\.[A-Z][A-Z0-9_]+$", r"\.__version__$", r"^polymask\.course\.",
+                               # fields and attributes, documented by ``#:`` comments
+                               r"^polymask\.Crop\.(mask|row0|col0)$", r"^polymask\.opencl\.DeviceInfo\.[a-z_0-9]+$",
+                               r"^polymask\.opencl\.MaskEngine\.(builds|spin_wait)$"}
 numpydoc_validation_overrides = {"SS03": [r"^Alias for field number \d+$"]}
 
 # -- Cross-references to the libraries polymask works with --------------------------
@@ -158,7 +161,7 @@ _RAISE_NOTHING = {
     "polymask.opencl.describe_default_device", "polymask.opencl.DeviceInfo", "polymask.opencl.OpenCLError",
     "polymask.opencl.OpenCLBuildError", "polymask.opencl.OpenCLMemoryError", "polymask.opencl.OpenCLUnavailable",
     "polymask.opencl.MaskEngine.release", "polymask.opencl.MaskEngine.resident_bytes",
-    "polymask.opencl.MaskEngine.timings", "polymask.opencl.release",
+    "polymask.opencl.MaskEngine.timings", "polymask.opencl.release", "polymask.opencl.devices",
 }
 
 

