@@ -9,9 +9,9 @@ in ``docs/_inventories/`` (see ``intersphinx_mapping``).
 """
 from __future__ import annotations
 
-from importlib.metadata import version as _installed_version
 import re
 import sys
+from importlib.metadata import version as _installed_version
 from pathlib import Path
 
 import polymask

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the documentation site into docs/_build/html with warnings as errors,
+# Build the documentation site into docs/_build/html with warnings as errors and every
+# cross-reference checked (nitpicky), numpydoc checks on the public docstrings,
 # then check that its API reference lists every public name.
 #
 #   scripts/docs.sh            (needs .venv with the `docs` extra: scripts/setup.sh test,docs)
