@@ -9,6 +9,8 @@ in ``docs/_inventories/`` (see ``intersphinx_mapping``).
 """
 from __future__ import annotations
 
+import re
+import sys
 from importlib.metadata import version as _installed_version
 from pathlib import Path
 
@@ -29,7 +31,10 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
     "numpydoc",
+    "sphinx_copybutton",
+    "cli_help",                     # docs/_ext/cli_help.py: the CLI reference from the parser
 ]
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
@@ -40,21 +45,35 @@ myst_heading_anchors = 3
 # -- API reference ------------------------------------------------------------------
 autodoc_default_options = {"members": True, "undoc-members": True, "member-order": "bysource"}
 autodoc_typehints = "none"          # the numpydoc sections say the types
-autosummary_generate = False
+# One page per public function and class (docs/api/generated/, rebuilt by every build from
+# the autosummary tables of the module pages; docs/_templates/autosummary/ shapes them).
+autosummary_generate = True
+autosummary_imported_members = True
+templates_path = ["_templates"]
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
-# Checks every public docstring must pass (numpydoc's codes): a docstring exists (GL08), it
-# opens with a one-line summary that ends with a period (SS01, SS03), and its Parameters
-# section names only parameters the signature has (PR02) with types well written (PR06).
-numpydoc_validation_checks = {"GL08", "SS01", "SS03", "PR02", "PR06"}
+# Every public docstring passes all of numpydoc's checks but these (numpydoc's codes):
+numpydoc_validation_checks = {
+    "all",
+    "ES01",  # an extended summary: short functions say enough in their summary line
+    "SA01",  # a See Also section: the reference's task tables relate the functions
+    "SS05",  # summaries in the infinitive ("Return ..."): ours may name what is returned
+    "SS06",  # a one-line summary: a few summaries need two lines to say what is returned
+    "PR08",  # parameter descriptions start with a capital: some start with a value ("``None``: ...")
+    "RT02",  # only a type on the Returns line: a named result reads better for tuples
+    "YD01",  # a Yields section: the one generator (a context manager) documents Returns
+    "GL01", "GL02",  # where the summary starts after the opening quotes: either is fine
+}
 # Fields of dataclasses and named tuples are documented by ``#:`` comments, which autodoc
 # shows but numpydoc cannot read (it reads __doc__); private modules are not in the reference.
-# Constants (UPPER_CASE, __version__) are documented by ``#:`` comments too.
+# Constants (UPPER_CASE, __version__) are documented by ``#:`` comments too.  The course's
+# modules (polymask.course.*) are checked for a docstring and its summary only (below).
 numpydoc_validation_exclude = {r"\._[a-z]", r"\.__init__$", r"\.__call__$", r"\.cached_property$",
-                               r"\.[A-Z][A-Z0-9_]+$", r"\.__version__$",
-                               r"polymask\.course\.stages\.Stage\.[a-z_0-9]+$",
-                               r"polymask\.course\.checker\.(CheckResult|Exercise)\.[a-z_]+$"}
+                               r"\.[A-Z][A-Z0-9_]+$", r"\.__version__$", r"^polymask\.course\.",
+                               # fields and attributes, documented by ``#:`` comments
+                               r"^polymask\.Crop\.(mask|row0|col0)$", r"^polymask\.opencl\.DeviceInfo\.[a-z_0-9]+$",
+                               r"^polymask\.opencl\.MaskEngine\.(builds|spin_wait)$"}
 numpydoc_validation_overrides = {"SS03": [r"^Alias for field number \d+$"]}
 
 # -- Cross-references to the libraries polymask works with --------------------------
@@ -72,11 +91,15 @@ _INVENTORIES = Path(__file__).parent / "_inventories"
 intersphinx_mapping = {name: (url, str(_INVENTORIES / f"{name}.inv"))
                        for name, url in _INVENTORY_URLS.items() if (_INVENTORIES / f"{name}.inv").is_file()}
 intersphinx_disabled_reftypes = ["*"]
+# Names of other libraries that the pages cross-reference; without their inventory (the build
+# stays offline) nitpicky mode would call them broken.  They show as plain code.
+nitpick_ignore = [("py:class", "affine.Affine")]
 
 # -- HTML -------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
 html_title = f"polymask {release}"
-html_static_path = []
+html_static_path = ["_static"]
+html_css_files = ["polymask.css"]      # wide tables and code scroll instead of being cut
 html_theme_options = {
     "navbar_end": ["navbar-icon-links"],
     "show_toc_level": 2,
@@ -84,7 +107,14 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_sidebars = {"index": [], "changelog": []}
+# Pages without sub-pages get no left sidebar (it would hold an empty "Section Navigation").
+html_sidebars = {"index": [], "getting-started": [], "performance": [], "contributing": [], "changelog": [],
+                 "cli": []}
+# The copy button copies the code of a >>> session without its prompts and outputs.
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_exclude = ".linenos, .gp, .go"
 html_show_sourcelink = False
 
 
@@ -96,7 +126,7 @@ def _append_public_constants(app, docname, source):
     import importlib
     import inspect
 
-    if not docname.startswith("api/") or docname == "api/index":
+    if not docname.startswith("api/") or docname == "api/index" or docname.startswith("api/generated/"):
         return
     #: The course's pages document modules of polymask.course.
     course_pages = {"stages", "checker"}
@@ -112,5 +142,52 @@ def _append_public_constants(app, docname, source):
         source[0] += "\nConstants\n---------\n\n" + "\n".join(lines)
 
 
+# -- Checks numpydoc cannot express ------------------------------------------------
+#: The modules whose users get the full numpydoc checks above.
+_PUBLIC_MODULES = ("polymask", "polymask.coco", "polymask.dask", "polymask.xarray", "polymask.opencl")
+#: The checks the course's pages pass: a docstring that opens with a one-line summary
+#: ending with a period, and a Parameters section naming only real parameters, well typed.
+_COURSE_CHECKS = {"GL08", "SS01", "SS03", "PR02", "PR06"}
+#: What the course's checks leave out, as numpydoc_validation_exclude does for the rest; and the
+#: fields of the course's dataclasses, documented by ``#:`` comments that numpydoc cannot read.
+_COURSE_EXCLUDE = [r"\._[a-z]", r"\.__init__$", r"\.__call__$", r"\.cached_property$", r"\.[A-Z][A-Z0-9_]+$",
+                   r"polymask\.course\.stages\.Stage\.[a-z_0-9]+$",
+                   r"polymask\.course\.checker\.(CheckResult|Exercise)\.[a-z_]+$"]
+#: Public callables that raise nothing of their own, so have no Raises section.
+_RAISE_NOTHING = {
+    "polymask.available_backends", "polymask.build_info",
+    "polymask.Crop", "polymask.Crop.slices",
+    "polymask.opencl.available", "polymask.opencl.unavailable_reason", "polymask.opencl.kernel_dir",
+    "polymask.opencl.describe_default_device", "polymask.opencl.DeviceInfo", "polymask.opencl.OpenCLError",
+    "polymask.opencl.OpenCLBuildError", "polymask.opencl.OpenCLMemoryError", "polymask.opencl.OpenCLUnavailable",
+    "polymask.opencl.MaskEngine.release", "polymask.opencl.MaskEngine.resident_bytes",
+    "polymask.opencl.MaskEngine.timings", "polymask.opencl.release", "polymask.opencl.devices",
+}
+
+
+def _check_docstring(app, what, name, obj, options, lines):
+    """Warn (an error under -W) where a docstring misses what numpydoc's checks do not test."""
+    from numpydoc.docscrape import get_doc_object
+    from numpydoc.validate import validate
+    from sphinx.util import logging
+
+    logger = logging.getLogger("polymask.docs")
+    if what not in {"function", "class", "method", "exception", "property"}:
+        return
+    if name.startswith("polymask.course."):
+        if any(re.search(pattern, name) for pattern in _COURSE_EXCLUDE):
+            return
+        errors = [(code, message) for code, message in validate(get_doc_object(obj))["errors"]
+                  if code in _COURSE_CHECKS]
+        if errors:
+            logger.warning("docstring of %s: %s", name, "; ".join(f"{code}: {text}" for code, text in errors))
+        return
+    public = any(name.rsplit(".", 1)[0] == module or name.startswith(module + ".") and name.count(".") ==
+                 module.count(".") + 2 for module in _PUBLIC_MODULES)
+    if public and name not in _RAISE_NOTHING and not get_doc_object(obj)["Raises"]:
+        logger.warning("docstring of %s has no Raises section (or list it in _RAISE_NOTHING in docs/conf.py)", name)
+
+
 def setup(app):
     app.connect("source-read", _append_public_constants)
+    app.connect("autodoc-process-docstring", _check_docstring, priority=400)

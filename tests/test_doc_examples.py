@@ -60,3 +60,24 @@ def test_an_example_with_a_wrong_output_fails(tmp_path):
     with open(os.devnull, "w") as sink:
         runner.run(doctest.DocTestParser().get_doctest(source, {}, "page", str(page), line), out=sink.write)
     assert runner.summarize(verbose=False).failed == 1
+
+
+def prose_in(source: str) -> list[str]:
+    """Lines of a >>> session that are neither code nor the output printed right after it."""
+    return [part.strip() for part in doctest.DocTestParser().parse(source) if isinstance(part, str) and part.strip()]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(ROOT)) for page in PAGES])
+def test_python_blocks_paste_as_code(page):
+    # The copy button copies a block's >>> and ... lines without their prompts and outputs;
+    # prose inside the block would be silently skipped by doctest and pasted as a SyntaxError.
+    for line, source in python_blocks(page.read_text(encoding="utf-8")):
+        assert not prose_in(source), f"{page.name}:{line}: prose inside a Python block: {prose_in(source)}"
+        code = "".join(example.source for example in doctest.DocTestParser().get_examples(source))
+        compile(code, f"{page.name}:{line}", "exec")
+
+
+def test_prose_after_an_output_is_found():
+    session = ">>> 1 + 1\n2\n\nthen a sentence\n\n>>> 3\n3\n"
+    assert prose_in(session) == ["then a sentence"]
+    assert prose_in(">>> 1 + 1\n2\n") == []

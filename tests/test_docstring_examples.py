@@ -18,7 +18,10 @@ import polymask
 #: Modules whose docstrings hold examples, as imported by users.
 WITH_EXAMPLES = ["polymask", "polymask._api", "polymask._masks", "polymask._rasterize", "polymask._coverage",
                  "polymask._threads", "polymask.course.stages", "polymask._contains", "polymask._install_dirs",
-                 "polymask.opencl.processing", "polymask.opencl.shared"]  # OpenCL: the test extra brings PoCL
+                 "polymask.opencl.processing", "polymask.opencl.shared", "polymask.opencl.discovery",
+                 "polymask.opencl.programs", "polymask.opencl.common", "polymask.opencl.host",
+                 "polymask.opencl.resident",  # OpenCL: the test extra brings PoCL
+                 "polymask.coco", "polymask.dask", "polymask.xarray"]
 
 
 @pytest.mark.parametrize("name", WITH_EXAMPLES)

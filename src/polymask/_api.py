@@ -48,7 +48,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
         lists: the *union* of the parts' masks, as COCO means it), and
         OpenCV contours: an (N, 1, 2) array, a list of them (rings), or
         ``cv2.findContours``' ``(contours, hierarchy)`` pair
-        (polymask/_layouts.py).
+        (the forms are listed in :doc:`/guide/masks`).
     shape : (rows, cols)
         The image shape; both at least 1.
     out : numpy.ndarray, optional
@@ -93,7 +93,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
         vertices are world coordinates (x = a·col + b·row + c,
         y = d·col + e·row + f; rotation and shear allowed).  Without one,
         integer coordinates are the sample points (the contract).  See
-        docs/guide/geospatial.md.
+        :doc:`/guide/geospatial`.
     all_touched : bool, optional
         False (default): the contract's centre rule.  True: a pixel is in
         iff its cell (the unit square centred on the sample point) shares
@@ -182,6 +182,19 @@ def available_backends() -> dict[str, _backends.Availability]:
 
     These are the course's teaching stages (``polymask.course.stages``),
     "scanline" among them; "auto", the library's own fill, always runs.
+
+    Returns
+    -------
+    dict of str to Availability
+        Each backend's id mapped to a named tuple ``(available, reason)``:
+        ``reason`` is empty where it runs, else why not (a missing extra,
+        no OpenCL device, ...).
+
+    Examples
+    --------
+    >>> import polymask
+    >>> polymask.available_backends()["scanline"]
+    Availability(available=True, reason='')
     """
     return {backend: _backends.Availability(not entry.reason, entry.reason)
             for backend, entry in _backends.backends().items()}
@@ -190,11 +203,22 @@ def available_backends() -> dict[str, _backends.Availability]:
 def build_info() -> dict[str, Any]:
     """How this polymask was built and how it will run.
 
-    Returns a dict with the package version, the C++ compiler, the build
-    type, whether OpenMP is compiled in (and its version, used by the
-    cython_prange lesson), the threading mechanism of the production fills
-    (``threading``), the most threads a fill uses by default (``threads``)
-    and at all (``thread_cap``), and the Python and NumPy versions.
+    Returns
+    -------
+    dict
+        The package version (``version``), the C++ compiler, the build type,
+        whether OpenMP is compiled in (``openmp``, and its version, used by
+        the cython_prange lesson), the threading mechanism of the production
+        fills (``threading``), the most threads a fill uses by default
+        (``threads``) and at all (``thread_cap``), and the Python and NumPy
+        versions.  ``polymask info`` prints it.
+
+    Examples
+    --------
+    >>> import polymask
+    >>> info = polymask.build_info()
+    >>> info["version"] == polymask.__version__, info["threads"] <= info["thread_cap"]
+    (True, True)
     """
     info = {"version": __version__}
     info.update(_core.core_info())

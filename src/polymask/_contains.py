@@ -120,6 +120,13 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
         ``rasterize``), or 0.  Each polygon claims exactly the points
         ``polymask.contains`` gives it.
 
+    Raises
+    ------
+    TypeError, ValueError
+        For a polygon :func:`polymask.masks` refuses, coordinates that are not
+        real numbers, non-finite or that do not broadcast together, `values`
+        of another length than `polygons`, or a bad `fill_rule` or `threads`.
+
     Notes
     -----
     The polygons are indexed once by their bounding boxes, so each point

@@ -82,6 +82,17 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
         coordinates within ±2^20 pixels (float64 output).  ``fractions > 0``
         equals ``polymask.mask(..., all_touched=True)``.
 
+    Raises
+    ------
+    TypeError
+        If a polygon is of no form polymask reads, or an argument is of the
+        wrong type (the message names it and what was expected).
+    ValueError
+        If a coordinate is not finite, `shape` is not positive, `dtype` is not float32 or float64,
+        or `out` is not a writable float array of the result's shape.
+    MemoryError
+        If the result cannot be allocated (the message says how much it needs).
+
     Examples
     --------
     >>> import polymask
@@ -124,13 +135,44 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
 
     Parameters
     ----------
-    polygons, transform
-        As in ``polymask.masks``.
-    shape, fill_rule, dtype
-        As in ``polymask.coverage``.
+    polygons : sequence of polygons
+        As in :func:`polymask.masks`.
+    shape : (rows, cols)
+        The image shape; both at least 1.
+    transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
+        As in :func:`polymask.mask`.
+    fill_rule : {"evenodd", "nonzero"}, optional
+        As in :func:`polymask.coverage`.
+    dtype : {numpy.float64, numpy.float32}, optional
+        The fractions' type (default float64).
     threads : int, optional
         The most threads to use (None or 0: the default; see :func:`polymask.threads`).
         Threads go across polygons.
+
+    Returns
+    -------
+    list of Crop
+        One ``Crop(fractions, row0, col0)`` per polygon, in order.
+
+    Raises
+    ------
+    TypeError
+        If a polygon is of no form polymask reads, or an argument is of the
+        wrong type (the message names it and what was expected).
+    ValueError
+        If a coordinate is not finite, `shape` is not positive, or `dtype` is not float32 or float64.
+    MemoryError
+        If the result cannot be allocated (the message says how much it needs).
+
+    Examples
+    --------
+    >>> import numpy as np, polymask
+    >>> image = np.arange(16.0).reshape(4, 4)
+    >>> crop = polymask.coverages([[(0, 0), (2, 0), (2, 2), (0, 2)]], image.shape)[0]
+    >>> float(crop.mask.sum())
+    4.0
+    >>> float((crop.mask * image[crop.slices]).sum() / crop.mask.sum())
+    5.0
     """
     flat = _inputs.polygons(polygons, transform)
     rows_cols = as_shape(shape)

@@ -16,6 +16,21 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 def get_include() -> str:
     """The folder holding the C++ core's public headers (``polymask/core.hpp``, ``polymask/crossing.h``).
 
+    Pass it to the compiler (``-I``) to build C++ or Cython code against
+    the core.
+
+    Returns
+    -------
+    str
+        The folder's path.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the headers are not installed (a broken install).
+
+    Examples
+    --------
     >>> import os, polymask
     >>> os.path.isfile(os.path.join(polymask.get_include(), "polymask", "core.hpp"))
     True
@@ -32,6 +47,22 @@ def get_library_dirs() -> list[str]:
 
     A module linked against it must also find it at run time: add these
     folders to its run-time search path (``-Wl,-rpath,FOLDER``).
+
+    Returns
+    -------
+    list of str
+        The folders' paths.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the library is not installed (a broken install).
+
+    Examples
+    --------
+    >>> import glob, os, polymask
+    >>> [bool(glob.glob(os.path.join(folder, "*polymask_core*"))) for folder in polymask.get_library_dirs()]
+    [True]
     """
     folder = PACKAGE_DIR / "lib"
     if not any(folder.glob("*polymask_core*")):

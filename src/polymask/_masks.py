@@ -34,8 +34,27 @@ class Crop(NamedTuple):
     ``mask`` is a (height, width) bool array whose pixel (r, c) is the image
     pixel (row0 + r, col0 + c); ``image_mask[crop.slices] == crop.mask``.
     An instance with no pixel in the image has a (0, 0) mask at (0, 0).
-    Unpacks as ``mask, row0, col0``.  ``polymask.coverages`` returns the
+    Unpacks as ``mask, row0, col0``.  :func:`polymask.coverages` returns the
     same type, with the fractions of the cells in the box as ``mask``.
+
+    Parameters
+    ----------
+    mask : numpy.ndarray
+        The instance's pixels in its box, (height, width).
+    row0 : int
+        The image row of the box's first row.
+    col0 : int
+        The image column of the box's first column.
+
+    Examples
+    --------
+    >>> import polymask
+    >>> crop = polymask.masks([[(1, 1), (3, 1), (3, 3), (1, 3)]], (4, 4), crop=True)[0]
+    >>> crop.mask.shape, crop.row0, crop.col0
+    ((2, 2), 1, 1)
+    >>> image_mask = polymask.mask([(1, 1), (3, 1), (3, 3), (1, 3)], (4, 4))
+    >>> bool((image_mask[crop.slices] == crop.mask).all())
+    True
     """
 
     #: The instance's pixels in its box, a (height, width) bool array (coverages: its fractions).
@@ -47,7 +66,19 @@ class Crop(NamedTuple):
 
     @property
     def slices(self) -> tuple[slice, slice]:
-        """Where the crop sits in the image: ``image[crop.slices]``."""
+        """Where the crop sits in the image: ``image[crop.slices]``.
+
+        Returns
+        -------
+        tuple of slice
+            The rows and the columns of the box.
+
+        Examples
+        --------
+        >>> import polymask
+        >>> polymask.masks([[(1, 1), (3, 1), (3, 3), (1, 3)]], (4, 4), crop=True)[0].slices
+        (slice(1, 3, None), slice(1, 3, None))
+        """
         height, width = self.mask.shape
         return slice(self.row0, self.row0 + height), slice(self.col0, self.col0 + width)
 
@@ -96,6 +127,17 @@ def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None
         ``polymask.mask(polygons[p], shape, fill_rule=fill_rule)``.  With
         `crop`: a list of P ``Crop(mask, row0, col0)``, the smallest box of
         the image holding every pixel of instance p.
+
+    Raises
+    ------
+    TypeError
+        If a polygon is of no form polymask reads, or an argument is of the
+        wrong type (the message names it and what was expected).
+    ValueError
+        If a coordinate is not finite, `shape` is not positive, or `out` is not a writable
+        (P, rows, cols) bool or uint8 array.
+    MemoryError
+        If the result cannot be allocated (the message says how much it needs).
 
     Examples
     --------

@@ -99,6 +99,18 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
         that share an edge neither overlap nor leave a gap: a partition of
         the image labels every pixel exactly once.
 
+    Raises
+    ------
+    TypeError
+        If a polygon is of no form polymask reads, or an argument is of the
+        wrong type (the message names it and what was expected).
+    ValueError
+        If a coordinate is not finite, `shape` is not positive, `values` has another length
+        than `polygons` or does not fit the label dtype exactly, or `out`
+        is not a writable array of the image's shape.
+    MemoryError
+        If the result cannot be allocated (the message says how much it needs).
+
     Examples
     --------
     >>> import polymask

@@ -40,11 +40,30 @@ def threads(n: int | None) -> Iterator[int]:
     (``build_info()["thread_cap"]``), and a fill too small to gain from
     threads runs on the calling thread alone.
 
-    `n` is such a count, or None or 0 for the default.  The block applies
-    to the calling thread (and to asyncio tasks it starts), not to other
-    threads; an explicit ``threads=`` argument still wins.  Yields the
-    count fills will use at most.
+    The block applies to the calling thread (and to asyncio tasks it
+    starts), not to other threads; an explicit ``threads=`` argument still
+    wins.
 
+    Parameters
+    ----------
+    n : int or None
+        Such a count, or None or 0 for the default.
+
+    Returns
+    -------
+    contextmanager
+        A context manager; ``with polymask.threads(n) as count:`` gives
+        `count`, the most threads fills in the block will use.
+
+    Raises
+    ------
+    TypeError
+        If `n` is not an integer or None.
+    ValueError
+        If `n` is negative or absurdly large.
+
+    Examples
+    --------
     >>> import polymask
     >>> with polymask.threads(1):
     ...     int(polymask.mask([(0, 0), (3, 0), (0, 3)], (4, 4)).sum())

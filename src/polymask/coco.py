@@ -15,10 +15,10 @@ into the other with polymask's exact rule, and reads RLEs back:
 
 **The pixel rule.**  A pixel is in an object iff its centre (c + ½, r + ½)
 is inside some part under polymask's contract (even-odd, half-open,
-bit-exact in float64); i.e. the cell convention of polymask/_transform.py
+bit-exact in float64); i.e. the cell convention of :func:`polymask.mask`'s ``transform=``
 with the identity transform.  pycocotools rasterises polygons differently
 (it draws the outline on a 5x finer grid and rounds), so its masks differ
-from these by a few pixels along the boundaries; docs/guide/coco.md measures how
+from these by a few pixels along the boundaries; the COCO guide measures how
 many.  The RLEs written here are byte for byte what
 ``pycocotools.mask.encode`` writes for the same mask.
 """
@@ -77,7 +77,28 @@ def encode(objects: Sequence[Any], height: int, width: int, *, compressed: bool 
     -------
     list of dict
         ``{"size": [height, width], "counts": ...}`` per object, in order,
-        readable by ``pycocotools.mask.decode``, ``area`` and ``iou``.
+        readable by ``pycocotools.mask.decode``, :func:`area` and :func:`iou`.
+
+    Raises
+    ------
+    TypeError
+        If `objects` is not a sequence of objects (one flat list or a single
+        dict must be wrapped in a list), or an object is of no form above.
+    ValueError
+        If the image size is not positive or has 2^32 pixels or more, a flat
+        list holds an odd count of numbers, a coordinate is not finite, or an
+        RLE passed through has another size.
+
+    Examples
+    --------
+    Two rectangles in COCO's polygon form, in a 5 x 6 image:
+
+    >>> import polymask.coco
+    >>> rles = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]], 5, 6)
+    >>> rles[0]
+    {'size': [5, 6], 'counts': b'03200000:'}
+    >>> polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]]], 5, 6, compressed=False)
+    [{'size': [5, 6], 'counts': [0, 3, 2, 3, 2, 3, 2, 3, 12]}]
     """
     height, width = _image_size(height, width)
     thread_count = as_threads(threads)
@@ -128,7 +149,7 @@ class _Batch:
 
     COCO flat lists are the common case: they are gathered as they are and
     converted in one pass in C (_coco.flat_parts), never one NumPy call per
-    part.  Other polygon forms go through the input funnel (polymask/_inputs.py), one part each.
+    part.  Other polygon forms go through the library's one input funnel, one part each.
     """
 
     def __init__(self):
@@ -302,6 +323,40 @@ def decode(rles: Mapping | Sequence[Mapping]) -> np.ndarray:
     Both are Fortran-ordered, as pycocotools returns them: each instance's
     pixels are one contiguous column-major block (``result[:, :, k]`` is
     F-contiguous), so a loader can hand an instance on without a copy.
+
+    Parameters
+    ----------
+    rles : dict or sequence of dict
+        One COCO RLE ``{"size": [h, w], "counts": ...}`` (counts compressed
+        as bytes or str, or a list of run lengths), or a list of them of one
+        size.
+
+    Returns
+    -------
+    numpy.ndarray
+        Bool, (h, w) for one RLE, (h, w, n) for a list of n.
+
+    Raises
+    ------
+    TypeError
+        If an RLE is not a dict with ``size`` and ``counts``, or its counts
+        are neither bytes, str nor a list of ints.
+    ValueError
+        If `rles` is empty, the sizes differ, or an RLE's counts are corrupt
+        or do not cover its size.
+
+    Examples
+    --------
+    >>> import polymask.coco
+    >>> rle = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]]], 5, 6)[0]
+    >>> polymask.coco.decode(rle).astype(int)
+    array([[1, 1, 1, 1, 0, 0],
+           [1, 1, 1, 1, 0, 0],
+           [1, 1, 1, 1, 0, 0],
+           [0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0]])
+    >>> polymask.coco.decode([rle, rle]).shape
+    (5, 6, 2)
     """
     items, single = _as_rle_list(rles, "rles")
     if not items:
@@ -320,7 +375,35 @@ def decode(rles: Mapping | Sequence[Mapping]) -> np.ndarray:
 
 
 def area(rles: Mapping | Sequence[Mapping]) -> int | np.ndarray:
-    """Pixels inside an RLE (an int), or per RLE of a list (a uint64 array)."""
+    """Pixels inside an RLE (an int), or per RLE of a list (a uint64 array).
+
+    Parameters
+    ----------
+    rles : dict or sequence of dict
+        One COCO RLE, or a list of them (their sizes may differ).
+
+    Returns
+    -------
+    int or numpy.ndarray
+        The count of pixels inside: an int for one RLE, a uint64 array with
+        one entry per RLE for a list.
+
+    Raises
+    ------
+    TypeError
+        If an RLE is not a dict with ``size`` and ``counts``.
+    ValueError
+        If an RLE's counts are corrupt or do not cover its size.
+
+    Examples
+    --------
+    >>> import polymask.coco
+    >>> rles = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]], 5, 6)
+    >>> polymask.coco.area(rles[0])
+    12
+    >>> polymask.coco.area(rles).tolist()
+    [12, 12]
+    """
     items, single = _as_rle_list(rles, "rles")
     areas = np.array([int(_counts_of(rle, "rles" if single else f"rles[{k}]")[1::2].sum(dtype=np.uint64))
                       for k, rle in enumerate(items)], dtype=np.uint64)
@@ -328,7 +411,37 @@ def area(rles: Mapping | Sequence[Mapping]) -> int | np.ndarray:
 
 
 def merge(rles: Sequence[Mapping], intersect: bool = False, *, compressed: bool = True) -> dict:
-    """The union (or, with intersect=True, intersection) of RLEs of one image size."""
+    """The union (or, with intersect=True, intersection) of RLEs of one image size.
+
+    Parameters
+    ----------
+    rles : sequence of dict
+        COCO RLEs, all of one size.
+    intersect : bool, optional
+        False (default): the union; True: the intersection.
+    compressed : bool, optional
+        True (default): the result's ``counts`` is COCO's compressed bytes;
+        False: a list of ints.
+
+    Returns
+    -------
+    dict
+        One COCO RLE ``{"size": [h, w], "counts": ...}``.
+
+    Raises
+    ------
+    TypeError
+        If `rles` is not a list of RLE dicts.
+    ValueError
+        If `rles` is empty, the sizes differ, or an RLE's counts are corrupt.
+
+    Examples
+    --------
+    >>> import polymask.coco
+    >>> rles = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]], 5, 6)
+    >>> polymask.coco.area(polymask.coco.merge(rles)), polymask.coco.area(polymask.coco.merge(rles, intersect=True))
+    (20, 4)
+    """
     items, _ = _as_rle_list(rles, "rles")
     if not items:
         raise ValueError("rles is empty: merge needs at least one RLE")
@@ -343,9 +456,41 @@ def iou(detections: Mapping | Sequence[Mapping], ground_truths: Mapping | Sequen
         iscrowd: Sequence[bool] | None = None) -> np.ndarray:
     """Intersection over union of every detection with every ground truth.
 
-    As pycocotools.mask.iou: a (len(detections), len(ground_truths)) float64
-    array; for a ground truth with iscrowd true the denominator is the
-    detection's area alone.  All RLEs must have one image size.
+    As ``pycocotools.mask.iou``.  All RLEs must have one image size.
+
+    Parameters
+    ----------
+    detections : dict or sequence of dict
+        One COCO RLE or a list of them.
+    ground_truths : dict or sequence of dict
+        One COCO RLE or a list of them.
+    iscrowd : sequence of bool, optional
+        One flag per ground truth (default: all False).  For a crowd ground
+        truth the denominator is the detection's area alone.
+
+    Returns
+    -------
+    numpy.ndarray
+        Float64, (len(detections), len(ground_truths)).
+
+    Raises
+    ------
+    TypeError
+        If an RLE is not a dict with ``size`` and ``counts``.
+    ValueError
+        If the sizes differ, an RLE's counts are corrupt, or `iscrowd` has
+        another length than `ground_truths`.
+
+    Examples
+    --------
+    >>> import polymask.coco
+    >>> rles = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]], 5, 6)
+    >>> polymask.coco.iou(rles, rles)
+    array([[1. , 0.2],
+           [0.2, 1. ]])
+    >>> polymask.coco.iou(rles, rles, iscrowd=[False, True]).round(3)
+    array([[1.   , 0.333],
+           [0.2  , 1.   ]])
     """
     left, _ = _as_rle_list(detections, "detections")
     right, _ = _as_rle_list(ground_truths, "ground_truths")

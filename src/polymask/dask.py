@@ -19,7 +19,7 @@ once, not once per block, and changing the caller's array afterwards
 changes nothing.  The graph costs O(1) memory per block: each block finds
 its window from its block index and the chunk boundaries (one list per
 axis), so building it takes no time per block; chunkings of more than
-:data:`MAX_BLOCKS` blocks are refused with a clear error.
+``MAX_BLOCKS`` blocks (a module constant) are refused with a clear error.
 
 Dask is an optional extra (``pip install 'polymask[dask]'``); importing
 ``polymask`` never imports it, and importing this module without it raises
@@ -74,24 +74,48 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
 
     Parameters
     ----------
-    vertices, shape, fill_rule
-        As in ``polymask.mask`` (one ring, rings, GeoJSON-like, shapely).
-    chunks : int, tuple or "auto"
+    vertices : polygon
+        As in :func:`polymask.mask` (one ring, rings, GeoJSON-like, shapely).
+    shape : (rows, cols)
+        The image shape; both at least 1.
+    chunks : int, tuple or "auto", optional
         Block sizes, anything ``dask.array`` accepts; default 4096 x 4096.
+    fill_rule : {"evenodd", "nonzero"}, optional
+        As in :func:`polymask.mask`.
     threads : int, optional
         The most threads to use (None or 0: the default; see :func:`polymask.threads`).
         Per block; 1 unless given, because Dask already runs blocks in parallel.
-    transform : affine.Affine or six numbers, optional
-        Georeferenced cells, as in ``polymask.mask``.
+    transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
+        Georeferenced cells, as in :func:`polymask.mask`.
     all_touched : bool, optional
         Every pixel whose cell shares positive area with the region, as in
-        ``polymask.mask`` (rasterio's ``all_touched``).
+        :func:`polymask.mask` (rasterio's ``all_touched``).
 
     Returns
     -------
     dask.array.Array
-        bool, of `shape`; block (i, j) is filled by the core's window fill
+        Bool, of `shape`; block (i, j) is filled by the core's window fill
         and equals the same slice of ``polymask.mask(vertices, shape)``.
+
+    Raises
+    ------
+    ImportError
+        If Dask is not installed (the message says how to install it).
+    TypeError
+        If a polygon is of no form polymask reads, or an argument is of the
+        wrong type.
+    ValueError
+        If a coordinate is not finite, `shape` is not positive, or `chunks`
+        makes blocks of no pixel or more blocks than a graph may hold.
+
+    Examples
+    --------
+    >>> import polymask.dask
+    >>> lazy = polymask.dask.mask([(1, 1), (6, 1), (6, 5)], (8, 8), chunks=4)
+    >>> lazy.numblocks, lazy.dtype
+    ((2, 2), dtype('bool'))
+    >>> bool((lazy.compute() == polymask.mask([(1, 1), (6, 1), (6, 5)], (8, 8))).all())
+    True
     """
     rings = _snapshot_rings(_inputs.polygon(vertices, transform))  # mapped once: blocks get sample-frame vertices
     rows_cols = as_shape(shape)
@@ -116,13 +140,51 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
 
     Parameters
     ----------
-    polygons, shape, values, dtype, fill_rule
-        As in ``polymask.rasterize`` (background 0, no `out`).
-    chunks, transform, all_touched
-        As in :func:`mask`.
+    polygons : sequence of polygons, GeoDataFrame or GeoSeries
+        As in :func:`polymask.rasterize`.
+    shape : (rows, cols)
+        The image shape; both at least 1.
+    values : array_like or str, optional
+        One label per polygon, or a GeoDataFrame's column name (default
+        1, 2, ..., P); the background is 0.
+    dtype : numpy.dtype, optional
+        The label type, as in :func:`polymask.rasterize`.
+    chunks : int, tuple or "auto", optional
+        Block sizes, anything ``dask.array`` accepts; default 4096 x 4096.
+    fill_rule : {"evenodd", "nonzero"}, optional
+        As in :func:`polymask.mask`.
     threads : int, optional
         The most threads to use (None or 0: the default; see :func:`polymask.threads`).
         Per block; 1 unless given, because Dask already runs blocks in parallel.
+    transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
+        Georeferenced cells, as in :func:`polymask.mask`.
+    all_touched : bool, optional
+        As in :func:`polymask.rasterize`.
+
+    Returns
+    -------
+    dask.array.Array
+        The labels, of `shape`; block (i, j) equals the same slice of
+        ``polymask.rasterize(polygons, shape, values)``.
+
+    Raises
+    ------
+    ImportError
+        If Dask is not installed (the message says how to install it).
+    TypeError
+        If a polygon is of no form polymask reads, or an argument is of the
+        wrong type.
+    ValueError
+        If a coordinate is not finite, `shape` is not positive, or `chunks`
+        makes blocks of no pixel or more blocks than a graph may hold.
+
+    Examples
+    --------
+    >>> import polymask.dask
+    >>> left, right = [(0, 0), (4, 0), (4, 4), (0, 4)], [(4, 0), (8, 0), (8, 4)]
+    >>> labels = polymask.dask.rasterize([left, right], (8, 8), chunks=4)
+    >>> labels.compute()[1]
+    array([1, 1, 1, 1, 0, 2, 2, 2], dtype=uint8)
     """
     flat = _inputs.polygons(polygons, transform)
     values = column_values(polygons, values)
@@ -304,13 +366,45 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
 
     Parameters
     ----------
-    polygon, shape, transform, fill_rule, dtype
-        As in ``polymask.coverage`` (no `out` or `window`).
-    chunks
-        As in :func:`mask`.
+    polygon : polygon
+        As in :func:`polymask.coverage`.
+    shape : (rows, cols)
+        The image shape; both at least 1.
+    transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
+        Georeferenced cells, as in :func:`polymask.mask`.
+    fill_rule : {"evenodd", "nonzero"}, optional
+        As in :func:`polymask.coverage`.
+    dtype : numpy.dtype, optional
+        The fractions' type, as in :func:`polymask.coverage` (default float64).
+    chunks : int, tuple or "auto", optional
+        Block sizes, anything ``dask.array`` accepts; default 4096 x 4096.
     threads : int, optional
         The most threads to use (None or 0: the default; see :func:`polymask.threads`).
         Per block; 1 unless given, because Dask already runs blocks in parallel.
+
+    Returns
+    -------
+    dask.array.Array
+        The fractions, of `shape`; block (i, j) equals the same slice of
+        ``polymask.coverage(polygon, shape)``.
+
+    Raises
+    ------
+    ImportError
+        If Dask is not installed (the message says how to install it).
+    TypeError
+        If a polygon is of no form polymask reads, or an argument is of the
+        wrong type.
+    ValueError
+        If a coordinate is not finite, `shape` is not positive, or `chunks`
+        makes blocks of no pixel or more blocks than a graph may hold.
+
+    Examples
+    --------
+    >>> import polymask.dask
+    >>> fractions = polymask.dask.coverage([(0, 0), (2, 0), (2, 2), (0, 2)], (4, 4), chunks=2)
+    >>> fractions.dtype, float(fractions.sum().compute())
+    (dtype('float64'), 4.0)
     """
     snapshot = _snapshot_rings(_inputs.polygon(polygon, transform, "polygon"))  # the graph never sees later changes
     coordinates, ring_ends = snapshot.vertices, snapshot.ring_ends

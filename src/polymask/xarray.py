@@ -39,7 +39,7 @@ few ulps of noise past 180 or 360 do not count).  Equally spaced grids
 (after wrapping and sorting) are filled by the scanline core; uneven 1-D
 coordinates (Gaussian latitudes) and 2-D lon/lat (rotated-pole, tripolar)
 are tested point by point with ``polymask.contains``, with the same nudge
-and second tries (polymask/_xarray_points.py).  With ``chunks=`` (or a grid
+and second tries.  With ``chunks=`` (or a grid
 of more than 2**26 points) the result is a lazy Dask array filled block by
 block.
 
@@ -79,11 +79,56 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
          wrap_lon: bool | float | None = None, chunks: Any = None) -> xr.DataArray:
     """The grid points (or cells) inside one polygon, as a bool DataArray (lat, lon).
 
-    `polygon` is anything ``polymask.mask`` takes (shapely, GeoJSON-like,
-    rings) in longitude/latitude.  `wrap_lon`: None detects the regions'
-    convention from their longitudes; 180 or 360 forces one; True wraps
-    the grid to the other convention than its own (regionmask's meaning);
-    False never wraps.
+    Parameters
+    ----------
+    polygon : polygon
+        Anything :func:`polymask.mask` takes (shapely, GeoJSON-like, rings),
+        in longitude/latitude.
+    lon : array_like, optional
+        The grid's longitudes: 1-D, or 2-D (lat, lon) for a curvilinear
+        grid.  Needed unless `like` is given.
+    lat : array_like, optional
+        The grid's latitudes, shaped as `lon`.  Needed unless `like` is given.
+    like : xarray.DataArray or xarray.Dataset, optional
+        Take the grid from this object instead: its ``lon``/``longitude``
+        and ``lat``/``latitude`` coordinates or, without those, its
+        rioxarray transform and CRS (the cell convention).
+    wrap_lon : bool or {180, 360}, optional
+        None (default) detects the regions' convention from their
+        longitudes; 180 or 360 forces one; True wraps the grid to the other
+        convention than its own (regionmask's meaning); False never wraps.
+    chunks : int, tuple or dict, optional
+        Make the result a lazy Dask array with these blocks (also the
+        default for grids of more than 2**26 points).
+
+    Returns
+    -------
+    xarray.DataArray
+        Bool, (lat, lon) with the grid's coordinates (or its y/x and CRS).
+
+    Raises
+    ------
+    ImportError
+        If the result must be lazy and Dask is not installed.
+    TypeError
+        If neither `lon` and `lat` nor `like` describe a grid, or a region is
+        of no form polymask reads.
+    ValueError
+        If a coordinate is not finite, `lon` and `lat` do not match, `wrap_lon`
+        is not one of the values above.
+
+    Examples
+    --------
+    >>> import numpy as np, polymask.xarray
+    >>> lon, lat = np.arange(0.5, 6), np.arange(0.5, 4)
+    >>> inside = polymask.xarray.mask([(1, 1), (5, 1), (5, 3), (1, 3)], lon, lat)
+    >>> inside.dims
+    ('lat', 'lon')
+    >>> inside.values.astype(int)
+    array([[0, 0, 0, 0, 0, 0],
+           [0, 1, 1, 1, 1, 0],
+           [0, 1, 1, 1, 1, 0],
+           [0, 0, 0, 0, 0, 0]])
     """
     rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon")
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
@@ -97,14 +142,65 @@ def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
             chunks: Any = None, later_wins: bool = False) -> xr.DataArray:
     """Each grid point's region number, NaN outside every region (float64), as regionmask's ``mask``.
 
-    `regions`: a ``regionmask.Regions``, a GeoDataFrame or GeoSeries, a
-    list or array of shapely geometries, or anything ``polymask.rasterize``
-    takes.  `numbers`: one per region; default the Regions' numbers, else
-    0, 1, 2, ...  A grid point held by two regions has no one number: as
-    in regionmask, that is a ValueError (use :func:`mask_3d`), and so is a
+    A grid point held by two regions has no one number: as in regionmask,
+    that is a ValueError (use :func:`mask_3d`), and so is a
     ``regionmask.Regions`` declared ``overlap=True``; a Regions declared
-    ``overlap=False`` is not checked.  `later_wins=True` skips the check
-    and gives such a point the later region's number (as ``rasterize``).
+    ``overlap=False`` is not checked.
+
+    Parameters
+    ----------
+    regions : regionmask.Regions, GeoDataFrame, GeoSeries or sequence of polygons
+        A ``regionmask.Regions``, a GeoDataFrame or GeoSeries, a list or
+        array of shapely geometries, or anything :func:`polymask.rasterize`
+        takes.
+    lon : array_like, optional
+        The grid's longitudes: 1-D, or 2-D (lat, lon) for a curvilinear
+        grid.  Needed unless `like` is given.
+    lat : array_like, optional
+        The grid's latitudes, shaped as `lon`.  Needed unless `like` is given.
+    like : xarray.DataArray or xarray.Dataset, optional
+        Take the grid from this object instead: its ``lon``/``longitude``
+        and ``lat``/``latitude`` coordinates or, without those, its
+        rioxarray transform and CRS (the cell convention).
+    numbers : array_like, optional
+        One number per region; default the Regions' numbers, else 0, 1, 2, ...
+    wrap_lon : bool or {180, 360}, optional
+        None (default) detects the regions' convention from their
+        longitudes; 180 or 360 forces one; True wraps the grid to the other
+        convention than its own (regionmask's meaning); False never wraps.
+    chunks : int, tuple or dict, optional
+        Make the result a lazy Dask array with these blocks (also the
+        default for grids of more than 2**26 points).
+    later_wins : bool, optional
+        True skips the overlap check and gives a point held by two regions
+        the later region's number (as :func:`polymask.rasterize`).
+
+    Returns
+    -------
+    xarray.DataArray
+        Float64, (lat, lon): each point's region number, NaN outside every
+        region.
+
+    Raises
+    ------
+    ImportError
+        If the result must be lazy and Dask is not installed.
+    TypeError
+        If neither `lon` and `lat` nor `like` describe a grid, or a region is
+        of no form polymask reads.
+    ValueError
+        If a coordinate is not finite, `lon` and `lat` do not match, `wrap_lon`
+        is not one of the values above,
+        `numbers` has another length than `regions`, or two regions hold
+        one grid point (without `later_wins`).
+
+    Examples
+    --------
+    >>> import numpy as np, polymask.xarray
+    >>> lon, lat = np.arange(0.5, 6), np.arange(0.5, 4)
+    >>> west, east = [(0, 0), (3, 0), (3, 4), (0, 4)], [(3, 0), (6, 0), (6, 4), (3, 4)]
+    >>> polymask.xarray.mask_2d([west, east], lon, lat, numbers=[1, 2]).values[0]
+    array([1., 1., 1., 2., 2., 2.])
     """
     if not isinstance(later_wins, (bool, np.bool_)):
         raise TypeError(f"later_wins must be True or False, got {_describe(later_wins)}")
@@ -169,6 +265,58 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     regions that hold no grid point are left out (for a lazy result that
     needs one pass over the grid when called).  The region coordinate
     holds the numbers, with names and abbrevs when `regions` has them.
+
+    Parameters
+    ----------
+    regions : regionmask.Regions, GeoDataFrame, GeoSeries or sequence of polygons
+        As in :func:`mask_2d`.
+    lon : array_like, optional
+        The grid's longitudes: 1-D, or 2-D (lat, lon) for a curvilinear
+        grid.  Needed unless `like` is given.
+    lat : array_like, optional
+        The grid's latitudes, shaped as `lon`.  Needed unless `like` is given.
+    like : xarray.DataArray or xarray.Dataset, optional
+        Take the grid from this object instead: its ``lon``/``longitude``
+        and ``lat``/``latitude`` coordinates or, without those, its
+        rioxarray transform and CRS (the cell convention).
+    numbers : array_like, optional
+        One number per region; default the Regions' numbers, else 0, 1, 2, ...
+    wrap_lon : bool or {180, 360}, optional
+        None (default) detects the regions' convention from their
+        longitudes; 180 or 360 forces one; True wraps the grid to the other
+        convention than its own (regionmask's meaning); False never wraps.
+    drop : bool, optional
+        True (default): leave out the regions that hold no grid point.
+    chunks : int, tuple or dict, optional
+        Make the result a lazy Dask array with these blocks (also the
+        default for grids of more than 2**26 points).
+
+    Returns
+    -------
+    xarray.DataArray
+        Bool, (region, lat, lon).
+
+    Raises
+    ------
+    ImportError
+        If the result must be lazy and Dask is not installed.
+    TypeError
+        If neither `lon` and `lat` nor `like` describe a grid, or a region is
+        of no form polymask reads.
+    ValueError
+        If a coordinate is not finite, `lon` and `lat` do not match, `wrap_lon`
+        is not one of the values above,
+        or `numbers` has another length than `regions`.
+
+    Examples
+    --------
+    >>> import numpy as np, polymask.xarray
+    >>> lon, lat = np.arange(0.5, 6), np.arange(0.5, 4)
+    >>> west, east = [(0, 0), (3, 0), (3, 4), (0, 4)], [(3, 0), (6, 0), (6, 4), (3, 4)]
+    >>> far = [(10, 10), (11, 10), (11, 11)]                   # holds no grid point: dropped
+    >>> stack = polymask.xarray.mask_3d([west, east, far], lon, lat)
+    >>> stack.dims, stack.shape, stack.region.values.tolist()
+    (('region', 'lat', 'lon'), (2, 4, 6), [0, 1])
     """
     one_per_point = getattr(regions, "overlap", None) is False and hasattr(regions, "polygons")
     flat, numbers, names, abbrevs = _regions(regions, numbers, like)

@@ -1,22 +1,22 @@
 """polymask on OpenCL devices: a small façade over its modules.
 
-* :mod:`polymask.opencl.common` -- the one ``pyopencl`` import, the errors,
+* ``polymask.opencl.common`` -- the one ``pyopencl`` import, the errors,
   the environment variables and the one locked cache (devices, contexts,
   programs, shared engines).
-* :mod:`polymask.opencl.programs` -- kernels as package resources
+* ``polymask.opencl.programs`` -- kernels as package resources
   (``kernels/pixel.cl``, ``kernels/scanline.cl`` and ``kernels/rows.cl``,
   which include the C++ core's ``polymask/crossing.h``), build options,
-  programs built once; :mod:`polymask.opencl.launch` -- how each is launched.
-* :mod:`polymask.opencl.discovery` -- discovery (:func:`devices`), choice
+  programs built once; ``polymask.opencl.launch`` -- how each is launched.
+* ``polymask.opencl.discovery`` -- discovery (:func:`devices`), choice
   (:func:`select_device`: argument, ``$POLYMASK_DEVICE``, ``$PYOPENCL_CTX``,
   then the best device that builds the kernels; ``POLYMASK_OPENCL=0`` turns
   OpenCL off), precision (double where the device has fp64, see
   :data:`SINGLE_PRECISION_NOTE` otherwise), and availability.
-* :mod:`polymask.opencl.processing` -- :class:`MaskEngine`, the resident
+* ``polymask.opencl.processing`` -- :class:`MaskEngine`, the resident
   engine (programs, buffers, events; it waits for what it enqueued before
   anything is freed, and frees big buffers after their result), with
-  :mod:`polymask.opencl.pinned`'s page-locked memory for large results.
-* :mod:`polymask.opencl.shared` -- the shared engines (:func:`engine`,
+  ``polymask.opencl.pinned``'s page-locked memory for large results.
+* ``polymask.opencl.shared`` -- the shared engines (:func:`engine`,
   :func:`mask`, :func:`release`), :func:`unpack` for bit-packed results,
   and :func:`profile`.
 

@@ -37,19 +37,50 @@ INSTALL_HINT = (
 
 
 class OpenCLUnavailable(ImportError):
-    """No usable OpenCL here: PyOpenCL, a platform or a working device is missing, or it is off."""
+    """No usable OpenCL here: PyOpenCL, a platform or a working device is missing, or it is off.
+
+    An ImportError, so code that treats a missing optional extra as an
+    ImportError handles it too.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> issubclass(opencl.OpenCLUnavailable, ImportError)
+    True
+    """
 
 
 class OpenCLError(RuntimeError):
-    """An OpenCL operation failed; the message names the device."""
+    """An OpenCL operation failed; the message names the device.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> issubclass(opencl.OpenCLError, RuntimeError)
+    True
+    """
 
 
 class OpenCLBuildError(OpenCLError):
-    """A kernel did not build; the message names the device and holds the build log."""
+    """A kernel did not build; the message names the device and holds the build log.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> issubclass(opencl.OpenCLBuildError, opencl.OpenCLError)
+    True
+    """
 
 
 class OpenCLMemoryError(OpenCLError, MemoryError):
-    """The device could not allocate a buffer: an OpenCLError that is also a MemoryError."""
+    """The device could not allocate a buffer: an OpenCLError that is also a MemoryError.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> issubclass(opencl.OpenCLMemoryError, MemoryError)
+    True
+    """
 
 
 def device_label(device) -> str:

@@ -57,7 +57,33 @@ The bound needs coordinates within float32 range and image sides below
 
 
 def single_precision_tolerance(vertices, shape) -> float:
-    """The float32 distance bound 2**-20 * M for this polygon and image (see SINGLE_PRECISION_NOTE)."""
+    """The float32 distance bound 2**-20 * M for this polygon and image (see SINGLE_PRECISION_NOTE).
+
+    Parameters
+    ----------
+    vertices : array_like
+        The polygon's (x, y) vertices.
+    shape : (rows, cols)
+        The image shape.
+
+    Returns
+    -------
+    float
+        2**-20 times the largest of 1, the image's sides and the largest
+        absolute coordinate: in single precision, only pixels closer than
+        this to an edge may differ from the contract.
+
+    Raises
+    ------
+    ValueError
+        If `vertices` cannot be read as (x, y) pairs of numbers.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> opencl.single_precision_tolerance([(0, 0), (100, 0), (0, 100)], (1024, 1024))
+    0.0009765625
+    """
     coordinates = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
     largest = float(np.abs(coordinates).max()) if coordinates.size else 0.0
     return 2.0**-20 * max(1.0, float(shape[0]), float(shape[1]), largest)
@@ -66,7 +92,19 @@ def single_precision_tolerance(vertices, shape) -> float:
 # ---- availability ---------------------------------------------------------------------
 
 def unavailable_reason() -> str | None:
-    """Why OpenCL cannot be used here, or None when a device can build polymask's kernels."""
+    """Why OpenCL cannot be used here, or None when a device can build polymask's kernels.
+
+    Returns
+    -------
+    str or None
+        A sentence that says what is missing and how to install it, or None.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> (opencl.unavailable_reason() is None) == opencl.available()
+    True
+    """
     if turned_off():
         return f"OpenCL is turned off by {OPENCL_ENV}=0; unset it to use an OpenCL device"
     if cl is None:
@@ -83,14 +121,39 @@ def unavailable_reason() -> str | None:
 
 
 def require() -> None:
-    """Raise OpenCLUnavailable (an ImportError) with the reason if OpenCL cannot be used here."""
+    """Raise OpenCLUnavailable (an ImportError) with the reason if OpenCL cannot be used here.
+
+    Raises
+    ------
+    OpenCLUnavailable
+        With :func:`unavailable_reason`'s sentence, if no device here can
+        build and run polymask's kernels.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> if opencl.available():
+    ...     opencl.require()              # returns quietly where OpenCL works
+    """
     reason = unavailable_reason()
     if reason is not None:
         raise OpenCLUnavailable(reason)
 
 
 def available() -> bool:
-    """True when an OpenCL device here can build and run polymask's kernels."""
+    """True when an OpenCL device here can build and run polymask's kernels.
+
+    Returns
+    -------
+    bool
+        Whether :func:`mask` can run here.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> isinstance(opencl.available(), bool)
+    True
+    """
     return unavailable_reason() is None
 
 
@@ -99,7 +162,36 @@ def available() -> bool:
 
 @dataclass(frozen=True)
 class DeviceInfo:
-    """One OpenCL device, as devices() lists it."""
+    """One OpenCL device, as :func:`devices` lists it.
+
+    Parameters
+    ----------
+    key : str
+        What :func:`select_device` accepts for exactly this device: "cpu:0", "gpu:1", ...
+    name : str
+        The device's name.
+    platform : str
+        Its platform's name.
+    type : str
+        "gpu", "cpu", "accelerator" or "other".
+    compute_units : int
+        Its compute units.
+    global_memory_bytes : int
+        Its global memory.
+    max_alloc_bytes : int
+        Largest single buffer the device allows: bounds the mask size.
+    fp64 : bool
+        True when the device does double precision (then the mask is bit-exact).
+    device : pyopencl.Device or None
+        The device itself (None in an unpickled copy whose device this
+        process does not have).
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> all(info.type in ("gpu", "cpu", "accelerator", "other") for info in opencl.devices())
+    True
+    """
 
     #: What select_device() accepts for exactly this device: "cpu:0", "gpu:1", ...
     key: str
@@ -144,7 +236,20 @@ def _has_fp64(device) -> bool:
 
 
 def devices() -> list[DeviceInfo]:
-    """Every OpenCL device here, platform by platform; [] when there is none (or OpenCL is off)."""
+    """Every OpenCL device here, platform by platform; [] when there is none (or OpenCL is off).
+
+    Returns
+    -------
+    list of DeviceInfo
+        One entry per device.
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> keys = [info.key for info in opencl.devices()]       # such as ['cpu:0', 'gpu:0']
+    >>> all(opencl.select_device(key) is not None for key in keys)
+    True
+    """
     if cl is None or turned_off():
         return []
     return list(CACHE.get("devices", None, _discover))
@@ -264,6 +369,31 @@ def select_device(device=None):
     device 1, as in PYOPENCL_CTX), or part of a device or platform name.
     None means $POLYMASK_DEVICE, then $PYOPENCL_CTX, then the best device
     here that builds the kernels (GPU, accelerator, CPU; fp64 first).
+
+    Parameters
+    ----------
+    device : str, DeviceInfo or pyopencl.Device, optional
+        The device as above.
+
+    Returns
+    -------
+    pyopencl.Device
+        The chosen device.
+
+    Raises
+    ------
+    OpenCLUnavailable
+        If PyOpenCL or every device is missing.
+    TypeError
+        If `device` is of none of the types above.
+    ValueError
+        If a string names no device here (the message lists them).
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> if opencl.available():
+    ...     chosen = opencl.select_device(opencl.devices()[0])
     """
     require_pyopencl()
     if device is None:
@@ -285,14 +415,58 @@ def select_device(device=None):
 
 
 def build_program(source: str, device=None, options=(), label: str = "<source>"):
-    """Build OpenCL C `source` for `device`; OpenCLBuildError with the build log on failure."""
+    """Build OpenCL C `source` for `device`; OpenCLBuildError with the build log on failure.
+
+    Parameters
+    ----------
+    source : str
+        The OpenCL C source.
+    device : str, DeviceInfo or pyopencl.Device, optional
+        As :func:`select_device` takes it.
+    options : sequence of str, optional
+        Build options, such as :func:`build_options` gives.
+    label : str, optional
+        What build errors call the source.
+
+    Returns
+    -------
+    pyopencl.Program
+        The built program.
+
+    Raises
+    ------
+    OpenCLUnavailable
+        If OpenCL cannot be used here.
+    OpenCLBuildError
+        If the source does not build (the message holds the build log).
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> if opencl.available():
+    ...     program = opencl.build_program("__kernel void twice(__global float *a) { a[0] *= 2; }")
+    """
     require_pyopencl()
     device = select_device(device)
     return programs.build(programs.context_for(device), device, source, list(options), label)
 
 
 def describe_default_device() -> str:
-    """One line on the device the OpenCL backend would use, or why there is none."""
+    """One line on the device the OpenCL backend would use, or why there is none.
+
+    Returns
+    -------
+    str
+        The device's name, type, compute units, fp64 and platform; or
+        "none (reason)".
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> line = opencl.describe_default_device()
+    >>> line.startswith("none (") != opencl.available()
+    True
+    """
     reason = unavailable_reason()
     if reason is not None:
         return f"none ({reason.splitlines()[0]})"

@@ -65,13 +65,38 @@ class HostResults:
 
         Parameters
         ----------
-        vertices, shape, kernel, packed
-            As :meth:`mask` takes them (host vertices only).
+        vertices : polygon
+            As :func:`polymask.opencl.mask` takes it (host vertices only).
+        shape : (rows, cols)
+            The image shape.
+        kernel : {"auto", "rows", "scanline", "pixel"}, optional
+            As :func:`polymask.opencl.mask` takes it.
+        packed : bool, optional
+            Write one bit a pixel (uint8), for :func:`polymask.opencl.unpack`.
 
         Returns
         -------
         pyopencl.Event
             The kernel's event.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a polygon, shape, kernel or `out` that :func:`polymask.opencl.mask` refuses.
+        OpenCLError
+            If the device fails (OpenCLMemoryError when a buffer does not fit).
+
+        Examples
+        --------
+        >>> import polymask
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     engine = opencl.MaskEngine()
+        ...     _ = engine.enqueue([(1, 1), (6, 1), (3, 5)], (8, 8)); on_device = engine.result()
+        ...     print(bool((on_device == polymask.mask([(1, 1), (6, 1), (3, 5)], (8, 8))).all()))
+        ... else:
+        ...     print(True)
+        True
         """
         return self._enqueue(_one_ring(vertices), as_shape(shape), kernel, as_packed(packed))
 
@@ -134,6 +159,17 @@ class HostResults:
         ------
         RuntimeError
             When no :meth:`enqueue` came before.
+
+        Examples
+        --------
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     engine = opencl.MaskEngine()
+        ...     _ = engine.enqueue([(1, 1), (6, 1), (3, 5)], (8, 8))   # the host may work meanwhile
+        ...     print(int(engine.result().sum()))
+        ... else:
+        ...     print(13)
+        13
         """
         with self._lock:
             if self._call is None:
@@ -203,18 +239,47 @@ class HostResults:
     def mask(self, vertices, shape, *, kernel: str = DEFAULT_KERNEL, out=None, packed: bool = False):
         """The mask of a polygon on a `shape` image, on this engine's device.
 
+        Host vertices give a NumPy array; a ``pyopencl.array.Array`` of
+        vertices gives a device array that stays on the device (compute
+        follows data).
+
         Parameters
         ----------
-        vertices, shape, kernel, out, packed
-            As :func:`polymask.opencl.mask` takes them: host vertices give a
-            NumPy array, a ``pyopencl.array.Array`` of vertices a device array
-            that stays on the device (compute follows data).
+        vertices : polygon or pyopencl.array.Array
+            As :func:`polymask.opencl.mask` takes it.
+        shape : (rows, cols)
+            The image shape.
+        kernel : {"auto", "rows", "scanline", "pixel"}, optional
+            As :func:`polymask.opencl.mask` takes it.
+        out : numpy.ndarray, optional
+            As :func:`polymask.opencl.mask` takes it.
+        packed : bool, optional
+            Write one bit a pixel (uint8), for :func:`polymask.opencl.unpack`.
 
         Returns
         -------
         numpy.ndarray or pyopencl.array.Array
             The bool mask; with ``packed=True`` uint8, one bit a pixel, for
             :func:`polymask.opencl.unpack`.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a polygon, shape, kernel or `out` that :func:`polymask.opencl.mask` refuses.
+        OpenCLError
+            If the device fails (OpenCLMemoryError when a buffer does not fit).
+
+        Examples
+        --------
+        >>> import polymask
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     engine = opencl.MaskEngine()
+        ...     on_device = engine.mask([(1, 1), (6, 1), (3, 5)], (8, 8))
+        ...     print(bool((on_device == polymask.mask([(1, 1), (6, 1), (3, 5)], (8, 8))).all()))
+        ... else:
+        ...     print(True)
+        True
         """
         packed = as_packed(packed)
         if is_device_array(vertices):
@@ -231,7 +296,40 @@ class HostResults:
 
     def fill(self, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *,
              kernel: str = DEFAULT_KERNEL) -> np.ndarray:
-        """mask() of checked arguments (as polymask.course.stages.Stage.fill hands them), checked no more."""
+        """The course's entry: :meth:`mask` of arguments already checked, checked no more.
+
+        Parameters
+        ----------
+        coordinates : numpy.ndarray
+            (N, 2) float64 vertices, C-contiguous and finite.
+        shape : tuple of int
+            The image shape, both at least 1.
+        out : numpy.ndarray, optional
+            A C-contiguous bool array of `shape` to fill.
+        kernel : str, optional
+            As :meth:`mask` takes it.
+
+        Returns
+        -------
+        numpy.ndarray
+            The bool mask.
+
+        Raises
+        ------
+        OpenCLError
+            If the device fails.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     engine = opencl.MaskEngine()
+        ...     print(int(engine.fill(np.array([(1.0, 1.0), (6.0, 1.0), (3.0, 5.0)]), (8, 8)).sum()))
+        ... else:
+        ...     print(13)
+        13
+        """
         result = self._host_result(out, shape, False)
         with self._lock:
             self._enqueue(coordinates, shape, kernel)

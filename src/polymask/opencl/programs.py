@@ -38,7 +38,24 @@ PACKING_KERNELS = ("rows",)
 
 
 def kernel_dir() -> Path:
-    """The installed kernels/ folder: the .cl files, precision.h and polymask/crossing.h."""
+    """The installed kernels/ folder: the .cl files, precision.h and polymask/crossing.h.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder.
+
+    Raises
+    ------
+    FileNotFoundError
+        If a kernel file is missing (a broken install).
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> (opencl.kernel_dir() / "rows.cl").is_file()
+    True
+    """
     folder = Path(str(importlib.resources.files("polymask").joinpath("kernels")))
     missing = [name for name in (*(filename for filename, _ in KERNELS.values()), "precision.h", "polymask/crossing.h")
                if not (folder / name).is_file()]
@@ -50,7 +67,29 @@ def kernel_dir() -> Path:
 
 
 def kernel_source(kernel: str) -> str:
-    """The OpenCL C source of `kernel` ("pixel", "scanline" or "rows")."""
+    """The OpenCL C source of `kernel` ("pixel", "scanline" or "rows").
+
+    Parameters
+    ----------
+    kernel : {"pixel", "scanline", "rows"}
+        The kernel's name.
+
+    Returns
+    -------
+    str
+        The source of its .cl file.
+
+    Raises
+    ------
+    ValueError
+        If `kernel` names no kernel (the message lists them).
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> "__kernel" in opencl.kernel_source("rows")
+    True
+    """
     filename, _ = kernel_entry(kernel)
     return (kernel_dir() / filename).read_text()
 
@@ -78,6 +117,27 @@ def build_options(use_double: bool) -> list[str]:
     Contraction is turned off in the kernels (#pragma OPENCL FP_CONTRACT OFF);
     here we only ask for a correctly rounded float division and never pass
     -cl-mad-enable or -cl-fast-relaxed-math.
+
+    Parameters
+    ----------
+    use_double : bool
+        Build the kernels in double precision (bit-exact) or in float32.
+
+    Returns
+    -------
+    list of str
+        The options.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the kernel files are missing (a broken install).
+
+    Examples
+    --------
+    >>> from polymask import opencl
+    >>> opencl.build_options(True)[2:]
+    ['-DPM_USE_DOUBLE=1', '-cl-fp32-correctly-rounded-divide-sqrt']
     """
     return ["-I", str(kernel_dir()), f"-DPM_USE_DOUBLE={1 if use_double else 0}",
             "-cl-fp32-correctly-rounded-divide-sqrt"]

@@ -28,7 +28,43 @@ class DeviceResults:
         in this engine's context.  Nothing is copied to or from the host.
         Device data is not checked for finite values (that would need a
         copy back); the kernels give some mask for them, not an error.
-        With ``packed=True`` the array is uint8, one bit a pixel.
+
+        Parameters
+        ----------
+        d_vertices : pyopencl.array.Array
+            (N, 2) float32 or float64 vertices in this engine's context.
+        shape : (rows, cols)
+            The image shape.
+        kernel : {"auto", "rows", "scanline", "pixel"}, optional
+            As :func:`polymask.opencl.mask` takes it.
+        packed : bool, optional
+            Write one bit a pixel (uint8), for :func:`polymask.opencl.unpack`.
+
+        Returns
+        -------
+        pyopencl.array.Array
+            The mask, bool (uint8 when `packed`), on the device.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If `d_vertices` is not such an array of this context, or `shape`
+            or `kernel` is refused.
+        OpenCLError
+            If the device fails (OpenCLMemoryError when a buffer does not fit).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from polymask import opencl
+        >>> if opencl.available():
+        ...     import pyopencl.array
+        ...     engine = opencl.MaskEngine()
+        ...     d_vertices = pyopencl.array.to_device(engine.queue, np.array([(1.0, 1.0), (6.0, 1.0), (3.0, 5.0)]))
+        ...     print(int(engine.mask_on_device(d_vertices, (8, 8)).get().sum()))
+        ... else:
+        ...     print(13)
+        13
         """
         import pyopencl.array as cl_array
 

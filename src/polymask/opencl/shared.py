@@ -187,15 +187,23 @@ def profile(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "
 
     Parameters
     ----------
-    vertices, shape, kernel, precision, device
-        As :func:`mask` takes them.
-    repeats : int
-        Timed calls (any integer type, NumPy's too).
+    vertices : polygon
+        As :func:`mask` takes it.
+    shape : (rows, cols)
+        As :func:`mask` takes it.
+    kernel : str, optional
+        As :func:`mask` takes it.
+    precision : {"auto", "double", "single"}, optional
+        As :func:`mask` takes it.
+    repeats : int, optional
+        Timed calls (any integer type, NumPy's too); default 5.
+    device : str, DeviceInfo or pyopencl.Device, optional
+        As :func:`mask` takes it.
 
     Returns
     -------
     dict
-        kernel_s, upload_s, download_s and transfer_s (upload plus download) in
+        Keys kernel_s, upload_s, download_s and transfer_s (upload plus download) in
         seconds; device, platform, kernel (the one "auto" chose), precision,
         shape and repeats.
 

@@ -2,26 +2,26 @@
 
 A checker a learner can trust, in these rooms:
 
-* :mod:`~polymask.course.checker.sandbox` and :mod:`~polymask.course.checker.confine`
+* ``sandbox`` and ``confine``
   -- the operating system's sandbox (Landlock, namespaces) around the
-  learner's build and run; :mod:`~polymask.course.checker.integrity` -- the
+  learner's build and run; ``integrity`` -- the
   installed files checked against pip's record before judging;
-* :mod:`~polymask.course.checker.exercises` -- the registry: what each exercise
+* ``exercises`` -- the registry: what each exercise
   asks for (file, entry points, technique check, stage to beat), the test
   set (the contract's polygons plus the 1e300 extremes), the hints;
-* :mod:`~polymask.course.checker.source` and :mod:`~polymask.course.checker.tokens`
+* ``source`` and ``tokens``
   -- what is read in the source (tokenised: no comments, strings or line
   splices): build options, borrowed answers, the kind of file, Cython's yellow
-  lines; :mod:`~polymask.course.checker.artifact` -- what the built module's
+  lines; ``artifact`` -- what the built module's
   symbols and generated C++ show;
-* :mod:`~polymask.course.checker.worker` -- the hostile process that runs the
+* ``worker`` -- the hostile process that runs the
   learner's code: one raw answer per request, nothing it says believed;
-* :mod:`~polymask.course.checker.runner` -- driving it: requests, limits on the
+* ``runner`` -- driving it: requests, limits on the
   checker's clock, /proc measurements, nothing left running afterwards;
-* :mod:`~polymask.course.checker.judge` and :mod:`~polymask.course.checker.technique`
+* ``judge`` and ``technique``
   -- fresh cases per run, each answer judged after it arrives, technique
   checks measured from outside;
-* :mod:`~polymask.course.checker.verdict` and :mod:`~polymask.course.checker.report` --
+* ``verdict`` and ``report`` --
   the order of the checks, and the words.
 
 From a notebook cell::
