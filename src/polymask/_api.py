@@ -20,7 +20,7 @@ from polymask._outputs import result_array
 from polymask._threads import as_threads
 from polymask._threads import pinned_threads as _pinned_threads
 from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
-from polymask._validation import as_fill_rule, as_shape, as_window
+from polymask._validation import as_all_touched, as_fill_rule, as_shape, as_window
 from polymask._version import __version__
 
 _plain_mask = _core.plain_mask
@@ -154,7 +154,8 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
     rings = _inputs.polygon(vertices, transform, unite_parts=True)
     rows_cols = as_shape(shape)
     options = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
-               "window": None if window is None else as_window(window, rows_cols), "all_touched": all_touched}
+               "window": None if window is None else as_window(window, rows_cols),
+               "all_touched": as_all_touched(all_touched)}
     fill = _backends.fill_function(backend) or _fill.fill
     if out is not None:  # checked whole before the first byte is written
         out = result_array(out, rows_cols if options["window"] is None else options["window"][2:])

@@ -18,6 +18,7 @@ from polymask._threads import as_threads
 from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
+    as_all_touched,
     as_fill_rule,
     as_shape,
     window_origin,
@@ -113,6 +114,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     vertices = flat.vertices
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
+    touched = as_all_touched(all_touched)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
     label_dtype = _label_dtype(dtype, out)
@@ -126,7 +128,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
     _polygons.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
-                    thread_count, all_touched)
+                    thread_count, touched)
     return result
 
 

@@ -53,7 +53,7 @@ from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
 from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
-from polymask._validation import as_fill_rule, as_shape
+from polymask._validation import as_all_touched, as_fill_rule, as_shape
 
 __all__ = ["coverage", "mask", "rasterize"]
 
@@ -98,7 +98,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     block_chunks = _chunks(chunks, rows_cols, np.dtype(bool))
-    touched = bool(all_touched)
+    touched = as_all_touched(all_touched)
     token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks, touched)
     polygon = dask.delayed(rings, name=f"polymask-polygon-{token}", pure=True)
     return da.map_blocks(_mask_block, polygon, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
@@ -132,7 +132,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
     block_chunks = _chunks(chunks, rows_cols, labels.dtype)
-    touched = bool(all_touched)
+    touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks, touched)
     burn = dask.delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
@@ -275,7 +275,7 @@ def _mask_block(rings, rule: int, threads: int, starts, all_touched: bool = Fals
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
     if all_touched:
         _coverage_sweep.fill_touched(rings.vertices, block.view(np.uint8), row0, col0, rule, threads,
-                                     rings.ring_ends, True)
+                                     rings.ring_ends, True, _coverage_sweep.min_share(all_touched))
     else:
         _core.fill(rings.vertices, block.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                    ring_ends=rings.ring_ends, zeroed=True)
