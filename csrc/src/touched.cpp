@@ -327,8 +327,16 @@ void drop_slivers(const Polygon &polygon, const Window &reach, uint8_t *cells, i
         if (!any) continue;
         const size_t count = static_cast<size_t>(band.height * band.width);
         scratch.shares.assign(count, 0.0);
-        scratch.centres.resize(count);
         coverage<double>(polygon, band, scratch.shares.data(), band.width, rule, 1, true);
+        // Slivers are rare: the centres are filled only for a band that has one.
+        bool slivers = false;
+        for (int64_t r = 0; r < band.height && !slivers; ++r) {
+            const uint8_t *line = first + r * stride;
+            const double *share = scratch.shares.data() + r * band.width;
+            for (int64_t c = 0; c < band.width; ++c) slivers |= line[c] && share[c] <= min_share;
+        }
+        if (!slivers) continue;
+        scratch.centres.resize(count);
         fill_scanline(polygon, band, scratch.centres.data(), band.width, rule, 1);
         for (int64_t r = 0; r < band.height; ++r) {
             uint8_t *line = first + r * stride;
