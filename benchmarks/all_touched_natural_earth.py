@@ -16,6 +16,7 @@ benchmarks/test_coverage.py at 4096x4096.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import time
 
@@ -65,16 +66,14 @@ def natural_earth(rounds):
 
 
 def polygons(rounds):
-    from benchmarks.test_coverage import POLYGONS, SHAPE
-
     import polymask
+    from benchmarks.test_coverage import POLYGONS, SHAPE
 
     results = {}
     for name in sorted(POLYGONS):
-        vertices = POLYGONS[name]
-        results[name] = _medians({mode: (lambda m=flag: polymask.mask(vertices, SHAPE, threads=1, all_touched=m))
-                                  for mode, flag in (("tolerance", True), ("exact", "exact"), ("centre", False))},
-                                 rounds)
+        calls = {mode: functools.partial(polymask.mask, POLYGONS[name], SHAPE, threads=1, all_touched=flag)
+                 for mode, flag in (("tolerance", True), ("exact", "exact"), ("centre", False))}
+        results[name] = _medians(calls, rounds)
     return results
 
 

@@ -67,8 +67,8 @@ def _fast(request):
 
 
 @pytest.mark.parametrize("polygon", sorted(POLYGONS))
-@pytest.mark.parametrize("what", ["mask", "all_touched", "all_touched-exact", "coverage-float64", "coverage-float32", "coverage-uint8",
-                                  "floor-float64", "floor-float32", "floor-uint8",
+@pytest.mark.parametrize("what", ["mask", "all_touched", "all_touched-exact", "coverage-float64", "coverage-float32",
+                                  "coverage-uint8", "floor-float64", "floor-float32", "floor-uint8",
                                   "mask default-threads", "coverage-float64 default-threads"])
 def test_coverage_against_mask(benchmark, request, polygon, what):
     vertices = POLYGONS[polygon]

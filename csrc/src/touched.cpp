@@ -40,6 +40,14 @@
 // that corner.
 //
 // The marking of the cells an edge passes in a row strip is touched_pieces.hpp.
+//
+// With a tolerance (min_share > 0, Python's all_touched=True), drop_slivers
+// then clears each marked cell whose centre is out and whose coverage is at
+// most min_share: real borders stored an ulp past a cell side (Natural
+// Earth's 49.000000000000114) would otherwise touch whole rows through
+// slivers of 1e-12 of a cell, where GDAL touches none.  It asks coverage.cpp
+// for the cells the marking reached, a band of rows at a time, which costs
+// about a coverage call over the polygon's extent.
 #include <algorithm>
 #include <atomic>
 #include <cmath>

@@ -18,7 +18,7 @@ from polymask._outputs import MASK_HINT, fill_memory_error
 
 def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *, threads: int = 0,
          rule: int = _core.EVEN_ODD, window: tuple[int, int, int, int] | None = None,
-         ring_ends: np.ndarray | None = None, all_touched: bool = False) -> np.ndarray:
+         ring_ends: np.ndarray | None = None, all_touched: int = 0) -> np.ndarray:
     """The mask of checked arguments, into `out` (None: a new bool array), which is returned.
 
     `coordinates` a C-contiguous (N, 2) float64 array of finite numbers,

@@ -52,7 +52,7 @@ from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
+from polymask._types import AllTouched, DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
 from polymask._validation import as_all_touched, as_fill_rule, as_shape
 
 __all__ = ["coverage", "mask", "rasterize"]
@@ -69,7 +69,7 @@ MAX_BLOCKS = 1_000_000
 
 
 def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
-         threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
+         threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
 
     Parameters
@@ -83,9 +83,9 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
         Per block; 1 unless given, because Dask already runs blocks in parallel.
     transform : affine.Affine or six numbers, optional
         Georeferenced cells, as in ``polymask.mask``.
-    all_touched : bool, optional
-        Every pixel whose cell shares positive area with the region, as in
-        ``polymask.mask`` (rasterio's ``all_touched``).
+    all_touched : bool or "exact", optional
+        The pixels whose cells the region touches, as in ``polymask.mask``
+        (True: rasterio's ``all_touched``; "exact": ``coverage > 0``).
 
     Returns
     -------
@@ -108,7 +108,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
 
 def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
               dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
-              threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
+              threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Each block burns every polygon that reaches it, in order, through the
@@ -270,7 +270,7 @@ def _window(block_id, starts) -> tuple[int, int, int, int]:
     return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
 
 
-def _mask_block(rings, rule: int, threads: int, starts, all_touched: bool = False, block_id=None) -> np.ndarray:
+def _mask_block(rings, rule: int, threads: int, starts, all_touched: int = 0, block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
     if all_touched:
@@ -282,7 +282,7 @@ def _mask_block(rings, rule: int, threads: int, starts, all_touched: bool = Fals
     return block
 
 
-def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: bool = False,
+def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: int = 0,
                      block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
