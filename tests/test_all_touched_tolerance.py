@@ -122,6 +122,7 @@ def test_every_mask_path_agrees_with_the_reference(rule, mode):
         exact = exact_coverage([polygon], shape, rule)
         centres = polymask.mask(polygon, shape, fill_rule=rule)
         expected = positive(exact) if mode == "exact" else tolerant(exact, centres)
+        assert (positive(exact) != tolerant(exact, centres)).any()  # each polygon has slivers
         for threads in (1, 2):
             got = polymask.mask(polygon, shape, fill_rule=rule, all_touched=mode, threads=threads)
             np.testing.assert_array_equal(got, expected)
@@ -197,3 +198,28 @@ def test_exact_is_coverage_positive_on_random_polygons(rule, seed):
     rings = [rng.integers(-4, 36, (7, 2)) / 4]  # quarter-integer vertices: exact against rationals
     np.testing.assert_array_equal(polymask.mask(rings, (10, 10), fill_rule=rule, all_touched="exact"),
                                   positive(exact_coverage(rings, (10, 10), rule)))
+
+
+@pytest.mark.parametrize("mode", [True, "exact"])
+def test_far_from_the_origin_the_same_cells_are_left_out(mode):
+    # Past 2^16 the marking and the coverage take extended precision; an edge
+    # an ulp below a cell side there leaves 1.5e-11 of a cell, still a sliver.
+    shift = 70000.0
+    shape = (22, 21)
+    near = _slivered_polygons()
+    far = []
+    for polygon in near:
+        moved = polygon + shift
+        side = np.nextafter(np.floor(moved[:, 1].min()) + 0.5, -np.inf)
+        moved[-2:, 1] = side  # the sliver edge, an ulp below the cell side at this magnitude
+        far.append(moved)
+    expected = polymask.rasterize(near, shape, dtype=np.int32, all_touched=mode)
+    strict = polymask.rasterize(near, shape, dtype=np.int32, all_touched="exact")
+    assert (expected != strict).any() == (mode is True)  # the slivers are there, and left out by True
+    for threads in (1, 2):
+        got = polymask.rasterize(far, (70022, 70021), dtype=np.int32, all_touched=mode, threads=threads,
+                                 window=(70000, 70000, 22, 21))
+        np.testing.assert_array_equal(got, expected)
+    window = (70000, 70000, 22, 21)
+    np.testing.assert_array_equal(polymask.mask(far[0], (70022, 70021), all_touched=mode, window=window),
+                                  polymask.mask(near[0], shape, all_touched=mode))
