@@ -72,9 +72,10 @@ POLYMASK_API void fill_touched(const Polygon &polygon, const Window &window, uin
                                double min_share = 0.0);
 
 // The tolerance of polymask's all_touched=True (Python passes it as
-// min_share above and to rasterize_touched): chosen on Natural Earth's
-// borders at 0.1 degree, where the slivers GDAL leaves out cover below 1e-11
-// of a cell, far below any share a real overlap has.
+// min_share above and to rasterize_touched), chosen on Natural Earth's 177
+// countries at 0.1 degree: the 97 cells it leaves out there hold 1e-38 to
+// 9.4e-10 of a cell (borders stored an ulp off a cell side, corner grazes),
+// and GDAL's all_touched then differs in 12 cells instead of 86.
 constexpr double kTouchedShare = 1e-9;
 
 extern template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int, bool);
