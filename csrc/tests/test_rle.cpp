@@ -122,3 +122,55 @@ TEST(Rle, BadInputThrows)
     EXPECT_THROW(polymask::rle_decompress("0\x7f", 2), std::invalid_argument);
     EXPECT_THROW(polymask::rle_decompress("h", 1), std::invalid_argument);
 }
+
+// rle_decode against answers written out by hand, and against a plain
+// expansion (one byte per pixel, value flipping at each run's end) of random
+// runs, empty ones included.
+TEST(RleDecode, RunsSpelledOutByHand)
+{
+    // A zeros run first: 2 zeros, 3 ones, 0 zeros, ... then the last ones.
+    const std::vector<uint32_t> counts = {2, 3, 1, 4, 2};
+    std::vector<uint8_t> out(12, 7);
+    polymask::rle_decode(counts.data(), 5, out.data(), 12);
+    EXPECT_EQ(out, (std::vector<uint8_t>{0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0}));
+    // An empty zeros run: the pixels start with ones.
+    const std::vector<uint32_t> leading_ones = {0, 3, 1};
+    std::vector<uint8_t> ones(4, 7);
+    polymask::rle_decode(leading_ones.data(), 3, ones.data(), 4);
+    EXPECT_EQ(ones, (std::vector<uint8_t>{1, 1, 1, 0}));
+    // Empty runs inside: {1, 0, 2} is one zero then two more zeros.
+    const std::vector<uint32_t> empty_inside = {1, 0, 2, 1};
+    std::vector<uint8_t> inside(4, 7);
+    polymask::rle_decode(empty_inside.data(), 4, inside.data(), 4);
+    EXPECT_EQ(inside, (std::vector<uint8_t>{0, 0, 0, 1}));
+    // No runs, no pixels: nothing is written.
+    polymask::rle_decode(nullptr, 0, nullptr, 0);
+}
+
+TEST(RleDecode, RandomRunsMatchAPlainExpansion)
+{
+    std::mt19937 generator(8);
+    for (int trial = 0; trial < 200; ++trial) {
+        std::uniform_int_distribution<int> n_runs(1, 40), length(0, trial % 2 ? 3 : 300);
+        std::vector<uint32_t> counts(static_cast<size_t>(n_runs(generator)));
+        std::vector<uint8_t> expected;
+        for (size_t k = 0; k < counts.size(); ++k) {
+            counts[k] = static_cast<uint32_t>(length(generator));
+            expected.insert(expected.end(), counts[k], static_cast<uint8_t>(k % 2));
+        }
+        std::vector<uint8_t> out(expected.size() + 1, 9);  // one guard byte past the pixels
+        polymask::rle_decode(counts.data(), static_cast<int64_t>(counts.size()), out.data(),
+                             static_cast<int64_t>(expected.size()));
+        EXPECT_EQ(out.back(), 9) << "trial " << trial;
+        out.pop_back();
+        EXPECT_EQ(out, expected) << "trial " << trial;
+    }
+}
+
+TEST(RleDecode, CountsThatDoNotSumToThePixelsThrow)
+{
+    const std::vector<uint32_t> counts = {2, 3};
+    std::vector<uint8_t> out(6, 0);
+    EXPECT_THROW(polymask::rle_decode(counts.data(), 2, out.data(), 6), std::invalid_argument);
+    EXPECT_THROW(polymask::rle_decode(counts.data(), 2, out.data(), 4), std::invalid_argument);
+}

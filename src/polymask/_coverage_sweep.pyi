@@ -14,6 +14,7 @@ def coverage(
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
 ) -> None: ...
+def min_share(all_touched: int) -> float: ...
 def fill_touched(
     vertices: npt.NDArray[np.float64],
     out: npt.NDArray[np.uint8],
@@ -23,6 +24,7 @@ def fill_touched(
     threads: int = 0,
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
+    min_share: float = 0.0,
 ) -> None: ...
 def coverage_crops(
     vertices: npt.NDArray[np.float64],
