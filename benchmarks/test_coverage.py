@@ -3,7 +3,7 @@
 Three groups, medians compared as ratios within one run:
 
 * ``coverage-4096-<polygon>``: ``polymask.mask`` (the centre rule), ``polymask.coverage``
-  (float64, float32, uint8) and ``mask(all_touched=True)`` (and ``="exact"``) on a 4096x4096 image,
+  (float64, float32, uint8) and ``mask(all_touched=True)`` on a 4096x4096 image,
   one thread each, beside the memory floor of each output dtype (``np.ones``:
   writing every cell once; a float64 raster is 8x the bytes of the mask, so
   its floor alone is several times the mask's time), for three 1,000-vertex
@@ -67,8 +67,8 @@ def _fast(request):
 
 
 @pytest.mark.parametrize("polygon", sorted(POLYGONS))
-@pytest.mark.parametrize("what", ["mask", "all_touched", "all_touched-exact", "coverage-float64", "coverage-float32",
-                                  "coverage-uint8", "floor-float64", "floor-float32", "floor-uint8",
+@pytest.mark.parametrize("what", ["mask", "all_touched", "coverage-float64", "coverage-float32", "coverage-uint8",
+                                  "floor-float64", "floor-float32", "floor-uint8",
                                   "mask default-threads", "coverage-float64 default-threads"])
 def test_coverage_against_mask(benchmark, request, polygon, what):
     vertices = POLYGONS[polygon]
@@ -81,9 +81,8 @@ def test_coverage_against_mask(benchmark, request, polygon, what):
         run = lambda: polymask.mask(vertices, shape, threads=threads)  # noqa: E731
     elif what.startswith("floor"):  # writing every cell of a raster of that dtype once: np.ones
         run = functools.partial(np.ones, shape, dtype=what.split("-")[1])
-    elif what.startswith("all_touched"):
-        mode = "exact" if what.endswith("exact") else True
-        run = lambda: polymask.mask(vertices, shape, threads=1, all_touched=mode)  # noqa: E731
+    elif what == "all_touched":
+        run = lambda: polymask.mask(vertices, shape, threads=1, all_touched=True)  # noqa: E731
     else:
         dtype = what.split("-")[1]
         run = lambda: polymask.coverage(vertices, shape, threads=threads, dtype=dtype)  # noqa: E731
@@ -91,10 +90,8 @@ def test_coverage_against_mask(benchmark, request, polygon, what):
     benchmark.group = f"coverage-{shape[0]}-{polygon}"
     benchmark.extra_info.update(backend=what if threads == 1 or what.startswith("floor") else f"{what} default threads",
                                 polygon=polygon, shape=list(shape))
-    if what == "all_touched-exact":  # the identities, checked where they are timed
+    if what == "all_touched":  # the identity, checked where it is timed
         assert np.array_equal(result, polymask.coverage(vertices, shape) > 0)
-    elif what == "all_touched":
-        assert np.array_equal(result, polymask.mask(vertices, shape) | (polymask.coverage(vertices, shape) > 1e-9))
 
 
 def _exactextract_fractions(vertices, shape, image):

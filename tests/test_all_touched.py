@@ -1,12 +1,8 @@
-"""all_touched: a pixel is in iff its cell shares positive area with the region.
-
-These tests are about the area rule, all_touched="exact"; all_touched=True
-differs from it only on cells covered by at most 1e-9 of their area whose
-centre is out (tests/test_all_touched_tolerance.py).
+"""all_touched=True: a pixel is in iff its cell shares positive area with the region.
 
 Checked three ways: against the exact rational reference of
 tests/coverage_reference.py (small grids, vertices on pixel corners, edges
-along cell sides); as the identity ``mask(all_touched="exact") == coverage > 0``;
+along cell sides); as the identity ``mask(all_touched=True) == coverage > 0``;
 and against GDAL's all-touched burning through rasterio (0 differing pixels
 on random float polygons and multipolygons with holes under north-up,
 south-up, rotated and sheared transforms).
@@ -40,7 +36,7 @@ def test_known_answer_triangle():
                 [1, 1, 1, 0],
                 [0, 1, 1, 0],
                 [0, 1, 0, 0]]
-    np.testing.assert_array_equal(polymask.mask(triangle, (4, 4), all_touched="exact").astype(int), expected)
+    np.testing.assert_array_equal(polymask.mask(triangle, (4, 4), all_touched=True).astype(int), expected)
     # The centre rule claims only (1, 1) and (2, 1); the other seven are touched, not centred.
     assert np.argwhere(polymask.mask(triangle, (4, 4))).tolist() == [[1, 1], [2, 1]]
 
@@ -52,13 +48,13 @@ def test_edges_along_cell_sides_touch_nothing_beyond():
     square = [(0.5, 0.5), (3.5, 0.5), (3.5, 2.5), (0.5, 2.5)]
     expected = np.zeros((4, 5), dtype=bool)
     expected[1:3, 1:4] = True
-    np.testing.assert_array_equal(polymask.mask(square, (4, 5), all_touched="exact"), expected)
+    np.testing.assert_array_equal(polymask.mask(square, (4, 5), all_touched=True), expected)
 
 
 def test_vertex_on_a_corner_touches_no_diagonal_neighbour():
     # The triangle's apex is the corner (1.5, 1.5): cell (2, 2) meets it in a point only.
     triangle = [(-0.5, -0.5), (1.5, -0.5), (1.5, 1.5)]
-    touched = polymask.mask(triangle, (3, 3), all_touched="exact")
+    touched = polymask.mask(triangle, (3, 3), all_touched=True)
     assert not touched[2, 2] and not touched[1, 0] and touched[1, 1]
 
 
@@ -71,7 +67,7 @@ def test_matches_exact_area_reference(grid, rule, seed):
     rings = [rng.integers(-scale, 9 * scale, (6, 2)) / scale]
     if seed % 2:  # a hole or a second part on the same grid
         rings.append(rng.integers(0, 8 * scale, (4, 2)) / scale)
-    touched = polymask.mask(rings, (8, 8), fill_rule=rule, all_touched="exact")
+    touched = polymask.mask(rings, (8, 8), fill_rule=rule, all_touched=True)
     np.testing.assert_array_equal(touched, positive(exact_coverage(rings, (8, 8), rule)))
 
 
@@ -79,28 +75,24 @@ def test_matches_exact_area_reference(grid, rule, seed):
 def test_equals_coverage_positive_on_random_float_polygons(rule):
     for seed in range(5):
         polygon = polymask.course.problems.random_polygon(40, 64, seed=seed)
-        touched = polymask.mask(polygon, (64, 64), fill_rule=rule, all_touched="exact")
+        touched = polymask.mask(polygon, (64, 64), fill_rule=rule, all_touched=True)
         np.testing.assert_array_equal(touched, polymask.coverage(polygon, (64, 64), fill_rule=rule) > 0)
         # Every pixel whose centre is in has a cell that meets the region.
         assert not np.any(polymask.mask(polygon, (64, 64), fill_rule=rule) & ~touched)
 
 
-@pytest.mark.parametrize("mode", [True, "exact"])
 @pytest.mark.parametrize("rule", RULES)
-def test_new_masks_over_most_rows_have_every_byte_written(rule, mode):
+def test_new_masks_over_most_rows_have_every_byte_written(rule):
     # A polygon over most rows of a heap-sized mask gets an np.empty result
     # with every byte written (views.pxd: writes_every_byte): freed dirty
     # memory of the same size is what malloc hands back next.
     for seed in range(6):
         polygon = polymask.course.problems.random_polygon(30, 300, seed=seed)
         polygon[0, 1], polygon[1, 1] = -3.0, 303.0  # reach every row
-        # Seeds 1 and 2 each hold a cell covered below 1e-9 (9.9e-11, 6.8e-10): True leaves it out.
-        fractions = polymask.coverage(polygon, (300, 300), fill_rule=rule)
-        centres = polymask.mask(polygon, (300, 300), fill_rule=rule)
-        expected = fractions > 0 if mode == "exact" else centres | (fractions > 1e-9)
+        expected = polymask.coverage(polygon, (300, 300), fill_rule=rule) > 0
         dirty = np.full((300, 300), True)
         del dirty
-        touched = polymask.mask(polygon, (300, 300), fill_rule=rule, all_touched=mode)
+        touched = polymask.mask(polygon, (300, 300), fill_rule=rule, all_touched=True)
         np.testing.assert_array_equal(touched, expected)
         assert set(np.unique(touched.view(np.uint8))) <= {0, 1}
 
@@ -136,23 +128,22 @@ MARKING_CASES = {
 def test_both_paths_match_the_exact_reference(name, rule):
     polygon = {**OVERLAP_CASES, **MARKING_CASES}[name]
     rings = polygon if isinstance(polygon[0][0], list | tuple) else [polygon]
-    touched = polymask.mask(polygon, (8, 8), fill_rule=rule, all_touched="exact")
+    touched = polymask.mask(polygon, (8, 8), fill_rule=rule, all_touched=True)
     np.testing.assert_array_equal(touched, positive(exact_coverage(rings, (8, 8), rule)))
     np.testing.assert_array_equal(touched, polymask.coverage(polygon, (8, 8), fill_rule=rule) > 0)
 
 
 def test_a_spike_traced_back_touches_nothing():
-    assert not polymask.mask(OVERLAP_CASES["spike"], (8, 8), all_touched="exact").any()
+    assert not polymask.mask(OVERLAP_CASES["spike"], (8, 8), all_touched=True).any()
 
 
 def test_an_edge_grazing_a_corner_touches_the_cell():
     # The edge x + y = 3 - 2^-30 cuts off cell (1, 1)'s corner (3/2, 3/2): a
     # triangle of area 2^-61, far below the area sweep's rounding, but
-    # positive, so under the exact rule the cell is touched and its coverage
-    # is positive too (all_touched="exact" leaves it out: below its tolerance).
+    # positive, so the cell is touched and its coverage is positive too.
     eps = 2.0 ** -30
     triangle = [(6.0, -3.0 - eps), (6.0, 6.0), (-3.0 - eps, 6.0)]
-    touched = polymask.mask(triangle, (6, 6), all_touched="exact")
+    touched = polymask.mask(triangle, (6, 6), all_touched=True)
     fractions = polymask.coverage(triangle, (6, 6))
     assert touched[1, 1] and 0 < fractions[1, 1] < 1e-12
     assert not touched[1, 0] and not touched[0, 1]
@@ -176,13 +167,13 @@ def test_edges_through_cell_corners_with_awkward_heights(height):
         # The third vertex, as (offset from start - 2, row): near the long edge's ends and middle.
         for offset, row in [(-1, 5), (-1, height - 5), (5, height - 5), (3, 71 * height // 98)]:
             triangle = np.array([(start, 0), (start + width, height), (start - 2 + offset, row)], float)
-            touched = polymask.mask(triangle, shape, all_touched="exact", threads=1)
+            touched = polymask.mask(triangle, shape, all_touched=True, threads=1)
             np.testing.assert_array_equal(touched, polymask.coverage(triangle, shape) > 0,
                                           err_msg=f"triangle {triangle.tolist()}")
     # One of them against exact rationals too, over its top 50 rows.
     triangle = np.array([(2.0, 0.0), (30.0, height), (-1.0, 5.0)])
     window = (0, 0, 50, 32)
-    np.testing.assert_array_equal(polymask.mask(triangle, shape, all_touched="exact", window=window),
+    np.testing.assert_array_equal(polymask.mask(triangle, shape, all_touched=True, window=window),
                                   positive(exact_coverage([triangle], shape, window=window)))
 
 
@@ -192,8 +183,8 @@ def test_far_coordinates_take_the_extended_path(rule):
     # the same as the same polygon shifted next to the origin.
     shift = 3 * 2 ** 17
     polygon = polymask.course.problems.random_polygon(12, 40, seed=11)
-    near = polymask.mask(polygon, (40, 40), fill_rule=rule, all_touched="exact")
-    far = polymask.mask(polygon + shift, (shift + 40, shift + 40), fill_rule=rule, all_touched="exact",
+    near = polymask.mask(polygon, (40, 40), fill_rule=rule, all_touched=True)
+    far = polymask.mask(polygon + shift, (shift + 40, shift + 40), fill_rule=rule, all_touched=True,
                         window=(shift, shift, 40, 40))
     np.testing.assert_array_equal(far, near)
     np.testing.assert_array_equal(near, positive(exact_coverage(polygon, (40, 40), rule)))
@@ -205,16 +196,16 @@ def test_absurd_coordinates_take_the_area_sweep():
     # the area sweep decides, and the identity with coverage holds.
     big = np.finfo(np.float64).max
     triangle = np.array([(-big, 1.0), (big, 3.0), (8.0, big)])
-    touched = polymask.mask(triangle, (16, 16), all_touched="exact")
+    touched = polymask.mask(triangle, (16, 16), all_touched=True)
     np.testing.assert_array_equal(touched, polymask.coverage(triangle, (16, 16)) > 0)
     assert touched[3:].all() and not touched[:2].any()
 
 
 def test_windows_and_out():
     polygon = polymask.course.problems.random_polygon(25, 50, seed=3)
-    full = polymask.mask(polygon, (50, 60), all_touched="exact")
+    full = polymask.mask(polygon, (50, 60), all_touched=True)
     out = np.zeros((11, 17), dtype=np.uint8)
-    result = polymask.mask(polygon, (50, 60), all_touched="exact", window=(20, 30, 11, 17), out=out)
+    result = polymask.mask(polygon, (50, 60), all_touched=True, window=(20, 30, 11, 17), out=out)
     assert result is out
     np.testing.assert_array_equal(out.view(bool), full[20:31, 30:47])
 
@@ -227,12 +218,12 @@ def test_teaching_stage_backend_is_refused():
 def test_rasterize_all_touched_is_the_touched_masks_in_order():
     rng = np.random.default_rng(5)
     polygons = [rng.uniform(-2, 30, (5, 2)) for _ in range(6)]
-    labels = polymask.rasterize(polygons, (28, 28), all_touched="exact", fill_rule="nonzero")
+    labels = polymask.rasterize(polygons, (28, 28), all_touched=True, fill_rule="nonzero")
     expected = np.zeros((28, 28), dtype=np.uint8)
     for value, polygon in enumerate(polygons, start=1):
-        expected[polymask.mask(polygon, (28, 28), all_touched="exact", fill_rule="nonzero")] = value
+        expected[polymask.mask(polygon, (28, 28), all_touched=True, fill_rule="nonzero")] = value
     np.testing.assert_array_equal(labels, expected)
-    window = polymask.rasterize(polygons, (28, 28), all_touched="exact", fill_rule="nonzero", window=(3, 5, 20, 9))
+    window = polymask.rasterize(polygons, (28, 28), all_touched=True, fill_rule="nonzero", window=(3, 5, 20, 9))
     np.testing.assert_array_equal(window, labels[3:23, 5:14])
 
 
@@ -251,12 +242,12 @@ def test_rasterize_all_touched_in_one_core_call_equals_the_masks(threads):
     shape = (36, 36)
     expected = np.zeros(shape, dtype=np.uint16)
     for value, polygon in enumerate(polygons, start=1):
-        expected[polymask.mask(polygon, shape, all_touched="exact")] = value
-    labels = polymask.rasterize(polygons, shape, all_touched="exact", threads=threads, dtype=np.uint16)
+        expected[polymask.mask(polygon, shape, all_touched=True)] = value
+    labels = polymask.rasterize(polygons, shape, all_touched=True, threads=threads, dtype=np.uint16)
     np.testing.assert_array_equal(labels, expected)
     # Far from the origin (Extended abscissae): the same cells, moved.
     far = [polygon + 70000.0 for polygon in polygons]
-    moved = polymask.rasterize(far, (70036, 70036), all_touched="exact", threads=threads, dtype=np.uint16,
+    moved = polymask.rasterize(far, (70036, 70036), all_touched=True, threads=threads, dtype=np.uint16,
                                window=(70000, 70000, 36, 36))
     np.testing.assert_array_equal(moved, expected)
 

@@ -30,15 +30,6 @@ inline void check_window(const char *who, const Window &window, const void *out,
     }
 }
 
-// all_touched's tolerance: a share of a cell's area in [0, 1) (NaN refused).
-inline void check_min_share(const char *who, double min_share)
-{
-    if (!(min_share >= 0.0 && min_share < 1.0)) {
-        throw std::invalid_argument(std::string(who) + ": min_share must be in [0, 1), got " +
-                                    std::to_string(min_share));
-    }
-}
-
 // Cumulative ends: ends[0..n) non-decreasing, each at most `total`, the last
 // equal to `total` (ring ends over vertices, polygon ends over rings).
 inline void check_ends(const char *who, const char *name, const int64_t *ends, int64_t n, int64_t total,

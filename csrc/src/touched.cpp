@@ -40,14 +40,6 @@
 // that corner.
 //
 // The marking of the cells an edge passes in a row strip is touched_pieces.hpp.
-//
-// With a tolerance (min_share > 0, Python's all_touched=True), drop_slivers
-// then clears each marked cell whose centre is out and whose coverage is at
-// most min_share: real borders stored an ulp past a cell side (Natural
-// Earth's 49.000000000000114) would otherwise touch whole rows through
-// slivers of 1e-12 of a cell, where GDAL touches none.  It asks coverage.cpp
-// for the cells the marking reached, a band of rows at a time, which costs
-// about a coverage call over the polygon's extent.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -304,66 +296,12 @@ struct TouchedPolygon {
 // image of benchmarks/test_geo.py).
 constexpr double kPreparationPerVertex = 1000.0;
 
-// The tolerance (all_touched=True; coverage.hpp says what it promises): a
-// touched cell whose centre is outside and whose exact coverage is at most
-// `min_share` is dropped.  Only the cells the sweep marked can change, so the
-// coverage is computed over the cells the marking reached, a band of rows at
-// a time: the scratch stays near kSliverScratchCells whatever the window.
-constexpr int64_t kSliverScratchCells = int64_t{1} << 18;
-
-struct SliverScratch {
-    std::vector<double> shares;
-    std::vector<uint8_t> centres;
-};
-
-// Clears, in `cells` (the touched cells of `reach`: cells[(r - reach.row0) *
-// stride + (c - reach.col0)]), each cell whose centre the contract leaves out
-// and whose share of area inside is at most min_share.
-void drop_slivers(const Polygon &polygon, const Window &reach, uint8_t *cells, int64_t stride, FillRule rule,
-                  double min_share, SliverScratch &scratch)
-{
-    if (reach.height <= 0 || reach.width <= 0) return;
-    const int64_t step = std::max<int64_t>(1, kSliverScratchCells / reach.width);
-    for (int64_t row0 = reach.row0; row0 < reach.row0 + reach.height; row0 += step) {
-        const Window band{row0, reach.col0, std::min(step, reach.row0 + reach.height - row0), reach.width};
-        uint8_t *first = cells + (row0 - reach.row0) * stride;
-        bool any = false;  // a band the marking never reached needs no geometry
-        for (int64_t r = 0; r < band.height && !any; ++r) {
-            const uint8_t *line = first + r * stride;
-            any = std::find(line, line + band.width, uint8_t{1}) != line + band.width;
-        }
-        if (!any) continue;
-        const size_t count = static_cast<size_t>(band.height * band.width);
-        scratch.shares.assign(count, 0.0);
-        coverage<double>(polygon, band, scratch.shares.data(), band.width, rule, 1, true);
-        // Slivers are rare: the centres are filled only for a band that has one.
-        bool slivers = false;
-        for (int64_t r = 0; r < band.height && !slivers; ++r) {
-            const uint8_t *line = first + r * stride;
-            const double *share = scratch.shares.data() + r * band.width;
-            for (int64_t c = 0; c < band.width; ++c) slivers |= line[c] && share[c] <= min_share;
-        }
-        if (!slivers) continue;
-        scratch.centres.resize(count);
-        fill_scanline(polygon, band, scratch.centres.data(), band.width, rule, 1);
-        for (int64_t r = 0; r < band.height; ++r) {
-            uint8_t *line = first + r * stride;
-            const double *share = scratch.shares.data() + r * band.width;
-            const uint8_t *centre = scratch.centres.data() + r * band.width;
-            for (int64_t c = 0; c < band.width; ++c) {
-                if (line[c] && !centre[c] && share[c] <= min_share) line[c] = 0;
-            }
-        }
-    }
-}
-
 }  // namespace
 
 template <class Label>
 void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values, const Window &window,
-                       Label *out, int64_t row_stride, FillRule rule, int threads, double min_share)
+                       Label *out, int64_t row_stride, FillRule rule, int threads)
 {
-    detail::check_min_share("polymask::rasterize_touched", min_share);
     // The polygons are prepared on as many threads as their vertices are
     // worth: on one thread, the preparation was an eighth of a
     // 10,000-polygon label image's all_touched (7.5 of 56 ms).  A burned row
@@ -382,47 +320,9 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
             // answer for polygons that need it.
             return [&, origin, rows = std::vector<detail::EdgeRows>(), narrow_pieces = Pieces<double>(),
                     wide_pieces = Pieces<Extended>(), buffers = detail::SweepBuffers(),
-                    cells = std::vector<uint8_t>(), slivers = SliverScratch()](int64_t p, const TouchedPolygon &polygon, int64_t row_begin,
+                    cells = std::vector<uint8_t>()](int64_t p, const TouchedPolygon &polygon, int64_t row_begin,
                                                     int64_t row_end) mutable {
                 const Label value = values[p];
-                if (min_share > 0.0) {
-                    // With the tolerance: the polygon's touched cells over its
-                    // reach in this band, a few rows at a time, less the
-                    // slivers, then its value on what is left.
-                    const int64_t width = polygon.col_end - polygon.col_first;
-                    const int64_t step = std::max<int64_t>(1, kSliverScratchCells / width);
-                    const ConstSpan<Edge> edges = polygons[p].edges_by_y();
-                    for (int64_t first = row_begin; first < row_end; first += step) {
-                        const Window reach{first, polygon.col_first, std::min(step, row_end - first), width};
-                        cells.assign(static_cast<size_t>(reach.height * reach.width), 0);
-                        if (!polygon.by_edges()) {
-                            detail::fill_touched_by_area(polygons[p], reach, cells.data(), reach.width, rule, 1);
-                        } else {
-                            detail::edge_rows_in_window(edges, reach, rows);
-                            const detail::MaskSpanWriter writer{cells.data(), reach.width, reach};
-                            const MaskRuns runs{cells.data() - reach.row0 * reach.width - reach.col0, reach.width,
-                                                reach.col0 + reach.width};
-                            if (polygon.wide) {
-                                sweep_touched(edges, rows, polygon.wide->segments, polygon.wide->flats, reach, rule,
-                                              reach.row0, reach.row0 + reach.height, writer, runs, wide_pieces,
-                                              buffers);
-                            } else {
-                                sweep_touched(edges, rows, polygon.narrow.segments, polygon.narrow.flats, reach,
-                                              rule, reach.row0, reach.row0 + reach.height, writer, runs,
-                                              narrow_pieces, buffers);
-                            }
-                        }
-                        drop_slivers(polygons[p], reach, cells.data(), reach.width, rule, min_share, slivers);
-                        for (int64_t r = 0; r < reach.height; ++r) {
-                            Label *line = origin + (reach.row0 + r) * row_stride + reach.col0;
-                            const uint8_t *in = cells.data() + r * reach.width;
-                            for (int64_t c = 0; c < reach.width; ++c) {
-                                if (in[c]) line[c] = value;
-                            }
-                        }
-                    }
-                    return;
-                }
                 if (!polygon.by_edges()) {
                     // Edges that may overlap (or coordinates past 2^40 or below
                     // 2^-480): the area sweep over the polygon's reach in this
@@ -456,27 +356,26 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
 }
 
 template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,
-                                         int64_t, FillRule, int, double);
+                                         int64_t, FillRule, int);
 template void rasterize_touched<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &, uint16_t *,
-                                          int64_t, FillRule, int, double);
+                                          int64_t, FillRule, int);
 template void rasterize_touched<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &, int32_t *,
-                                         int64_t, FillRule, int, double);
+                                         int64_t, FillRule, int);
 template void rasterize_touched<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &, uint32_t *,
-                                          int64_t, FillRule, int, double);
+                                          int64_t, FillRule, int);
 template void rasterize_touched<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &, int64_t *,
-                                         int64_t, FillRule, int, double);
+                                         int64_t, FillRule, int);
 template void rasterize_touched<float>(const Polygon *, int64_t, const float *, const Window &, float *, int64_t,
-                                       FillRule, int, double);
+                                       FillRule, int);
 template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &, double *,
-                                        int64_t, FillRule, int, double);
+                                        int64_t, FillRule, int);
 
 bool testing::allow_touched_simd_for_testing(bool allowed) { return detail::touched::touched_simd_allowed.exchange(allowed); }
 
 void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride, FillRule rule,
-                  int threads, bool zeroed, double min_share)
+                  int threads, bool zeroed)
 {
     detail::check_window("polymask::fill_touched", window, out, row_stride);
-    detail::check_min_share("polymask::fill_touched", min_share);
     if (window.height == 0 || window.width == 0) return;
     detail::check_finite_vertices(polygon, "polymask::fill_touched");
     if (detail::double_is_enough(polygon)) {
@@ -484,29 +383,6 @@ void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, in
     } else {
         fill_touched_as<Extended>(polygon, window, out, row_stride, rule, threads, zeroed);
     }
-    if (!(min_share > 0.0) || polygon.xy().empty()) return;
-    // The tolerance, over the rows and columns the marking can have reached
-    // (the vertices' extent and a cell each way; the whole window when
-    // coordinates are so far out that the area sweep decided).
-    const detail::Bounds box = detail::vertex_bounds(polygon.xy());
-    const int64_t last_row = window.row0 + window.height, last_col = window.col0 + window.width;
-    Window reach = window;
-    if (std::max({std::fabs(box.x_min), std::fabs(box.x_max), std::fabs(box.y_min), std::fabs(box.y_max)}) <=
-        detail::kContractIsAccurate) {
-        const int64_t row_first = detail::floor_clamped(box.y_min - 0.5, window.row0, last_row);
-        const int64_t row_end = std::min(detail::ceil_clamped(box.y_max + 0.5, window.row0, last_row) + 1, last_row);
-        const int64_t col_first = detail::floor_clamped(box.x_min - 0.5, window.col0, last_col);
-        const int64_t col_end = std::min(detail::ceil_clamped(box.x_max + 0.5, window.col0, last_col) + 1, last_col);
-        if (row_first >= row_end || col_first >= col_end) return;
-        reach = Window{row_first, col_first, row_end - row_first, col_end - col_first};
-    }
-    // A cell's coverage costs a few times its mask byte.
-    detail::for_row_bands(reach, threads, [&](int64_t row_begin, int64_t row_end) {
-        SliverScratch scratch;
-        const Window band{row_begin, reach.col0, row_end - row_begin, reach.width};
-        drop_slivers(polygon, band, out + (row_begin - window.row0) * row_stride + (reach.col0 - window.col0),
-                     row_stride, rule, min_share, scratch);
-    }, 8.0 * static_cast<double>(reach.width));
 }
 
 }  // namespace polymask

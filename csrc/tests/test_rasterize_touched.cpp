@@ -3,7 +3,6 @@
 // window, thread count and banding; and the label writers it uses.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <stdexcept>
 
 #include "polymask/coverage.hpp"
@@ -221,51 +220,4 @@ TEST(RasterizeBlocks, PolygonsAcrossRowBlocksBurnInOrderUnderAnyBanding)
         }
     }
     polymask::testing::set_chunk_rows_for_testing(0);
-}
-
-// min_share (coverage.hpp): a cell whose centre is out and whose share is at
-// most min_share is left out, by fill_touched and rasterize_touched alike.
-// The strip below reaches 2^-k of a cell into row 0 (the shares are exact).
-TEST(TouchedShare, SliversAreLeftOutAndRealSharesKept)
-{
-    const Window window{0, 0, 4, 5};
-    for (int k : {20, 29, 31, 40, 53}) {
-        const double reach = std::ldexp(1.0, -k);
-        const std::vector<double> xy = {0.5, 0.5 - reach, 3.5, 0.5 - reach, 3.5, 2.5, 0.5, 2.5};
-        const Polygon strip(xy.data(), 4);
-        const bool kept = reach > polymask::kTouchedShare;
-        std::vector<uint8_t> loose(20, 9), exact(20, 9);
-        polymask::fill_touched(strip, window, loose.data(), 5, FillRule::even_odd, 1, false, polymask::kTouchedShare);
-        polymask::fill_touched(strip, window, exact.data(), 5, FillRule::even_odd, 1, false, 0.0);
-        for (int64_t c = 0; c < 5; ++c) {
-            const bool inside = c >= 1 && c <= 3;
-            EXPECT_EQ(exact[c], inside ? 1 : 0) << "k " << k << " col " << c;
-            EXPECT_EQ(loose[c], inside && kept ? 1 : 0) << "k " << k << " col " << c;
-            EXPECT_EQ(loose[5 + c], exact[5 + c]);  // rows 1 and 2 are whole cells
-            EXPECT_EQ(loose[10 + c], exact[10 + c]);
-        }
-        // The label image: the strip's value over a background of 5.
-        std::vector<int32_t> labels(20, 5);
-        const int32_t value = 2;
-        polymask::rasterize_touched(&strip, 1, &value, window, labels.data(), 5, FillRule::even_odd, 2,
-                                    polymask::kTouchedShare);
-        for (size_t cell = 0; cell < 20; ++cell) EXPECT_EQ(labels[cell], loose[cell] ? 2 : 5) << "k " << k;
-    }
-}
-
-TEST(TouchedShare, RefusesSharesOutsideZeroToOne)
-{
-    const std::vector<double> xy = {0.5, 0.5, 3.5, 0.5, 3.5, 2.5};
-    const Polygon triangle(xy.data(), 3);
-    std::vector<uint8_t> out(16);
-    std::vector<int32_t> labels(16);
-    const int32_t value = 1;
-    for (double share : {-1e-9, 1.0, std::nan("")}) {
-        EXPECT_THROW(polymask::fill_touched(triangle, Window{0, 0, 4, 4}, out.data(), 4, FillRule::even_odd, 1,
-                                            false, share),
-                     std::invalid_argument);
-        EXPECT_THROW(polymask::rasterize_touched(&triangle, 1, &value, Window{0, 0, 4, 4}, labels.data(), 4,
-                                                 FillRule::even_odd, 1, share),
-                     std::invalid_argument);
-    }
 }

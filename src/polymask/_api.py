@@ -19,8 +19,8 @@ from polymask import _backends, _core, _fill, _inputs
 from polymask._outputs import result_array
 from polymask._threads import as_threads
 from polymask._threads import pinned_threads as _pinned_threads
-from polymask._types import AllTouched, FillRule, PolygonLike, Shape, TransformLike, Window
-from polymask._validation import as_all_touched, as_fill_rule, as_shape, as_window
+from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
+from polymask._validation import as_fill_rule, as_shape, as_window
 from polymask._version import __version__
 
 _plain_mask = _core.plain_mask
@@ -28,7 +28,7 @@ _plain_mask = _core.plain_mask
 
 def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
          backend: str = "auto", fill_rule: FillRule = "evenodd", window: Window | None = None,
-         transform: TransformLike | None = None, all_touched: AllTouched = False) -> np.ndarray:
+         transform: TransformLike | None = None, all_touched: bool = False) -> np.ndarray:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -94,15 +94,12 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
         y = d·col + e·row + f; rotation and shear allowed).  Without one,
         integer coordinates are the sample points (the contract).  See
         :doc:`/guide/geospatial`.
-    all_touched : bool or "exact", optional
-        False (default): the contract's centre rule.  True: rasterio's and
-        GDAL's ``all_touched``: a pixel is in iff its centre is in or more
-        than 1e-9 of its cell (the unit square centred on the sample point)
-        lies inside the filled region, so a border stored an ulp past a
-        cell side touches nothing beyond it (:doc:`/guide/coverage`).
-        "exact": iff its cell shares positive area with the region, i.e.
-        ``polymask.coverage(...) > 0``.  Needs the scanline core (backend
-        "auto" or "scanline").
+    all_touched : bool, optional
+        False (default): the contract's centre rule.  True: a pixel is in
+        iff its cell (the unit square centred on the sample point) shares
+        positive area with the filled region, i.e. ``polymask.coverage(...)
+        > 0``; rasterio's and GDAL's ``all_touched``.  Needs the scanline
+        core (backend "auto" or "scanline").
 
     Returns
     -------
@@ -157,8 +154,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
     rings = _inputs.polygon(vertices, transform, unite_parts=True)
     rows_cols = as_shape(shape)
     options = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
-               "window": None if window is None else as_window(window, rows_cols),
-               "all_touched": as_all_touched(all_touched)}
+               "window": None if window is None else as_window(window, rows_cols), "all_touched": all_touched}
     fill = _backends.fill_function(backend) or _fill.fill
     if out is not None:  # checked whole before the first byte is written
         out = result_array(out, rows_cols if options["window"] is None else options["window"][2:])

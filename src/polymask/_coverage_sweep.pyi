@@ -14,7 +14,6 @@ def coverage(
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
 ) -> None: ...
-def min_share(all_touched: int) -> float: ...
 def fill_touched(
     vertices: npt.NDArray[np.float64],
     out: npt.NDArray[np.uint8],
@@ -24,7 +23,6 @@ def fill_touched(
     threads: int = 0,
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
-    min_share: float = 0.0,
 ) -> None: ...
 def coverage_crops(
     vertices: npt.NDArray[np.float64],

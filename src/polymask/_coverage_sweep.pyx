@@ -14,7 +14,6 @@ from polymask.coverage cimport (
     coverage as core_coverage,
     coverage_crops as core_coverage_crops,
     fill_touched as core_fill_touched,
-    kTouchedShare,
 )
 from polymask.views cimport as_rule, flat_polygons, new_polygon, window_at
 
@@ -42,19 +41,13 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
         core_coverage(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
 
 
-def min_share(int all_touched) -> float:
-    """fill_touched's min_share for an all_touched code of polymask._validation.as_all_touched."""
-    return kTouchedShare if all_touched == 1 else 0.0
-
-
 def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
                  int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
-                 const int64_t[::1] ring_ends=None, bint zeroed=False, double min_share=0.0):
+                 const int64_t[::1] ring_ends=None, bint zeroed=False):
     """Fill `out` with 1 where the pixel's cell meets the region in positive area (all_touched).
 
     zeroed=True promises that `out` is all zero already (a fresh np.zeros):
-    then only the ones are written.  min_share: the tolerance
-    (csrc/include/polymask/coverage.hpp), 0 for the exact rule.
+    then only the ones are written.
     """
     cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
     cdef uint8_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
@@ -62,7 +55,7 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
-        core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed, min_share)
+        core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
 
 
 def coverage_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,

@@ -18,7 +18,7 @@ from polymask._outputs import MASK_HINT, fill_memory_error
 
 def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *, threads: int = 0,
          rule: int = _core.EVEN_ODD, window: tuple[int, int, int, int] | None = None,
-         ring_ends: np.ndarray | None = None, all_touched: int = 0) -> np.ndarray:
+         ring_ends: np.ndarray | None = None, all_touched: bool = False) -> np.ndarray:
     """The mask of checked arguments, into `out` (None: a new bool array), which is returned.
 
     `coordinates` a C-contiguous (N, 2) float64 array of finite numbers,
@@ -39,8 +39,7 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
         except MemoryError:
             raise fill_memory_error(out_shape, len(coordinates), "mask", MASK_HINT) from None
     if all_touched:  # the cells that meet the region, every byte written (csrc/src/touched.cpp)
-        _coverage_sweep.fill_touched(coordinates, out.view(np.uint8), row0, col0, rule, threads, ring_ends, False,
-                                     _coverage_sweep.min_share(all_touched))
+        _coverage_sweep.fill_touched(coordinates, out.view(np.uint8), row0, col0, rule, threads, ring_ends, False)
         return out
     _core.fill(coordinates, out.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                ring_ends=ring_ends)

@@ -15,10 +15,9 @@ from polymask import _inputs, _polygons
 from polymask._geometries import column_values
 from polymask._outputs import output_dtype, result_array
 from polymask._threads import as_threads
-from polymask._types import AllTouched, DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
+from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
-    as_all_touched,
     as_fill_rule,
     as_shape,
     window_origin,
@@ -35,7 +34,7 @@ _DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.in
 def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
               out: np.ndarray | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: Window | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> np.ndarray:
+              all_touched: bool = False) -> np.ndarray:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -85,12 +84,12 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
         Georeferenced cells, as in ``polymask.mask``: pixel (row, col) is
         the cell between T·(col, row) and T·(col+1, row+1), sampled at its
         centre, as ``rasterio.features.rasterize`` has it.
-    all_touched : bool or "exact", optional
-        False (default): each polygon claims the pixels of its mask.  True
-        or "exact": it claims the pixels ``polymask.mask(...,
-        all_touched=...)`` gives it (True: its centre is in or more than
-        1e-9 of its cell is; "exact": any positive area); later polygons
-        still land over earlier ones (rasterio's ``all_touched``).
+    all_touched : bool, optional
+        False (default): each polygon claims the pixels of its mask.  True:
+        it claims every pixel whose cell (the unit square centred on the
+        sample point) shares positive area with it, as
+        ``polymask.mask(..., all_touched=True)``; later polygons still land
+        over earlier ones (rasterio's ``all_touched``).
 
     Returns
     -------
@@ -126,7 +125,6 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     vertices = flat.vertices
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
-    touched = as_all_touched(all_touched)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
     label_dtype = _label_dtype(dtype, out)
@@ -140,7 +138,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
     _polygons.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
-                    thread_count, touched)
+                    thread_count, all_touched)
     return result
 
 

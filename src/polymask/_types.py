@@ -25,7 +25,5 @@ Window = Sequence[int]
 TransformLike = Any
 #: How crossings decide inside.
 FillRule = Literal["evenodd", "nonzero"]
-#: all_touched: off, the cells touched beyond a 1e-9 share (or the centre), or any positive share.
-AllTouched = bool | Literal["exact"]
 #: dtype arguments: anything numpy.dtype() takes.
 DTypeLike = Any

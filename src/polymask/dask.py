@@ -52,8 +52,8 @@ from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
-from polymask._types import AllTouched, DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
-from polymask._validation import as_all_touched, as_fill_rule, as_shape
+from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
+from polymask._validation import as_fill_rule, as_shape
 
 __all__ = ["coverage", "mask", "rasterize"]
 
@@ -69,7 +69,7 @@ MAX_BLOCKS = 1_000_000
 
 
 def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
-         threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
+         threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
 
     Parameters
@@ -87,9 +87,9 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
         Per block; 1 unless given, because Dask already runs blocks in parallel.
     transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
         Georeferenced cells, as in :func:`polymask.mask`.
-    all_touched : bool or "exact", optional
-        The pixels whose cells the region touches, as in :func:`polymask.mask`
-        (True: rasterio's ``all_touched``; "exact": ``coverage > 0``).
+    all_touched : bool, optional
+        Every pixel whose cell shares positive area with the region, as in
+        :func:`polymask.mask` (rasterio's ``all_touched``).
 
     Returns
     -------
@@ -122,7 +122,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     block_chunks = _chunks(chunks, rows_cols, np.dtype(bool))
-    touched = as_all_touched(all_touched)
+    touched = bool(all_touched)
     token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks, touched)
     polygon = dask.delayed(rings, name=f"polymask-polygon-{token}", pure=True)
     return da.map_blocks(_mask_block, polygon, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
@@ -132,7 +132,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
 
 def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
               dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
-              threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
+              threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Each block burns every polygon that reaches it, in order, through the
@@ -158,7 +158,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
         Per block; 1 unless given, because Dask already runs blocks in parallel.
     transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
         Georeferenced cells, as in :func:`polymask.mask`.
-    all_touched : bool or "exact", optional
+    all_touched : bool, optional
         As in :func:`polymask.rasterize`.
 
     Returns
@@ -194,7 +194,7 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
     block_chunks = _chunks(chunks, rows_cols, labels.dtype)
-    touched = as_all_touched(all_touched)
+    touched = bool(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks, touched)
     burn = dask.delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
@@ -332,19 +332,19 @@ def _window(block_id, starts) -> tuple[int, int, int, int]:
     return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
 
 
-def _mask_block(rings, rule: int, threads: int, starts, all_touched: int = 0, block_id=None) -> np.ndarray:
+def _mask_block(rings, rule: int, threads: int, starts, all_touched: bool = False, block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
     if all_touched:
         _coverage_sweep.fill_touched(rings.vertices, block.view(np.uint8), row0, col0, rule, threads,
-                                     rings.ring_ends, True, _coverage_sweep.min_share(all_touched))
+                                     rings.ring_ends, True)
     else:
         _core.fill(rings.vertices, block.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                    ring_ends=rings.ring_ends, zeroed=True)
     return block
 
 
-def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: int = 0,
+def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: bool = False,
                      block_id=None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)

@@ -57,26 +57,8 @@ POLYMASK_API void coverage_crops(const Polygon *polygons, int64_t n_polygons, co
 // (a fresh np.zeros array): then only the ones are, and pages the polygon
 // does not reach stay untouched.  threads as in core.hpp (resolve_threads).
 // See csrc/src/touched.cpp for how.
-//
-// min_share > 0 is a tolerance: a cell whose centre is outside (the
-// contract's mask leaves it out) and whose coverage is at most min_share is
-// not touched.  Real borders stored one ulp past a cell side (49.000000000000114
-// for 49) otherwise touch a whole row of cells with a sliver of 1e-12 of
-// their area.  The coverage is within 1e-10 of exact (above), so with
-// min_share = kTouchedShare a cell whose exact share exceeds
-// kTouchedShare + 1e-10 is touched, one with share 0 is not, and between
-// lies the tolerance band.  Cells the mask takes stay touched whatever their
-// share.  Throws std::invalid_argument unless 0 <= min_share < 1.
 POLYMASK_API void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out, int64_t row_stride,
-                               FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false,
-                               double min_share = 0.0);
-
-// The tolerance of polymask's all_touched=True (Python passes it as
-// min_share above and to rasterize_touched), chosen on Natural Earth's 177
-// countries at 0.1 degree: the 97 cells it leaves out there hold 1e-38 to
-// 9.4e-10 of a cell (borders stored an ulp off a cell side, corner grazes),
-// and GDAL's all_touched then differs in 12 cells instead of 86.
-constexpr double kTouchedShare = 1e-9;
+                               FillRule rule = FillRule::even_odd, int threads = 0, bool zeroed = false);
 
 extern template void coverage<double>(const Polygon &, const Window &, double *, int64_t, FillRule, int, bool);
 extern template void coverage<float>(const Polygon &, const Window &, float *, int64_t, FillRule, int, bool);

@@ -49,13 +49,12 @@ POLYMASK_API void rasterize(const Polygon *polygons, int64_t n_polygons, const L
 // all_touched for a label image: for p = 0, 1, ..., every pixel of the
 // window whose cell shares positive area with polygons[p]'s region (as
 // fill_touched in coverage.hpp decides it) becomes values[p], later over
-// earlier; other pixels keep what `out` held.  Arguments as rasterize's;
-// min_share is fill_touched's tolerance (coverage.hpp), per polygon.
+// earlier; other pixels keep what `out` held.  Arguments as rasterize's.
 // Instantiated for the same Label types (in touched.cpp).
 template <class Label>
 POLYMASK_API void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values,
                                     const Window &window, Label *out, int64_t row_stride,
-                                    FillRule rule = FillRule::even_odd, int threads = 0, double min_share = 0.0);
+                                    FillRule rule = FillRule::even_odd, int threads = 0);
 
 extern template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
                                         uint8_t *, int64_t, FillRule, int);
@@ -73,18 +72,18 @@ extern template void rasterize<double>(const Polygon *, int64_t, const double *,
                                        double *, int64_t, FillRule, int);
 
 extern template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
-                                                uint8_t *, int64_t, FillRule, int, double);
+                                                uint8_t *, int64_t, FillRule, int);
 extern template void rasterize_touched<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &,
-                                                uint16_t *, int64_t, FillRule, int, double);
+                                                uint16_t *, int64_t, FillRule, int);
 extern template void rasterize_touched<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &,
-                                                int32_t *, int64_t, FillRule, int, double);
+                                                int32_t *, int64_t, FillRule, int);
 extern template void rasterize_touched<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &,
-                                                uint32_t *, int64_t, FillRule, int, double);
+                                                uint32_t *, int64_t, FillRule, int);
 extern template void rasterize_touched<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &,
-                                                int64_t *, int64_t, FillRule, int, double);
+                                                int64_t *, int64_t, FillRule, int);
 extern template void rasterize_touched<float>(const Polygon *, int64_t, const float *, const Window &,
-                                                float *, int64_t, FillRule, int, double);
+                                                float *, int64_t, FillRule, int);
 extern template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &,
-                                                double *, int64_t, FillRule, int, double);
+                                                double *, int64_t, FillRule, int);
 
 }  // namespace polymask
