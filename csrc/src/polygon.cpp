@@ -1,5 +1,6 @@
 // polygon.cpp -- rings, the per-point rule, and the edge table.
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <memory>
 #include <new>
@@ -13,15 +14,45 @@
 
 namespace polymask {
 
+namespace {
+
+// polygon_census()'s counts.  Relaxed adds: the counts order no other memory,
+// and one uncontended add costs a few nanoseconds beside the allocation and
+// edge table every non-empty polygon builds.
+std::atomic<int64_t> live_polygons{0}, live_vertices{0}, live_bytes{0};
+
+void count(int64_t polygons, int64_t vertices, int64_t bytes)
+{
+    if (polygons != 0) live_polygons.fetch_add(polygons, std::memory_order_relaxed);
+    if (vertices != 0) live_vertices.fetch_add(vertices, std::memory_order_relaxed);
+    if (bytes != 0) live_bytes.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+PolygonCensus polygon_census()
+{
+    PolygonCensus census;
+    census.polygons = live_polygons.load(std::memory_order_relaxed);
+    census.vertices = live_vertices.load(std::memory_order_relaxed);
+    census.bytes = live_bytes.load(std::memory_order_relaxed);
+    return census;
+}
+
+Polygon::Polygon() { count(1, 0, 0); }
+
 Polygon::Polygon(const double *xy, int64_t n_vertices)
 {
     const int64_t ring_end = n_vertices;
     build(xy, n_vertices, &ring_end, 1);
+    // Counted once built: a constructor that throws made no polygon.
+    count(1, vertex_count(), static_cast<int64_t>(held_bytes()));
 }
 
 Polygon::Polygon(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings)
 {
     build(xy, n_vertices, ring_ends, n_rings);
+    count(1, vertex_count(), static_cast<int64_t>(held_bytes()));
 }
 
 Polygon::Polygon(const Polygon &other)
@@ -34,6 +65,7 @@ Polygon::Polygon(const Polygon &other)
         std::uninitialized_copy(other.vertices(), other.vertices() + 2 * n_vertices_, vertices());
         std::uninitialized_copy(other.ends(), other.ends() + n_rings_, ends());
     }
+    count(1, vertex_count(), static_cast<int64_t>(held_bytes()));
 }
 
 Polygon &Polygon::operator=(const Polygon &other)
@@ -41,6 +73,29 @@ Polygon &Polygon::operator=(const Polygon &other)
     if (this != &other) *this = Polygon(other);
     return *this;
 }
+
+// A move hands over the storage: one more polygon, no more vertices or bytes.
+Polygon::Polygon(Polygon &&other) noexcept
+    : storage_(std::move(other.storage_)), n_vertices_(other.n_vertices_), n_rings_(other.n_rings_),
+      n_edges_(other.n_edges_)
+{
+    other.n_vertices_ = other.n_rings_ = other.n_edges_ = 0;
+    count(1, 0, 0);
+}
+
+Polygon &Polygon::operator=(Polygon &&other) noexcept
+{
+    if (&other != this) {
+        // What this polygon held is freed; what `other` held changes hands.
+        count(0, -vertex_count(), -static_cast<int64_t>(held_bytes()));
+        storage_ = std::move(other.storage_);
+        n_vertices_ = other.n_vertices_, n_rings_ = other.n_rings_, n_edges_ = other.n_edges_;
+        other.n_vertices_ = other.n_rings_ = other.n_edges_ = 0;
+    }
+    return *this;
+}
+
+Polygon::~Polygon() { count(-1, -vertex_count(), -static_cast<int64_t>(held_bytes())); }
 
 size_t Polygon::storage_bytes(size_t n_vertices, size_t n_rings)
 {

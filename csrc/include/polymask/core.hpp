@@ -72,9 +72,13 @@ private:
 // The edge table, the vertices and the ring ends share one allocation: a
 // label image of a million polygons made (and, after Ctrl-C, freed) four
 // million small blocks when each had vectors of its own and a sort buffer.
+//
+// Every constructor, assignment and the destructor that changes what a
+// polygon holds is compiled in the core library (none is inline), so
+// polygon_census() below counts the polygons of every module that links it.
 class POLYMASK_API Polygon {
 public:
-    Polygon() = default;
+    Polygon();
 
     // A single ring of n_vertices (x, y) pairs, interleaved.
     Polygon(const double *xy, int64_t n_vertices);
@@ -87,20 +91,9 @@ public:
     Polygon(const Polygon &other);
     Polygon &operator=(const Polygon &other);
     // A moved-from polygon is empty: no vertices, rings or edges.
-    Polygon(Polygon &&other) noexcept
-        : storage_(std::move(other.storage_)), n_vertices_(other.n_vertices_), n_rings_(other.n_rings_),
-          n_edges_(other.n_edges_)
-    {
-        other.n_vertices_ = other.n_rings_ = other.n_edges_ = 0;
-    }
-    Polygon &operator=(Polygon &&other) noexcept
-    {
-        storage_ = std::move(other.storage_);
-        n_vertices_ = other.n_vertices_, n_rings_ = other.n_rings_, n_edges_ = other.n_edges_;
-        if (&other != this) other.n_vertices_ = other.n_rings_ = other.n_edges_ = 0;
-        return *this;
-    }
-    ~Polygon() = default;
+    Polygon(Polygon &&other) noexcept;
+    Polygon &operator=(Polygon &&other) noexcept;
+    ~Polygon();
 
     int64_t vertex_count() const { return static_cast<int64_t>(n_vertices_); }
     int64_t ring_count() const { return static_cast<int64_t>(n_rings_); }
@@ -120,6 +113,8 @@ private:
     // storage_ holds room for n_vertices_ edges, then 2 n_vertices_ doubles,
     // then n_rings_ ring ends; every part is 8-byte aligned.
     static size_t storage_bytes(size_t n_vertices, size_t n_rings);
+    // The bytes storage_ holds (0 for an empty polygon).
+    size_t held_bytes() const { return storage_ ? storage_bytes(n_vertices_, n_rings_) : 0; }
     Edge *edges() const { return reinterpret_cast<Edge *>(storage_.get()); }
     double *vertices() const { return reinterpret_cast<double *>(storage_.get() + n_vertices_ * sizeof(Edge)); }
     int64_t *ends() const
@@ -130,6 +125,19 @@ private:
     std::unique_ptr<unsigned char[]> storage_;
     size_t n_vertices_ = 0, n_rings_ = 0, n_edges_ = 0;
 };
+
+// The Polygon objects alive in this process, whichever module made them, and
+// the vertices and heap bytes they hold: a leak check for code that owns
+// polygons by pointer (a Cython class must delete in __dealloc__ what it made
+// with new).  Every construction and destruction updates it with relaxed
+// atomic adds; a reading taken while other threads make or drop polygons is
+// a snapshot of each count, not of the three together.
+struct PolygonCensus {
+    int64_t polygons = 0;
+    int64_t vertices = 0;
+    int64_t bytes = 0;
+};
+POLYMASK_API PolygonCensus polygon_census();
 
 // Fill `window` of the mask: out[r * row_stride + c] (r, c relative to the
 // window) becomes 1 where the pixel is inside and 0 elsewhere.  Every byte of
