@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -108,4 +109,18 @@ TEST(PolygonCensus, AConstructorThatThrowsCountsNothing)
     EXPECT_EQ(left.polygons, 0);
     EXPECT_EQ(left.vertices, 0);
     EXPECT_EQ(left.bytes, 0);
+}
+
+TEST(PolygonCensus, APolygonMadeOnAThreadThatEndedIsCountedUntilFreedElsewhere)
+{
+    const auto start = polygon_census();
+    const auto xy = ring(6);
+    Polygon *made = nullptr;
+    std::thread([&] { made = new Polygon(xy.data(), 6); }).join();
+    EXPECT_EQ(since(start).polygons, 1);
+    EXPECT_EQ(since(start).vertices, 6);
+    delete made;  // +1 on the ended thread, -1 here
+    EXPECT_EQ(since(start).polygons, 0);
+    EXPECT_EQ(since(start).vertices, 0);
+    EXPECT_EQ(since(start).bytes, 0);
 }

@@ -113,8 +113,6 @@ private:
     // storage_ holds room for n_vertices_ edges, then 2 n_vertices_ doubles,
     // then n_rings_ ring ends; every part is 8-byte aligned.
     static size_t storage_bytes(size_t n_vertices, size_t n_rings);
-    // The bytes storage_ holds (0 for an empty polygon).
-    size_t held_bytes() const { return storage_ ? storage_bytes(n_vertices_, n_rings_) : 0; }
     Edge *edges() const { return reinterpret_cast<Edge *>(storage_.get()); }
     double *vertices() const { return reinterpret_cast<double *>(storage_.get() + n_vertices_ * sizeof(Edge)); }
     int64_t *ends() const
@@ -129,9 +127,9 @@ private:
 // The Polygon objects alive in this process, whichever module made them, and
 // the vertices and heap bytes they hold: a leak check for code that owns
 // polygons by pointer (a Cython class must delete in __dealloc__ what it made
-// with new).  Every construction and destruction updates it with relaxed
-// atomic adds; a reading taken while other threads make or drop polygons is
-// a snapshot of each count, not of the three together.
+// with new).  Each thread counts its own constructions and destructions
+// (no atomic read-modify-write on the hot path); a reading sums the threads,
+// so one taken while other threads make or drop polygons is approximate.
 struct PolygonCensus {
     int64_t polygons = 0;
     int64_t vertices = 0;
