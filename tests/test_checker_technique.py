@@ -55,6 +55,13 @@ def test_a_polygon_that_leaks_some_objects_fails_05_by_the_census(tmp_path, name
     assert "left their C++ polygon alive" in report, report
 
 
+def test_a_forged_census_still_meets_the_process_memory(tmp_path):
+    result = checker.check("05", _copy(tmp_path, "forged_census.pyx"), timing=False)
+    report = str(result)
+    assert result.status == "wrong" and result.phase == "the memory check", report
+    assert "grew the process by" in report, report
+
+
 def test_a_python_class_is_not_an_extension_type():
     plain = build_cython(DISHONEST / "docstring_class.pyx", link_core=True)
     solution = build_cython(SOLUTIONS / "05_cdef_class" / "mask.pyx", link_core=True)
