@@ -7,7 +7,6 @@
 #include <new>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include "polymask/core.hpp"
 
@@ -27,27 +26,27 @@ struct Counts {
     std::atomic<int64_t> polygons{0}, vertices{0}, bytes{0};
 };
 
-// The threads' counts: registered on a thread's first polygon, folded into
-// `retired` when the thread ends.  Never destroyed, so a polygon dropped while
-// the process exits still has them.
-struct Registry {
-    std::mutex mutex;
-    std::vector<Counts *> threads;
-    Counts retired;
-};
-Registry &registry()
-{
-    static Registry *const instance = new Registry;
-    return *instance;
-}
-
 // Constant-initialised, so reaching it needs no guard; `state` says whether
 // it is registered (1) or its thread is ending (2: count in `retired`).
+// Registered threads form a list through `next` and `previous`.
 struct Slot {
     Counts counts;
     int state = 0;
+    Slot *next = nullptr, *previous = nullptr;
 };
 thread_local Slot slot;
+
+// The threads' counts: linked in on a thread's first polygon, folded into
+// `retired` when the thread ends.  Constant-initialised: no heap block (a
+// polygon stays one block, test_allocations); with a trivially destructible
+// std::mutex (libstdc++, libc++) it is never destroyed, so it is still there
+// for a polygon dropped while the process exits.
+struct Registry {
+    std::mutex mutex;
+    Slot *threads = nullptr;
+    Counts retired;
+};
+Registry registry;
 
 void add(std::atomic<int64_t> &count, int64_t value)
 {
@@ -58,12 +57,12 @@ void add(std::atomic<int64_t> &count, int64_t value)
 struct Retire {
     ~Retire()
     {
-        Registry &all = registry();
-        const std::lock_guard<std::mutex> lock(all.mutex);
-        all.retired.polygons.fetch_add(slot.counts.polygons.load(std::memory_order_relaxed));
-        all.retired.vertices.fetch_add(slot.counts.vertices.load(std::memory_order_relaxed));
-        all.retired.bytes.fetch_add(slot.counts.bytes.load(std::memory_order_relaxed));
-        all.threads.erase(std::find(all.threads.begin(), all.threads.end(), &slot.counts));
+        const std::lock_guard<std::mutex> lock(registry.mutex);
+        registry.retired.polygons.fetch_add(slot.counts.polygons.load(std::memory_order_relaxed));
+        registry.retired.vertices.fetch_add(slot.counts.vertices.load(std::memory_order_relaxed));
+        registry.retired.bytes.fetch_add(slot.counts.bytes.load(std::memory_order_relaxed));
+        (slot.previous ? slot.previous->next : registry.threads) = slot.next;
+        if (slot.next) slot.next->previous = slot.previous;
         slot.state = 2;
     }
 };
@@ -73,15 +72,15 @@ void count(int64_t polygons, int64_t vertices, int64_t bytes)
     Slot &mine = slot;
     if (mine.state != 1) {
         if (mine.state == 2) {  // this thread is ending: count where its counts went
-            Registry &all = registry();
-            all.retired.polygons.fetch_add(polygons), all.retired.vertices.fetch_add(vertices);
-            all.retired.bytes.fetch_add(bytes);
+            registry.retired.polygons.fetch_add(polygons), registry.retired.vertices.fetch_add(vertices);
+            registry.retired.bytes.fetch_add(bytes);
             return;
         }
-        Registry &all = registry();
         {
-            const std::lock_guard<std::mutex> lock(all.mutex);
-            all.threads.push_back(&mine.counts);
+            const std::lock_guard<std::mutex> lock(registry.mutex);
+            mine.next = registry.threads;
+            if (mine.next) mine.next->previous = &mine;
+            registry.threads = &mine;
         }
         thread_local Retire retire;  // its destructor runs when this thread ends
         (void)retire;
@@ -109,16 +108,15 @@ int64_t held(bool has_block, size_t n_vertices, size_t n_rings)
 
 PolygonCensus polygon_census()
 {
-    Registry &all = registry();
-    const std::lock_guard<std::mutex> lock(all.mutex);
+    const std::lock_guard<std::mutex> lock(registry.mutex);
     PolygonCensus census;
-    census.polygons = all.retired.polygons.load();
-    census.vertices = all.retired.vertices.load();
-    census.bytes = all.retired.bytes.load();
-    for (const Counts *counts : all.threads) {
-        census.polygons += counts->polygons.load(std::memory_order_relaxed);
-        census.vertices += counts->vertices.load(std::memory_order_relaxed);
-        census.bytes += counts->bytes.load(std::memory_order_relaxed);
+    census.polygons = registry.retired.polygons.load();
+    census.vertices = registry.retired.vertices.load();
+    census.bytes = registry.retired.bytes.load();
+    for (const Slot *thread = registry.threads; thread; thread = thread->next) {
+        census.polygons += thread->counts.polygons.load(std::memory_order_relaxed);
+        census.vertices += thread->counts.vertices.load(std::memory_order_relaxed);
+        census.bytes += thread->counts.bytes.load(std::memory_order_relaxed);
     }
     return census;
 }
