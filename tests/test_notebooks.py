@@ -95,6 +95,10 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
         _assert_2014_columns(notebook)
     if path.stem == "01_profile":
         assert "Line #      Hits" in text, "lesson 1 must print the line profile it discusses"
+    if path.stem == "05_cdef_class":
+        # The leak section: found by the census, then fixed, on the page.
+        assert "LeakyPolygon: still alive after 100 made and dropped: 100 polygons, 1,000,000 vertices" in text
+        assert "FixedPolygon: still alive after 100 made and dropped: 0 polygons, 0 vertices, 0 bytes" in text
     if path.stem == "04_wrap_cpp":
         assert "(convert)" in text and "(fill_pixels)" in text, "lesson 4 must print the profile it discusses"
 

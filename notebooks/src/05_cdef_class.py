@@ -80,6 +80,87 @@ for attempt in ("counter.pixels = 0", "counter.rows_seen", "counter.add_row"):
         print(f"{attempt}: AttributeError: {error}")
 
 # %% [markdown]
+# ## A leak made and found
+# A `cdef class` that holds a C pointer owns what it points to. When the Python object
+# dies, Python frees the object's own memory, never the C++ polygon behind the pointer:
+# that is `__dealloc__`'s job. The core counts the C++ polygons alive in the process,
+# with their vertices and bytes (`polygon_census()`, the counter exercise 05's checker
+# reads). Two classes, the same but for `__dealloc__`:
+
+# %%
+from lesson import cython_core_flags
+
+flags = cython_core_flags()
+
+# %%
+%%cython {flags}
+from polymask.core cimport Polygon as CorePolygon, polygon_census
+
+
+def census():
+    """The C++ polygons alive in this process: polygons, vertices, bytes."""
+    return polygon_census()
+
+
+cdef class LeakyPolygon:
+    cdef CorePolygon *polygon
+
+    def __cinit__(self, const double[:, ::1] xy):
+        self.polygon = new CorePolygon(&xy[0, 0], xy.shape[0])
+    # no __dealloc__: the pointer dies with the object, the C++ polygon does not
+
+
+cdef class FixedPolygon:
+    cdef CorePolygon *polygon
+
+    def __cinit__(self, const double[:, ::1] xy):
+        self.polygon = new CorePolygon(&xy[0, 0], xy.shape[0])
+
+    def __dealloc__(self):
+        del self.polygon
+
+# %%
+from polymask.course.problems import random_polygon
+
+ten_thousand = np.ascontiguousarray(random_polygon(10_000, 64, seed=5))
+
+
+def still_alive(cls, count=100):
+    """Make and drop `count` objects of `cls`; what the census gained meanwhile."""
+    start = census()
+    for _ in range(count):
+        polygon = cls(ten_thousand)
+        del polygon  # the last reference: the object dies here
+    end = census()
+    return {key: end[key] - start[key] for key in end}
+
+
+def show(label, change):
+    print(f"{label}: still alive after 100 made and dropped: {change['polygons']} polygons, "
+          f"{change['vertices']:,} vertices, {change['bytes']:,} bytes")
+
+
+leaked = still_alive(LeakyPolygon)
+show("LeakyPolygon", leaked)
+print(f"  that is {leaked['bytes'] / leaked['vertices']:.0f} bytes per vertex leaked per object")
+
+# %% [markdown]
+# Found: every object left its polygon behind, all 10,000 vertices of it. The fix is the
+# `__dealloc__` of `FixedPolygon`; the same loop now leaves the count where it was:
+
+# %%
+fixed = still_alive(FixedPolygon)
+show("FixedPolygon", fixed)
+show("the stage's Polygon", still_alive(Polygon))
+assert fixed == {"polygons": 0, "vertices": 0, "bytes": 0}
+print("the 100 leaked polygons are still counted, and nothing can free them now:", census()["polygons"] >= 100)
+
+# %% [markdown]
+# The leaked ones stay for the life of the process: their only pointers died with their
+# objects. Exercise 05's checker makes and drops your `Polygon` at random sizes and reads
+# this census around each one, so a class that leaks only sometimes fails too.
+
+# %% [markdown]
 # This stage changes two things at once: the polygon is built once and kept, and the pixel
 # loop moves into the core's `fill_per_pixel`. The tiles below isolate the first; the
 # full-image timings after them show both together.

@@ -82,6 +82,13 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
         ConstSpan[double] xy()
         bool contains(double px, double py, FillRule rule)
 
+    # The Polygon objects alive in the process, and the vertices and bytes they hold.
+    cdef struct PolygonCensus:
+        int64_t polygons
+        int64_t vertices
+        int64_t bytes
+    PolygonCensus polygon_census()
+
     void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
                         int64_t row_stride, FillRule rule, int threads) except +raise_py_error
     void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,

@@ -72,9 +72,13 @@ private:
 // The edge table, the vertices and the ring ends share one allocation: a
 // label image of a million polygons made (and, after Ctrl-C, freed) four
 // million small blocks when each had vectors of its own and a sort buffer.
+//
+// Every constructor, assignment and the destructor that changes what a
+// polygon holds is compiled in the core library (none is inline), so
+// polygon_census() below counts the polygons of every module that links it.
 class POLYMASK_API Polygon {
 public:
-    Polygon() = default;
+    Polygon();
 
     // A single ring of n_vertices (x, y) pairs, interleaved.
     Polygon(const double *xy, int64_t n_vertices);
@@ -87,20 +91,9 @@ public:
     Polygon(const Polygon &other);
     Polygon &operator=(const Polygon &other);
     // A moved-from polygon is empty: no vertices, rings or edges.
-    Polygon(Polygon &&other) noexcept
-        : storage_(std::move(other.storage_)), n_vertices_(other.n_vertices_), n_rings_(other.n_rings_),
-          n_edges_(other.n_edges_)
-    {
-        other.n_vertices_ = other.n_rings_ = other.n_edges_ = 0;
-    }
-    Polygon &operator=(Polygon &&other) noexcept
-    {
-        storage_ = std::move(other.storage_);
-        n_vertices_ = other.n_vertices_, n_rings_ = other.n_rings_, n_edges_ = other.n_edges_;
-        if (&other != this) other.n_vertices_ = other.n_rings_ = other.n_edges_ = 0;
-        return *this;
-    }
-    ~Polygon() = default;
+    Polygon(Polygon &&other) noexcept;
+    Polygon &operator=(Polygon &&other) noexcept;
+    ~Polygon();
 
     int64_t vertex_count() const { return static_cast<int64_t>(n_vertices_); }
     int64_t ring_count() const { return static_cast<int64_t>(n_rings_); }
@@ -130,6 +123,19 @@ private:
     std::unique_ptr<unsigned char[]> storage_;
     size_t n_vertices_ = 0, n_rings_ = 0, n_edges_ = 0;
 };
+
+// The Polygon objects alive in this process, whichever module made them, and
+// the vertices and heap bytes they hold: a leak check for code that owns
+// polygons by pointer (a Cython class must delete in __dealloc__ what it made
+// with new).  Each thread counts its own constructions and destructions
+// (no atomic read-modify-write on the hot path); a reading sums the threads,
+// so one taken while other threads make or drop polygons is approximate.
+struct PolygonCensus {
+    int64_t polygons = 0;
+    int64_t vertices = 0;
+    int64_t bytes = 0;
+};
+POLYMASK_API PolygonCensus polygon_census();
 
 // Fill `window` of the mask: out[r * row_stride + c] (r, c relative to the
 // window) becomes 1 where the pixel is inside and 0 elsewhere.  Every byte of

@@ -56,11 +56,12 @@ def reference(vertices: np.ndarray, shape) -> np.ndarray:
 
 
 def ask(worker: Worker, op: str, polygons: list, limit: float, phase: str, options: dict | None = None,
-        points: list | None = None) -> tuple[list, float]:
+        points: list | None = None, reply_out: dict | None = None) -> tuple[list, float]:
     """Send one request of `op` over `polygons` [(vertices, shape)]; (answers, seconds on our clock).
 
     An answer is a uint8 array copied out of the arena at once, or a dict
     {kind, message} when the learner's code raised or returned a non-mask.
+    `reply_out`, when given, receives the whole reply (for the fields an op adds).
     """
     worker.reset_arena()
     items, sizes = [], []
@@ -78,6 +79,8 @@ def ask(worker: Worker, op: str, polygons: list, limit: float, phase: str, optio
     reply, seconds = worker.request({"op": op, "items": items, "options": options or {}}, limit, phase)
     if "raised" in reply:
         raise WorkerEnded(f"raised: {reply['raised']}", phase)
+    if reply_out is not None:
+        reply_out.update(reply)
     results = reply.get("results")
     if not isinstance(results, list) or len(results) != len(items):
         raise ProtocolError("protocol: a reply with the wrong number of answers", phase)

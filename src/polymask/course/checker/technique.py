@@ -12,9 +12,11 @@
   its rows), or the worker did not get two cores' worth of CPU, the
   verdict is *inconclusive*, never PASS.
 * **05, cdef class.**  A random number (120 to 240) of ``Polygon`` objects,
-  each of a random size (10,000 to 30,000 vertices), are built, asked for a
-  mask (answers checked) and dropped; the worker's private memory is read
-  from ``/proc`` before and after.
+  each of a random size (most 10,000 to 30,000 vertices, some 3 to 10,000),
+  are built, asked for a mask (answers checked) and dropped.  The core counts
+  its live C++ polygons (``polygon_census``): each object must make one of its
+  vertex count and leave none behind; and the worker's private memory, read
+  from ``/proc`` before and after, must not grow by what they held.
 * **03, types.**  Cython's annotation must be white on every line of the
   per-pixel function and of every loop (see :mod:`source`), and the
   learner's ``mask`` must beat the plain compiled stage by a floor, timed
@@ -159,30 +161,77 @@ def thread_verdict(speedup: float, busiest_share: float, others_share: float, sh
                        "the machine is too busy to tell")
 
 
-def memory_failure(worker: Worker, rng, limit: float, most_vertices: int = 30_000) -> str | None:
-    """05: build, ask and drop Polygon objects of random sizes a random number of times; memory from /proc.
+def core_library() -> str:
+    """The path of the core library a learner's module links (the one whose census the worker reads)."""
+    from pathlib import Path
 
-    Each object gets its own vertex count (10,000 to `most_vertices`, a prefix of one
-    random polygon), so a Polygon that frees only at one size leaks at the others; the
-    growth allowed is half of what all of them together hold.
+    from polymask._install_dirs import get_library_dirs
+
+    for folder in get_library_dirs():
+        found = sorted(Path(folder).glob("libpolymask_core.so*"))
+        if found:
+            return str(found[0])
+    raise FileNotFoundError(f"no libpolymask_core.so in {get_library_dirs()}: reinstall polymask")
+
+
+def _census_entries(reply: dict, count: int, phase: str) -> list:
+    """The reply's census, one [made polygons, made vertices, alive polygons, alive vertices] or None per item."""
+    census = reply.get("census")
+    if not isinstance(census, list) or len(census) != count or not all(
+            entry is None or (isinstance(entry, list) and len(entry) == 4
+                              and all(type(value) is int for value in entry)) for entry in census):
+        raise judge.ProtocolError("protocol: a memory check reply without a census of each Polygon", phase)
+    return census
+
+
+def _sizes(values) -> str:
+    shown = ", ".join(f"{int(v):,}" for v in values[:4])
+    return shown + (", ..." if len(values) > 4 else "")
+
+
+def memory_failure(worker: Worker, rng, limit: float, most_vertices: int = 30_000) -> str | None:
+    """05: build, ask and drop Polygon objects of random sizes a random number of times.
+
+    Two readings, both taken around the learner's code.  Per object, the core's
+    census (polygon_census(), read in the worker just before the Polygon is
+    built, after, and after it is dropped) must show one C++ polygon of exactly
+    its vertex count made, and none left: a class that frees only at some sizes,
+    or leaks one object in N, fails by name.  In all, the worker's private memory
+    read from ``/proc`` may grow by at most half of what the objects held, so a
+    census forged inside the worker still meets the process's real memory.
+
+    Most objects get 10,000 to `most_vertices` vertices (a prefix of one random
+    polygon), enough for memory to tell; a quarter get 3 to 10,000 (log-uniform).
     """
+    import numpy as np
+
     from polymask.course.problems import random_polygon
 
     phase = "the memory check"
     base = random_polygon(most_vertices, 64, seed=int(rng.integers(2**31)))
     constructions = int(rng.integers(120, 241))
     held = 0
+    made_wrong: list = []  # (vertices asked, polygons made, vertices made)
+    leaked, freed = [], []  # vertex counts of the objects whose C++ polygon outlived them, or not
 
     def batch(count):
         nonlocal held
         sizes = rng.integers(10_000, most_vertices + 1, size=count)
+        small = rng.random(count) < 0.25
+        sizes[small] = np.exp(rng.uniform(np.log(3), np.log(10_000), size=int(small.sum()))).astype(int)
         made = [(base[:size] + rng.uniform(-24, 24, size=2), (8, 8)) for size in sizes]
-        answers, _ = judge.ask(worker, "polygon_masks", made, limit, phase)
+        reply: dict = {}
+        answers, _ = judge.ask(worker, "polygon_masks", made, limit, phase, reply_out=reply)
         for answer, (vertices, shape) in zip(answers, made):
             if isinstance(answer, dict):
                 return f"Polygon(vertices).mask(shape) failed in the memory check: {answer['message']}"
             if not judge.is_right(answer, vertices, shape):
                 return "Polygon(vertices).mask(shape) gave a wrong mask in the memory check."
+        for (vertices, _), entry in zip(made, _census_entries(reply, len(made), phase)):
+            n = len(vertices)
+            if entry[:2] != [1, n]:
+                made_wrong.append((n, entry[0], entry[1]))
+            (leaked if entry[2:] != [0, 0] else freed).append(n)
         held += sum(vertices.nbytes for vertices, _ in made)
         return None
 
@@ -196,10 +245,20 @@ def memory_failure(worker: Worker, rng, limit: float, most_vertices: int = 30_00
         done += step
     if problem:
         return problem
+    if made_wrong:
+        n, polygons, vertices = made_wrong[0]
+        return (f"Polygon(vertices) of {n:,} vertices made {polygons} C++ polygon(s) holding {vertices:,} vertices "
+                f"in all ({len(made_wrong)} of the {done + 4} objects built were so). __cinit__ must make exactly "
+                "one C++ polygon of all the vertices and keep it (self.polygon = new CorePolygon(...)).")
+    if leaked:
+        return (f"Polygon leaks its C++ polygon: of the {done + 4} Polygon objects built, asked for a mask and "
+                f"dropped, {len(leaked)} left their C++ polygon alive (of {_sizes(leaked)} vertices)"
+                + (f", while {len(freed)} freed theirs (of {_sizes(freed)} vertices)" if freed else "")
+                + ". __dealloc__ must delete what __cinit__ made (del self.polygon), whatever the size.")
     grew = worker.anonymous_memory() - before
     if grew > 0.5 * held:
         return (f"Polygon leaks its C++ polygon: building, asking for a mask and dropping {constructions} "
-                f"Polygon objects of 10,000 to {most_vertices:,} vertices grew the process by "
+                f"Polygon objects of 3 to {most_vertices:,} vertices grew the process by "
                 f"{grew / 2**20:.0f} MiB. __dealloc__ must delete what __cinit__ made (del self.polygon).")
     return None
 

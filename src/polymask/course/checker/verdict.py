@@ -155,6 +155,8 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
             return result("error", f"ERROR {label}: {learner_path} did not build.\n{built.error}", phase="building")
         module_name = built.module_name
         load.update(module_path=str(built.module_path), module_name=built.module_name)
+        if spec.technique == FREES_POLYGON:
+            load["census"] = technique.core_library()
 
     seed = judge.draw_seed() if seed is None else seed
     rng = np.random.default_rng(seed)

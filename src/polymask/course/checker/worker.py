@@ -103,6 +103,28 @@ def describe_exception(error: BaseException) -> str:
 # ---- loading --------------------------------------------------------------------------------
 
 
+def bind_census(library: str):
+    """polymask::polygon_census() of the core library at `library`, as a function returning 3 ints.
+
+    Called before the guard and before the learner's module loads: the module's
+    own link to the core then finds this very copy already loaded (the loader
+    matches it by soname), so the counts are those of the polygons it makes.
+    """
+    import ctypes
+
+    class Census(ctypes.Structure):
+        _fields_ = [("polygons", ctypes.c_int64), ("vertices", ctypes.c_int64), ("bytes", ctypes.c_int64)]
+
+    # The Itanium C++ ABI's name of polymask::polygon_census() (GCC and Clang on Linux).
+    census = ctypes.CDLL(library)._ZN8polymask14polygon_censusEv
+    census.restype, census.argtypes = Census, []
+
+    def read() -> tuple:
+        counts = census()
+        return counts.polygons, counts.vertices, counts.bytes
+    return read
+
+
 def load_module(path: str, name: str):
     """The learner's module, by the loader its file kind needs (a suffix-less symlink is fine)."""
     path = os.fspath(path)
@@ -163,6 +185,7 @@ class Worker:
         self.arena = mmap.mmap(arena_fd, 0)
         self.module = None
         self.mask = None
+        self.census = None  # exercise 05: reads the core's live polygons (bind_census)
 
     def reply(self, message: dict) -> None:
         data = (json.dumps(message) + "\n").encode()
@@ -193,6 +216,8 @@ class Worker:
 
                 self.mask = opencl_mask_function(request["module_path"])
                 return {"ok": True}
+            if request.get("census"):
+                self.census = bind_census(request["census"])
             install_guard(self.reply_fd)
             self.module = load_module(request["module_path"], request["module_name"])
             if not callable(getattr(self.module, "mask", None)):
@@ -228,14 +253,30 @@ class Worker:
         return self._each(request, lambda item: self.mask(self.vertices(item), tuple(item["shape"]), **options))
 
     def do_polygon_masks(self, request) -> dict:
-        """Exercise 05: build a Polygon, ask it for a mask, drop it -- once per item."""
+        """Exercise 05: build a Polygon, ask it for a mask, drop it -- once per item.
+
+        With the census bound, each item also reports the core's live polygons
+        and vertices made by building the Polygon and still alive after dropping
+        it, for the checker to judge.
+        """
+        census = []
 
         def build_and_ask(item):
-            polygon = self.module.Polygon(self.vertices(item))
+            vertices = self.vertices(item)
+            census.append(None)  # stays None when the learner's code raises
+            before = self.census() if self.census else None
+            polygon = self.module.Polygon(vertices)
+            built = self.census() if self.census else None
             got = polygon.mask(tuple(item["shape"]))
             del polygon
+            if self.census:
+                after = self.census()
+                census[-1] = [built[0] - before[0], built[1] - before[1], after[0] - before[0], after[1] - before[1]]
             return got
-        return self._each(request, build_and_ask)
+        reply = self._each(request, build_and_ask)
+        if self.census:
+            reply["census"] = census
+        return reply
 
     def do_point_inside(self, request) -> dict:
         """Exercises 01 and 02: point_inside(polygon, px, py) at the pixels the checker chose."""
