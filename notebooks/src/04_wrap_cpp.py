@@ -34,7 +34,7 @@ print(flags)
 
 # %% [markdown]
 # ## The smallest wrapper
-# Declare only what you call. Six lines describe the C++ class to Cython; `except +`
+# Declare only what you call. Four lines describe the C++ class to Cython; `except +`
 # says the constructor may throw, and Cython turns the C++ exception into a Python one.
 
 # %%
