@@ -34,7 +34,7 @@ print(flags)
 
 # %% [markdown]
 # ## The smallest wrapper
-# Declare only what you call. Six lines describe the C++ class to Cython; `except +`
+# Declare only what you call. Four lines describe the C++ class to Cython; `except +`
 # says the constructor may throw, and Cython turns the C++ exception into a Python one.
 
 # %%
@@ -92,7 +92,7 @@ def wrapped_mask(const double[:, ::1] vertices not None, shape):
     return result
 
 
-# The same work split in two, visible to cProfile (see "The conversion shows in a profile").
+# The same work split in two, visible to cProfile (see "The conversion in a profile").
 @cython.profile(True)
 cdef Polygon *convert(const double[:, ::1] vertices) except NULL:
     # The per-call conversion: NumPy's vertices copied into a new C++ polygon.
@@ -126,7 +126,7 @@ time_it("cython_cpp stage", polymask.course.stages.get("cython_cpp").load())
 speedups()
 
 # %% [markdown]
-# ## The conversion shows in a profile
+# ## The conversion in a profile
 # Every call copies the vertices into a new C++ `Polygon`. To see that in a profile, the
 # cell below splits the same code into two `cdef` functions -- `convert` (NumPy's
 # vertices into a C++ polygon) and `fill_pixels` (the pixel loop). They were compiled in
@@ -157,9 +157,10 @@ print(f"convert: {share:.1%} of the profiled time, fill_pixels: "
       f"{own_seconds['fill_pixels'] / sum(own_seconds.values()):.1%}")
 
 # %% [markdown]
-# The last line gives the conversion's share of every 16x16 tile's time: the same cost is
-# paid again for every tile although the polygon never changes, and on one big image the
-# `fill_pixels` row swamps it. The same 2000 tiles through the fast `wrapped_mask`
+# The last line gives the conversion's share of every 16x16 tile's time. With 24 vertices
+# it is a small share, and it moves from run to run on a busy machine; but it is paid
+# again for every tile although the polygon never changes, and on one big image the
+# `fill_pixels` row swamps it entirely. The same 2000 tiles through the fast `wrapped_mask`
 # (min / median / max of the repeats):
 
 # %%

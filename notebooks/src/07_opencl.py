@@ -156,6 +156,7 @@ speedups()
 
 # %% [markdown]
 # Compare the two rows above, and note which device ran the kernel (printed at the top):
-# on a CPU device, OpenCL shares the CPU cores with prange and competes with it on equal
-# terms. The 2014 course's 3 ms was measured on a GPU, a GeForce Titan. Exercise 07 has you
+# on a CPU device, OpenCL shares the CPU cores with prange, so neither can go faster than
+# those cores allow, and the ratio between them moves with whatever else runs on the
+# machine (the note under the table says how busy it was). The 2014 course's 3 ms was measured on a GPU, a GeForce Titan. Exercise 07 has you
 # write the kernel: `polymask check 07 exercises/07_opencl/mask.cl`.

@@ -113,10 +113,12 @@ print(f"from 24 to 2400 vertices: per pixel {pixel_2400 / pixel_24:.0f}x slower,
       f"scanline {scan_2400 / scan_24:.0f}x slower")
 
 # %% [markdown]
-# Both grow; which grows faster depends on the polygon and the image. With few vertices
-# the scanline's time is close to the memory floor measured above, so the ratio is
-# largest there; with
-# thousands of random vertices its per-row crossings dominate and the ratio shrinks, yet
-# the scanline stays many times faster at every N above.
+# Both grow, and on random polygons the scanline's time grows *faster* than the per-pixel
+# time (compare the two factors on the last line): per pixel grows about as N, while
+# each row's crossings, their sort and their spans grow with N too. With few vertices
+# the scanline's time is a small multiple of the memory floor (the ratio printed
+# above, at the full size), so the ratio to per-pixel work is largest there; with
+# thousands of random vertices the ratio shrinks, yet the scanline stays many times
+# faster at every N above.
 #
 # Exercise 08: write the fill yourself, `polymask check 08 exercises/08_scanline/mask.py`.

@@ -8,7 +8,7 @@
 # The slow stages (pure Python, NumPy scalars, plain Cython) are timed on a band of rows
 # and scaled up (`--quick`): the table marks them with `*`, the chart with hatched bars.
 # The 2014 columns are the course notes' own figures; a row the course did not time
-# (vectorised NumPy, Numba, the scanline fill) has none.
+# (vectorised NumPy, Numba, the library's OpenCL default, the scanline fill) has none.
 
 # %%
 from IPython.display import Image, Markdown, display
