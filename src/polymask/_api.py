@@ -11,24 +11,36 @@ takes the checked path, which explains any error.  ``backend=`` other than
 from __future__ import annotations
 
 import platform
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _backends, _core, _fill, _inputs
 from polymask._outputs import result_array
 from polymask._threads import as_threads
 from polymask._threads import pinned_threads as _pinned_threads
-from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
 from polymask._validation import as_fill_rule, as_shape, as_window
 from polymask._version import __version__
+from polymask.typing import FillRule, MaskArray, PolygonLike, ShapeLike, TransformLike, WindowLike
 
 _plain_mask = _core.plain_mask
 
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
-def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
-         backend: str = "auto", fill_rule: FillRule = "evenodd", window: Window | None = None,
-         transform: TransformLike | None = None, all_touched: bool = False) -> np.ndarray:
+
+# The result is a new bool array, or `out` itself (bool or uint8) when given.
+@overload
+def mask(vertices: PolygonLike, shape: ShapeLike, *, out: None = None, threads: int | None = None,
+         backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
+         transform: TransformLike | None = None, all_touched: bool = False) -> MaskArray: ...
+@overload
+def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[_ScalarT], threads: int | None = None,
+         backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
+         transform: TransformLike | None = None, all_touched: bool = False) -> NDArray[_ScalarT]: ...
+def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = None, threads: int | None = None,
+         backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
+         transform: TransformLike | None = None, all_touched: bool = False) -> NDArray[Any]:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters

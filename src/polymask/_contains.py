@@ -11,19 +11,23 @@ query testing only the edges near its row.
 """
 from __future__ import annotations
 
+from typing import Any, TypeVar, overload
+
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _points
 from polymask._outputs import result_array
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike
 from polymask._validation import _describe, as_fill_rule
+from polymask.typing import DTypeLike, FillRule, LabelArray, MaskArray, PolygonLike, PolygonsLike
+
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 
 def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: FillRule = "evenodd",
-             threads: int | None = None) -> np.ndarray:
+             threads: int | None = None) -> MaskArray:
     """Return which of the points (x, y) lie inside a polygon, by the mask contract.
 
     Parameters
@@ -90,9 +94,18 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
     return inside
 
 
+# The labels' dtype is dtype's, else the smallest that holds the values.
+@overload
+def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: ArrayLike | None = None, *,
+                    fill_rule: FillRule = "evenodd", dtype: type[_ScalarT] | np.dtype[_ScalarT],
+                    threads: int | None = None) -> NDArray[_ScalarT]: ...
+@overload
 def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: ArrayLike | None = None, *,
                     fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
-                    threads: int | None = None) -> np.ndarray:
+                    threads: int | None = None) -> LabelArray: ...
+def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: ArrayLike | None = None, *,
+                    fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
+                    threads: int | None = None) -> NDArray[Any]:
     """Label each point (x, y) with the polygon holding it: ``rasterize`` for points.
 
     Parameters

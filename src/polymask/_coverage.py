@@ -13,7 +13,10 @@ area with the region, i.e. ``coverage > 0``.
 """
 from __future__ import annotations
 
+from typing import Any, TypeVar, overload
+
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _coverage_sweep as _sweep
 from polymask import _inputs
@@ -21,21 +24,50 @@ from polymask._bounds import polygon_bounds
 from polymask._masks import Crop
 from polymask._outputs import output_dtype, result_array
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     as_fill_rule,
     as_shape,
     window_origin,
 )
+from polymask.typing import (
+    CoverageArray,
+    DTypeLike,
+    FillRule,
+    PolygonLike,
+    PolygonsLike,
+    ShapeLike,
+    TransformLike,
+    WindowLike,
+)
+
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 #: Output types of the coverage sweep: fractions in float64 or float32, or
 #: an anti-aliased uint8 image (round(255 * fraction), halves up).
 COVERAGE_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.uint8))
 
 
-def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | None = None,
-             fill_rule: FillRule = "evenodd", window: Window | None = None, out: np.ndarray | None = None,
-             dtype: DTypeLike | None = None, threads: int | None = None) -> np.ndarray:
+# float64 fractions, unless out or dtype picks float32 or uint8 (anti-aliased).
+@overload
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: NDArray[_ScalarT],
+             dtype: DTypeLike | None = None, threads: int | None = None) -> NDArray[_ScalarT]: ...
+@overload
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: None = None,
+             dtype: type[_ScalarT] | np.dtype[_ScalarT], threads: int | None = None) -> NDArray[_ScalarT]: ...
+@overload
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: None = None,
+             dtype: None = None, threads: int | None = None) -> CoverageArray: ...
+@overload
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: None = None,
+             dtype: DTypeLike | None = None,
+             threads: int | None = None) -> NDArray[np.float64 | np.float32 | np.uint8]: ...
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: NDArray[Any] | None = None,
+             dtype: DTypeLike | None = None, threads: int | None = None) -> NDArray[Any]:
     """Return the fraction of each pixel's cell that lies inside a polygon.
 
     Parameters
@@ -103,7 +135,7 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
     return result
 
 
-def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike | None = None,
+def coverages(polygons: PolygonsLike, shape: ShapeLike, *, transform: TransformLike | None = None,
               fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
               threads: int | None = None) -> list[Crop]:
     """Coverage of many regions, each cropped to the cells it can reach.

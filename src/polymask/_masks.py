@@ -15,17 +15,20 @@ not 300 KB).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _inputs, _points, _polygons
 from polymask._bounds import polygon_bounds
 from polymask._outputs import result_array
 from polymask._rings import vertex_ranges
 from polymask._threads import as_threads
-from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
 from polymask._validation import _describe, as_fill_rule, as_shape
+from polymask.typing import FillRule, MaskArray, PolygonsLike, ShapeLike, TransformLike
+
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 
 class Crop(NamedTuple):
@@ -39,7 +42,7 @@ class Crop(NamedTuple):
     """
 
     #: The instance's pixels in its box, a (height, width) bool array (coverages: its fractions).
-    mask: np.ndarray
+    mask: NDArray[Any]
     #: The image row of the box's first row.
     row0: int
     #: The image column of the box's first column.
@@ -52,9 +55,26 @@ class Crop(NamedTuple):
         return slice(self.row0, self.row0 + height), slice(self.col0, self.col0 + width)
 
 
-def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
+# crop=True gives crops; otherwise a new bool stack, or `out` itself (bool or uint8).
+@overload
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: None = None, threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: Literal[False] = False,
+          transform: TransformLike | None = None) -> MaskArray: ...
+@overload
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: NDArray[_ScalarT], threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: Literal[False] = False,
+          transform: TransformLike | None = None) -> NDArray[_ScalarT]: ...
+@overload
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: None = None, threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: Literal[True],
+          transform: TransformLike | None = None) -> list[Crop]: ...
+@overload
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: NDArray[Any] | None = None, threads: int | None = None,
           fill_rule: FillRule = "evenodd", crop: bool = False,
-          transform: TransformLike | None = None) -> np.ndarray | list[Crop]:
+          transform: TransformLike | None = None) -> NDArray[Any] | list[Crop]: ...
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: NDArray[Any] | None = None, threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: bool = False,
+          transform: TransformLike | None = None) -> NDArray[Any] | list[Crop]:
     """Return one boolean mask per polygon, filled in one call.
 
     Parameters

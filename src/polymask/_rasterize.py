@@ -8,20 +8,24 @@ pixels of its own ``polymask.mask``; later polygons land over earlier ones.
 """
 from __future__ import annotations
 
+from typing import Any, TypeVar, overload
+
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _polygons
 from polymask._geometries import column_values
 from polymask._outputs import output_dtype, result_array
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
     as_shape,
     window_origin,
 )
+from polymask.typing import DTypeLike, FillRule, LabelArray, PolygonsLike, ShapeLike, TransformLike, WindowLike
+
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 #: The label types the core is compiled for (csrc/src/rasterize.cpp).
 LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uint32, np.int64,
@@ -31,10 +35,26 @@ LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uin
 _DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
 
 
-def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
-              out: np.ndarray | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
-              window: Window | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: bool = False) -> np.ndarray:
+# The result's dtype is out's, else dtype's, else the smallest that holds the values.
+@overload
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
+              out: NDArray[_ScalarT], dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
+              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> NDArray[_ScalarT]: ...
+@overload
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
+              out: None = None, dtype: type[_ScalarT] | np.dtype[_ScalarT], fill_rule: FillRule = "evenodd",
+              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> NDArray[_ScalarT]: ...
+@overload
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
+              out: None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
+              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> LabelArray: ...
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
+              out: NDArray[Any] | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
+              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> NDArray[Any]:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters

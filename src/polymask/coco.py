@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Literal, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _coco, _core, _inputs, _layouts
 from polymask._describe import short_repr
@@ -37,6 +38,7 @@ from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._transform import IDENTITY, to_sample_frame
 from polymask._validation import _as_integer, _describe
+from polymask.typing import RLE, CompressedRLE, MaskArray, RLELike, UncompressedRLE
 
 __all__ = ["area", "decode", "encode", "iou", "merge"]
 
@@ -44,8 +46,18 @@ __all__ = ["area", "decode", "encode", "iou", "merge"]
 _MAX_PIXELS = 2**32 - 1
 
 
-def encode(objects: Sequence[Any], height: int, width: int, *, compressed: bool = True,
-           threads: int | None = None) -> list[dict]:
+# compressed=True (the default) writes counts as bytes, False as a list of ints.
+@overload
+def encode(objects: Sequence[object], height: int, width: int, *, compressed: Literal[True] = True,
+           threads: int | None = None) -> list[CompressedRLE]: ...
+@overload
+def encode(objects: Sequence[object], height: int, width: int, *, compressed: Literal[False],
+           threads: int | None = None) -> list[UncompressedRLE]: ...
+@overload
+def encode(objects: Sequence[object], height: int, width: int, *, compressed: bool = True,
+           threads: int | None = None) -> list[RLE]: ...
+def encode(objects: Sequence[object], height: int, width: int, *, compressed: bool = True,
+           threads: int | None = None) -> list[CompressedRLE] | list[UncompressedRLE] | list[RLE]:
     """COCO RLEs of many objects of one height x width image.
 
     Parameters
@@ -296,7 +308,7 @@ def _as_rle_list(rles, name: str) -> tuple[list, bool]:
     return list(rles), False
 
 
-def decode(rles: Mapping | Sequence[Mapping]) -> np.ndarray:
+def decode(rles: RLELike | Sequence[RLELike]) -> MaskArray:
     """The bool mask of an RLE, (h, w); or of a list of RLEs, (h, w, n), in pycocotools' layout.
 
     Both are Fortran-ordered, as pycocotools returns them: each instance's
@@ -319,7 +331,12 @@ def decode(rles: Mapping | Sequence[Mapping]) -> np.ndarray:
     return result[:, :, 0] if single else result
 
 
-def area(rles: Mapping | Sequence[Mapping]) -> int | np.ndarray:
+# One RLE gives an int, a sequence of them an array.
+@overload
+def area(rles: RLELike) -> int: ...
+@overload
+def area(rles: Sequence[RLELike]) -> NDArray[np.uint64]: ...
+def area(rles: RLELike | Sequence[RLELike]) -> int | NDArray[np.uint64]:
     """Pixels inside an RLE (an int), or per RLE of a list (a uint64 array)."""
     items, single = _as_rle_list(rles, "rles")
     areas = np.array([int(_counts_of(rle, "rles" if single else f"rles[{k}]")[1::2].sum(dtype=np.uint64))
@@ -327,7 +344,13 @@ def area(rles: Mapping | Sequence[Mapping]) -> int | np.ndarray:
     return int(areas[0]) if single else areas
 
 
-def merge(rles: Sequence[Mapping], intersect: bool = False, *, compressed: bool = True) -> dict:
+@overload
+def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: Literal[True] = True) -> CompressedRLE: ...
+@overload
+def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: Literal[False]) -> UncompressedRLE: ...
+@overload
+def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool = True) -> RLE: ...
+def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool = True) -> RLE:
     """The union (or, with intersect=True, intersection) of RLEs of one image size."""
     items, _ = _as_rle_list(rles, "rles")
     if not items:
@@ -339,8 +362,8 @@ def merge(rles: Sequence[Mapping], intersect: bool = False, *, compressed: bool 
     return {"size": list(size), "counts": _coco.compress(merged) if compressed else merged.tolist()}
 
 
-def iou(detections: Mapping | Sequence[Mapping], ground_truths: Mapping | Sequence[Mapping],
-        iscrowd: Sequence[bool] | None = None) -> np.ndarray:
+def iou(detections: RLELike | Sequence[RLELike], ground_truths: RLELike | Sequence[RLELike],
+        iscrowd: Sequence[bool] | None = None) -> NDArray[np.float64]:
     """Intersection over union of every detection with every ground truth.
 
     As pycocotools.mask.iou: a (len(detections), len(ground_truths)) float64

@@ -52,8 +52,8 @@ from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
 from polymask._validation import as_fill_rule, as_shape
+from polymask.typing import DTypeLike, FillRule, PolygonLike, PolygonsLike, ShapeLike, TransformLike
 
 __all__ = ["coverage", "mask", "rasterize"]
 
@@ -68,7 +68,7 @@ DEFAULT_CHUNK = 4096
 MAX_BLOCKS = 1_000_000
 
 
-def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
+def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
          threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
 
@@ -106,7 +106,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
                          name=f"polymask-mask-{token}")
 
 
-def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
               threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
@@ -294,7 +294,7 @@ def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: 
 
 # ---- coverage fractions (polymask.coverage, block by block) ----------------
 
-def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | None = None,
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
              fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK,
              threads: int = 1) -> da.Array:
     """The fractions of ``polymask.coverage(polygon, shape)`` as a lazy Dask array.

@@ -62,11 +62,11 @@ from polymask import _core, _inputs, _polygons
 from polymask._describe import short_repr
 from polymask._geometries import geometry_array
 from polymask._rings import PolygonList, vertex_ranges
-from polymask._types import PolygonLike
 from polymask._validation import _describe
 from polymask._xarray_grids import _Grid
 from polymask._xarray_points import PointGrid, point_grid
 from polymask._xarray_rectilinear import RectilinearGrid
+from polymask.typing import PolygonLike
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
 
