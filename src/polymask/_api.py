@@ -11,6 +11,7 @@ takes the checked path, which explains any error.  ``backend=`` other than
 from __future__ import annotations
 
 import platform
+from collections.abc import Callable
 from typing import Any, TypeVar, overload
 
 import numpy as np
@@ -18,6 +19,7 @@ from numpy.typing import NDArray
 
 from polymask import _backends, _core, _fill, _inputs
 from polymask._outputs import result_array
+from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._threads import pinned_threads as _pinned_threads
 from polymask._validation import as_fill_rule, as_shape, as_window
@@ -165,7 +167,7 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
             return plain
     rings = _inputs.polygon(vertices, transform, unite_parts=True)
     rows_cols = as_shape(shape)
-    options = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
+    options: dict[str, Any] = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
                "window": None if window is None else as_window(window, rows_cols), "all_touched": all_touched}
     fill = _backends.fill_function(backend) or _fill.fill
     if out is not None:  # checked whole before the first byte is written
@@ -175,14 +177,17 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
     return _union_of_parts(fill, rings, rows_cols, out, options)
 
 
-def _union_of_parts(fill, rings, shape, out, options) -> np.ndarray:
+def _union_of_parts(fill: Callable[..., NDArray[Any]], rings: Rings, shape: tuple[int, int],
+                    out: NDArray[Any] | None, options: dict[str, Any]) -> NDArray[Any]:
     """The union of the rings' masks: COCO's meaning of a segmentation's parts."""
     begin = 0
-    result = None
+    result: NDArray[Any] | None = None
+    assert rings.ring_ends is not None  # united rings always have their ends
     for end in rings.ring_ends.tolist():
         part = fill(rings.vertices[begin:end], shape, None, ring_ends=None, **options)
         result = part if result is None else np.logical_or(result, part, out=result)
         begin = end
+    assert result is not None  # united parts are at least two
     if out is None:
         return result
     out[...] = result

@@ -31,6 +31,7 @@ handed in one of their objects.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _core
 from polymask._describe import short_repr
@@ -134,13 +135,13 @@ def flatten_padded(polygons: np.ndarray, name: str):
     if polygons.dtype.kind not in "iuf":
         raise TypeError(f"{name} must hold real numbers, got dtype {polygons.dtype}")
     if isinstance(polygons, np.ma.MaskedArray):
-        row_masked = np.ma.getmaskarray(polygons).any(axis=2)
+        row_masked: NDArray[np.bool_] | None = np.asarray(np.ma.getmaskarray(polygons).any(axis=2))
         padded = np.asarray(polygons.filled(0), dtype=np.float64)
     else:
         padded = np.asarray(polygons, dtype=np.float64)
         row_masked = None
     if row_masked is None:  # polymask/_layouts.py saw a NaN row
-        row_masked = np.isnan(padded).all(axis=2)
+        row_masked = np.asarray(np.isnan(padded).all(axis=2))
     # Padding must be a tail: a real vertex after a padding row is a mistake.
     misplaced = row_masked[:, :-1] & ~row_masked[:, 1:]
     if misplaced.any():
@@ -193,7 +194,8 @@ def flatten_stacked(polygons: np.ndarray, name: str):
 
 def shapely_rings(polygon, name: str, unite_parts: bool = False) -> list:
     """One shapely geometry as one polygon's rings (checked here, in bulk)."""
-    return _split(*flatten_geometries(np.array([polygon], dtype=object), name.removesuffix("[0]"))[:2], name)
+    vertices, ring_ends, _ = flatten_geometries(np.array([polygon], dtype=object), name.removesuffix("[0]"))
+    return _split(vertices, ring_ends, name)
 
 
 def shapely_row_rings(polygons, name: str, unite_parts: bool = False) -> list:
@@ -203,7 +205,8 @@ def shapely_row_rings(polygons, name: str, unite_parts: bool = False) -> list:
         raise ValueError(f"{name} must be one polygon; got {len(geometries)} geometries "
                          f"({type(polygons).__name__}). Burn several with polymask.rasterize, "
                          "or pass one of them (e.g. series.iloc[0])")
-    return _split(*flatten_geometries(geometries, name)[:2], name)
+    vertices, ring_ends, _ = flatten_geometries(geometries, name)
+    return _split(vertices, ring_ends, name)
 
 
 def _split(vertices: np.ndarray, ring_ends: np.ndarray, name: str) -> list:

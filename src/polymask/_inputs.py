@@ -30,6 +30,8 @@ A guarantee added here holds for ``mask``, ``masks``, ``rasterize``,
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from polymask import _annotations, _geojson, _geometries, _layouts, _sequences
@@ -102,7 +104,8 @@ def polygons(collection, transform=None, name: str = "polygons", *, unite_parts:
     if members is not None:
         # Members are converted grouped by layout (Layout's order is the converting
         # modules'), so each converter module is entered once; the result keeps their order.
-        raw, hinted = [None] * len(members), set()
+        raw: list[Any] = [None] * len(members)
+        hinted: set[int] = set()
         try:
             for p in sorted(range(len(members)), key=layouts.__getitem__):
                 if layouts[p] is ARRAY_RING or layouts[p] is POINTS:

@@ -225,8 +225,8 @@ def _refuse_impossible_crops(vertices: np.ndarray, flat, rows: int, cols: int, r
     at_least = 0
     for k in np.nonzero(pixels > _SAMPLED_CROP_PIXELS)[0].tolist():
         p, begin, end = int(filled[k]), int(begins[filled[k]]), int(ends[filled[k]])
-        x = np.unique(np.round(np.linspace(first[k, 0], last[k, 0], _CROP_SAMPLES)))
-        y = np.unique(np.round(np.linspace(first[k, 1], last[k, 1], _CROP_SAMPLES)))
+        x = np.unique(np.round(np.linspace(float(first[k, 0]), float(last[k, 0]), _CROP_SAMPLES)))
+        y = np.unique(np.round(np.linspace(float(first[k, 1]), float(last[k, 1]), _CROP_SAMPLES)))
         inside = np.zeros((y.size, x.size), dtype=np.uint8)
         own_ring_ends = ring_ends[(polygon_ends[p - 1] if p else 0):polygon_ends[p]] - begin
         _points.contains_grid(vertices[begin:end], x, y, inside, rule, 1, own_ring_ends)

@@ -32,7 +32,8 @@ LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uin
                                            np.float32, np.float64))
 
 #: Default label types, smallest first, when neither dtype nor out says.
-_DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
+_DEFAULT_INTEGER_DTYPES: tuple[np.dtype[np.integer[Any]], ...] = tuple(
+    np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
 
 
 # The result's dtype is out's, else dtype's, else the smallest that holds the values.

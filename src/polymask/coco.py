@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Literal, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -103,9 +103,9 @@ def encode(objects: Sequence[object], height: int, width: int, *, compressed: bo
         # The common case, every object a list of flat lists: parsed, encoded
         # and made into dicts in one pass in C.  None: some object is in
         # another form (or bad); the general path below takes them all.
-        results = _coco.encode_segmentations(objects, height, width, _core.EVEN_ODD, thread_count, compressed)
-        if results is not None:
-            return results
+        fast = _coco.encode_segmentations(objects, height, width, _core.EVEN_ODD, thread_count, compressed)
+        if fast is not None:
+            return fast
     batch = _Batch()
     parts, parts_per_object, polygon_objects = batch.parts, batch.parts_per_object, batch.polygon_objects
     for index, item in enumerate(objects):
@@ -119,13 +119,14 @@ def encode(objects: Sequence[object], height: int, width: int, *, compressed: bo
             batch.add(index, item)
     vertices, ring_ends, part_ends, object_ends = batch.arrays()
     polygon_objects = batch.polygon_objects
-    encoded = _coco.encode(vertices, ring_ends, part_ends, object_ends, height, width,
-                           _core.EVEN_ODD, thread_count, compressed)
+    encoded: Sequence[Any] = _coco.encode(vertices, ring_ends, part_ends, object_ends, height, width,
+                                          _core.EVEN_ODD, thread_count, compressed)
     if not compressed:
         encoded = [counts.tolist() for counts in encoded]
     if not batch.passthrough:  # every object was a polygon: results in order
-        return [{"size": [height, width], "counts": counts} for counts in encoded]
-    results: list = [None] * len(objects)
+        in_order: list[Any] = [{"size": [height, width], "counts": counts} for counts in encoded]
+        return in_order
+    results: list[Any] = [None] * len(objects)
     for index, counts in zip(polygon_objects, encoded):
         results[index] = {"size": [height, width], "counts": counts}
     for index, rle in batch.passthrough.items():
@@ -213,7 +214,7 @@ class _Batch:
     def _flat(self, parts: list, object_ends: np.ndarray, first_part: int):
         """Flat lists to (M, 2) vertices and ring ends; errors name the object and part."""
         vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
-        if bad >= 0:
+        if vertices is None or ring_ends is None:  # flat_parts found part `bad` bad
             name = self._part_name(first_part + bad, object_ends)
             part = parts[bad]
             if problem == "odd":
@@ -283,16 +284,17 @@ def _counts_of(rle, name: str, expected_size=None) -> np.ndarray:
         except ValueError as error:
             raise ValueError(f"{name}['counts'] is not a COCO counts string: {error}") from None
     else:
+        parsed: NDArray[Any] | None
         try:
-            runs = np.asarray(counts)
+            parsed = np.asarray(counts)
         except (TypeError, ValueError, RecursionError):  # ragged or nested past NumPy's 64 dimensions
-            runs = None
-        if runs is None or runs.ndim != 1 or (runs.size and runs.dtype.kind not in "iu"):
+            parsed = None
+        if parsed is None or parsed.ndim != 1 or (parsed.size and parsed.dtype.kind not in "iu"):
             raise TypeError(f"{name}['counts'] must be bytes, str or a list of run lengths (ints), "
                             f"got {_describe(counts)}")
-        if runs.size and (runs.min() < 0 or runs.max() > _MAX_PIXELS):
+        if parsed.size and (parsed.min() < 0 or parsed.max() > _MAX_PIXELS):
             raise ValueError(f"{name}['counts'] run lengths must be in [0, 2^32), got {_describe(counts)}")
-        runs = runs.astype(np.uint32)
+        runs = parsed.astype(np.uint32)
     total = int(runs.sum(dtype=np.uint64))
     if total != height * width:
         raise ValueError(f"{name}'s runs cover {total} pixels, but its size {[height, width]} has {height * width}")

@@ -260,7 +260,8 @@ def _refuse_block_count(chunks, count: int):
 
 def _block_starts(block_chunks) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The first row of each block row and the first column of each block column, plus the ends."""
-    return tuple(tuple(itertools.accumulate(sizes, initial=0)) for sizes in block_chunks)
+    row_sizes, col_sizes = block_chunks
+    return tuple(itertools.accumulate(row_sizes, initial=0)), tuple(itertools.accumulate(col_sizes, initial=0))
 
 
 def _window(block_id, starts) -> tuple[int, int, int, int]:

@@ -39,14 +39,16 @@ class EngineState:
         builds: int
         allocations: int
         _launchers: dict[str, Launcher]
-        _d_vertices: cl.Buffer | None
-        _d_mask: cl.Buffer | None
+        # The device buffers: None until _buffer() sets them by name, then a cl.Buffer.
+        _d_vertices: Any
+        _d_mask: Any
         _sizes: dict[int, int]
         _h_vertices: NDArray[Any] | None
         _resident: tuple[cl.Buffer, NDArray[Any]] | None
         _h_result: NDArray[Any] | None
         _in_flight: bool
-        _call: tuple[tuple[int, int], str, bool, int] | None
+        # (shape, kernel, packed, n_vertices) of the last enqueue, None once its result is taken.
+        _call: Any
         _events: dict[str, cl.Event]
         _lock: threading.RLock
 
