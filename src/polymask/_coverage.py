@@ -23,6 +23,7 @@ from polymask import _inputs
 from polymask._bounds import polygon_bounds
 from polymask._masks import Crop
 from polymask._outputs import output_dtype, result_array
+from polymask._rings import PolygonList
 from polymask._threads import as_threads
 from polymask._validation import (
     as_fill_rule,
@@ -183,7 +184,7 @@ def coverages(polygons: PolygonsLike, shape: ShapeLike, *, transform: TransformL
             for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist())]
 
 
-def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
+def _reaches(vertices: NDArray[Any], flat: PolygonList, end: tuple[int, int]) -> NDArray[Any]:
     """(P, 4) int64 rows of (row0, col0, height, width): the cells each polygon's bounding box meets.
 
     Clipped to the image of shape `end`; (0, 0, 0, 0) for a polygon without
@@ -213,12 +214,12 @@ def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
     return boxes
 
 
-def _coverage_dtype(dtype, out) -> np.dtype:
+def _coverage_dtype(dtype: Any, out: Any) -> np.dtype[Any]:
     chosen = output_dtype(dtype, out, COVERAGE_DTYPES, "float64, float32 or uint8", "dtype float64, float32 or uint8")
     return np.dtype(np.float64) if chosen is None else chosen
 
 
-def _fraction_buffer(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
+def _fraction_buffer(out: Any, shape: tuple[int, int], dtype: np.dtype[Any]) -> NDArray[Any]:
     return result_array(out, shape, dtype, zeroed=True, what="coverage raster",
                         hint="compute it in windows, or use polymask.dask.coverage",
                         out_kinds=" of float64, float32 or uint8")

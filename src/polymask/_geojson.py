@@ -17,6 +17,7 @@ zero length, never crosses a row, and changes nothing.  Positions with Z
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,7 @@ _GEOJSON_TYPES = ("Polygon", "MultiPolygon", "GeometryCollection")
 _MAX_GEOJSON_DEPTH = 32
 
 
-def geo_interface(value):
+def geo_interface(value: object) -> Any:
     """``value.__geo_interface__``, checked to be a GeoJSON-like mapping."""
     geometry = value.__geo_interface__
     if not isinstance(geometry, Mapping):

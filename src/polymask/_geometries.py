@@ -30,6 +30,8 @@ handed in one of their objects.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -214,7 +216,7 @@ def _split(vertices: np.ndarray, ring_ends: np.ndarray, name: str) -> list:
     return [(ring, name) for ring in np.split(vertices, ring_ends[:-1])] if len(ring_ends) else []
 
 
-def column_values(polygons, values):
+def column_values(polygons: Any, values: Any) -> Any:
     """The values of a GeoDataFrame column named by `values`, or `values` unchanged."""
     if isinstance(values, str) and _from_geopandas(polygons) and hasattr(polygons, "columns"):
         if values not in polygons.columns:

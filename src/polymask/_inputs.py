@@ -72,7 +72,7 @@ MANY = {
 }
 
 
-def polygon(vertices, transform=None, name: str = "vertices", *, unite_parts: bool = False) -> Rings:
+def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, unite_parts: bool = False) -> Rings:
     """One polygon as the core's rings, in the sample-point frame.
 
     `unite_parts`: a COCO segmentation of several parts is their union
@@ -92,7 +92,8 @@ def polygon(vertices, transform=None, name: str = "vertices", *, unite_parts: bo
     return Rings(points, ring_ends, unite_parts and layout is COCO_SEGMENTATION and ring_ends is not None)
 
 
-def polygons(collection, transform=None, name: str = "polygons", *, unite_parts: bool = False) -> PolygonList:
+def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
+             unite_parts: bool = False) -> PolygonList:
     """Many polygons as one flat vertex array with ring and polygon ends, in the sample-point frame.
 
     `unite_parts`: a member that is a COCO segmentation of several parts
@@ -133,7 +134,7 @@ def polygons(collection, transform=None, name: str = "polygons", *, unite_parts:
     return PolygonList(vertices, ring_ends, polygon_ends, np.asarray(owners, dtype=np.int64) if owners else None)
 
 
-def _first_refusal(members, layouts, name: str) -> None:
+def _first_refusal(members: Any, layouts: Any, name: str) -> None:
     """Convert and check the members one by one, raising the first one's error."""
     for p, member in enumerate(members):
         label = f"{name}[{p}]"

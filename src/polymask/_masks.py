@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from polymask import _inputs, _points, _polygons
 from polymask._bounds import polygon_bounds
 from polymask._outputs import result_array
-from polymask._rings import vertex_ranges
+from polymask._rings import PolygonList, vertex_ranges
 from polymask._threads import as_threads
 from polymask._validation import _describe, as_fill_rule, as_shape
 from polymask.typing import FillRule, MaskArray, PolygonsLike, ShapeLike, TransformLike
@@ -200,7 +200,7 @@ _SAMPLED_CROP_PIXELS = 1 << 26
 _CROP_SAMPLES = 33
 
 
-def _refuse_impossible_crops(vertices: np.ndarray, flat, rows: int, cols: int, rule: int) -> None:
+def _refuse_impossible_crops(vertices: NDArray[Any], flat: PolygonList, rows: int, cols: int, rule: int) -> None:
     """MemoryError at once when the crops cannot be allocated, before the sweep that finds their boxes.
 
     The exact boxes cost a sweep of every row a polygon spans (minutes for

@@ -151,13 +151,13 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     return result
 
 
-def _label_dtype(dtype, out) -> np.dtype | None:
+def _label_dtype(dtype: Any, out: Any) -> np.dtype[Any] | None:
     """The dtype asked for by `dtype` or `out`, or None to choose from the values."""
     names = ", ".join(str(t) for t in LABEL_DTYPES)
     return output_dtype(dtype, out, LABEL_DTYPES, f"one of {names}", f"one of the dtypes {names}")
 
 
-def _label_values(values, count: int, dtype: np.dtype | None) -> np.ndarray:
+def _label_values(values: Any, count: int, dtype: np.dtype[Any] | None) -> NDArray[Any]:
     """The P labels as a contiguous array of the label dtype, checked to fit exactly."""
     if values is None:
         numbers = np.arange(1, count + 1, dtype=np.int64)
@@ -209,7 +209,7 @@ def _check_integers_fit(numbers: np.ndarray, dtype: np.dtype) -> None:
                          f"(integers in [{info.min}, {info.max}]); pass a wider dtype")
 
 
-def _label_image(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
+def _label_image(out: Any, shape: tuple[int, int], dtype: np.dtype[Any]) -> NDArray[Any]:
     """A new zeroed label image, or `out` checked to take the burn in place."""
     return result_array(out, shape, dtype, zeroed=True, what="label image",
                         hint="burn it in windows, or use polymask.dask.rasterize")

@@ -46,7 +46,7 @@ class Transform(NamedTuple):
 IDENTITY = Transform(1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 
 
-def as_transform(transform, name: str = "transform") -> Transform | None:
+def as_transform(transform: object, name: str = "transform") -> Transform | None:
     """Return `transform` as a validated Transform, or None for None.
 
     Accepts an ``affine.Affine`` (or anything iterable whose first six

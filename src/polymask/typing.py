@@ -57,7 +57,9 @@ WindowLike = Sequence[SupportsIndex]
 TransformLike = Iterable[float]
 
 #: How crossings decide inside: the even-odd rule or the nonzero winding rule.
-FillRule = Literal["evenodd", "nonzero"]
+#: (Spelt as a Union of two Literals so that it is a Union at run time too, as
+#: type checkers see it.)
+FillRule = Union[Literal["evenodd"], Literal["nonzero"]]
 
 #: A boolean mask: ``True`` for the pixels (or points) inside.
 MaskArray = NDArray[np.bool_]
