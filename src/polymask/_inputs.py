@@ -103,6 +103,7 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
     layout, members, layouts = _layouts.collection_layouts(collection, name)
     owners: list[int] = []
     if members is not None:
+        assert layouts is not None  # given with members, one per member
         # Members are converted grouped by layout (Layout's order is the converting
         # modules'), so each converter module is entered once; the result keeps their order.
         raw: list[Any] = [None] * len(members)

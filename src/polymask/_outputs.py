@@ -92,7 +92,7 @@ def output_dtype(dtype: Any, out: Any, allowed: tuple[np.dtype[Any], ...], dtype
     """
     if dtype is not None:
         try:
-            chosen = np.dtype(dtype)
+            chosen: np.dtype[Any] = np.dtype(dtype)
         except (TypeError, ValueError, RecursionError):
             raise TypeError(f"dtype must be a NumPy dtype, got {describe(dtype)}") from None
         if chosen not in allowed:

@@ -60,7 +60,7 @@ def threads(n: int | None) -> Iterator[int]:
         _pinned.reset(token)
 
 
-def pinned_threads(_get: Callable[[], int] = _pinned.get) -> int:
+def pinned_threads(_get: Callable[[], int | None] = _pinned.get) -> int:
     """The innermost polymask.threads(n) block's count, else threadpoolctl's limit, else 0 (the core's)."""
     return _get() or _process_limit
 

@@ -144,14 +144,14 @@ class _Batch:
     part.  Other polygon forms go through the input funnel (polymask/_inputs.py), one part each.
     """
 
-    def __init__(self):
-        self.parts: list = []                # flat lists, or Rings of other polygon forms
+    def __init__(self) -> None:
+        self.parts: list[Any] = []                # flat lists, or Rings of other polygon forms
         self.parts_per_object: list[int] = []
         self.polygon_objects: list[int] = []  # object index of each encoded object
-        self.passthrough: dict[int, Mapping] = {}
+        self.passthrough: dict[int, Mapping[str, Any]] = {}
         self.has_rings = False
 
-    def add(self, index: int, item) -> None:
+    def add(self, index: int, item: Any) -> None:
         # The common case first, with exact type checks: a list of lists of numbers.
         if type(item) is list and item and type(item[0]) is list and item[0] and type(item[0][0]) in (float, int):
             if len(item[0]) != 2 or _layouts.is_segmentation(item, thorough=True):
@@ -166,7 +166,7 @@ class _Batch:
         else:
             self._add_polygon(index, item, f"objects[{index}]")
 
-    def _add_parts(self, index: int, parts) -> None:
+    def _add_parts(self, index: int, parts: Any) -> None:
         for k, part in enumerate(parts):
             if type(part) is not list and not _layouts.is_flat(part):
                 raise ValueError(f"objects[{index}][{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
@@ -175,7 +175,7 @@ class _Batch:
         self.parts_per_object.append(len(parts))
         self.polygon_objects.append(index)
 
-    def _add_polygon(self, index: int, item, name: str) -> None:
+    def _add_polygon(self, index: int, item: Any, name: str) -> None:
         try:
             rings = _inputs.polygon(item, name=name)  # the library's one funnel, as every entry point
         except (TypeError, ValueError) as error:
@@ -186,7 +186,7 @@ class _Batch:
         self.polygon_objects.append(index)
         self.has_rings = True
 
-    def arrays(self):
+    def arrays(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
         """(vertices in the sample frame, ring_ends, part_ends, object_ends)."""
         object_ends = np.cumsum(np.asarray(self.parts_per_object, dtype=np.int64))
         if not self.has_rings:
@@ -211,7 +211,7 @@ class _Batch:
         vertices = to_sample_frame(np.ascontiguousarray(vertices, dtype=np.float64), IDENTITY)
         return vertices, np.ascontiguousarray(ring_ends, dtype=np.int64), part_ends, object_ends
 
-    def _flat(self, parts: list, object_ends: np.ndarray, first_part: int):
+    def _flat(self, parts: list[Any], object_ends: NDArray[Any], first_part: int) -> tuple[NDArray[Any], NDArray[Any]]:
         """Flat lists to (M, 2) vertices and ring ends; errors name the object and part."""
         vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
         if vertices is None or ring_ends is None:  # flat_parts found part `bad` bad
@@ -237,7 +237,7 @@ class _Batch:
         return f"objects[{self.polygon_objects[position]}][{part_index - first}]"
 
 
-def _image_size(height, width) -> tuple[int, int]:
+def _image_size(height: Any, width: Any) -> tuple[int, int]:
     height = _as_integer(height, "height")
     width = _as_integer(width, "width")
     if height < 1 or width < 1:
@@ -247,7 +247,7 @@ def _image_size(height, width) -> tuple[int, int]:
     return height, width
 
 
-def _size_of(rle, name: str) -> tuple[int, int]:
+def _size_of(rle: Any, name: str) -> tuple[int, int]:
     if not isinstance(rle, Mapping) or "size" not in rle or "counts" not in rle:
         raise TypeError(f"{name} must be a COCO RLE dict {{'size': [h, w], 'counts': ...}}, got {_describe(rle)}")
     size = rle["size"]
@@ -262,7 +262,7 @@ def _size_of(rle, name: str) -> tuple[int, int]:
     return height, width
 
 
-def _counts_of(rle, name: str, expected_size=None) -> np.ndarray:
+def _counts_of(rle: Any, name: str, expected_size: Any = None) -> np.ndarray:
     """The uint32 run lengths of a compressed or uncompressed RLE, validated."""
     height, width = _size_of(rle, name)
     if expected_size is not None and (height, width) != tuple(expected_size):
@@ -301,7 +301,7 @@ def _counts_of(rle, name: str, expected_size=None) -> np.ndarray:
     return runs
 
 
-def _as_rle_list(rles, name: str) -> tuple[list, bool]:
+def _as_rle_list(rles: Any, name: str) -> tuple[list[Any], bool]:
     """(list of RLE dicts, whether one dict was passed)."""
     if isinstance(rles, Mapping):
         return [rles], True
