@@ -20,6 +20,9 @@ echo "==> Python sources: ruff (the lint configuration is in pyproject.toml)"
 .venv/bin/ruff check .
 .venv/bin/python scripts/lint.py
 
+echo "==> Python types: mypy --strict (library), mypy (course), stubtest (scripts/typecheck.sh)"
+scripts/typecheck.sh
+
 echo "==> C++ core: configure, build and run the GoogleTest suite"
 .venv/bin/python -m pip install --quiet "cmake>=3.21" ninja
 source scripts/lib.sh

@@ -27,6 +27,14 @@ from polymask._rasterize import rasterize
 from polymask._threads import threads
 from polymask._version import __version__
 
+# The public functions and Crop say they belong to ``polymask``, where users
+# import them from, not to the private module that defines them: help() then
+# says "in module polymask", and pickle finds them by that name too.
+for _public in (Crop, available_backends, build_info, contains, contains_labels, coverage, coverages, get_include,
+                get_library_dirs, mask, masks, rasterize, threads):
+    _public.__module__ = __name__
+del _public
+
 # polymask.dask, polymask.xarray, polymask.opencl, polymask.coco and the course
 # (polymask.course) are imported on demand only.
 __all__ = [

@@ -25,6 +25,7 @@ coordinate a finite number) under the label that names it:
 from __future__ import annotations
 
 import numbers
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from polymask._validation import _describe
 
 # A layout is judged by its first member (polymask/_layouts.py); the others are
 # checked here as they are read, with these two tests of _layouts' rules.
-def _is_flat(part) -> bool:
+def _is_flat(part: Any) -> bool:
     """A COCO flat list: a list/tuple starting with a number, or a 1-D numeric array."""
     if isinstance(part, np.ndarray):
         return part.ndim == 1 and part.dtype.kind in "iuf"
@@ -41,17 +42,17 @@ def _is_flat(part) -> bool:
             and not isinstance(part[0], (bool, np.bool_)))
 
 
-def _is_contour(value) -> bool:
+def _is_contour(value: Any) -> bool:
     """An OpenCV contour: an (N, 1, 2) numeric array."""
     return (isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1:] == (1, 2)
             and value.dtype.kind in "iuf")
 
 
-def refuse_rle(value, name: str, unite_parts: bool = False):
+def refuse_rle(value: Any, name: str, unite_parts: bool = False) -> NoReturn:
     raise ValueError(f"{name} looks like a COCO RLE, not a polygon: decode it with polymask.coco.decode")
 
 
-def flat_ring(value, name: str, unite_parts: bool = False) -> list:
+def flat_ring(value: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """A COCO flat list as one (N, 2) ring."""
     array = value if isinstance(value, np.ndarray) else _numbers_array(value, name)
     if array.ndim != 1:
@@ -63,7 +64,7 @@ def flat_ring(value, name: str, unite_parts: bool = False) -> list:
     return [(array.reshape(-1, 2), name)]
 
 
-def _numbers_array(value, name: str) -> np.ndarray:
+def _numbers_array(value: Any, name: str) -> np.ndarray:
     try:
         array = np.asarray(value, dtype=np.float64)
     except (ValueError, TypeError):
@@ -72,7 +73,7 @@ def _numbers_array(value, name: str) -> np.ndarray:
     return array
 
 
-def segmentation_rings(value, name: str, unite_parts: bool = False) -> list:
+def segmentation_rings(value: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """A COCO segmentation's parts as rings: one part, or several with `unite_parts`."""
     if len(value) == 1 or unite_parts:
         for k, part in enumerate(value):
@@ -87,7 +88,7 @@ def segmentation_rings(value, name: str, unite_parts: bool = False) -> list:
         "pass [np.reshape(part, (-1, 2)) for part in segmentation] for rings under the fill rule")
 
 
-def contour_ring(contour, name: str, unite_parts: bool = False) -> list:
+def contour_ring(contour: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """An OpenCV contour as one (N, 2) ring."""
     if not _is_contour(contour):  # a member of a contour list, judged by the first
         shape = getattr(contour, "shape", None)
@@ -96,18 +97,18 @@ def contour_ring(contour, name: str, unite_parts: bool = False) -> list:
     return [(contour.reshape(-1, 2), name)]
 
 
-def contour_list_rings(contours, name: str, unite_parts: bool = False) -> list:
+def contour_list_rings(contours: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """A list of OpenCV contours as rings of one polygon."""
     return [ring for k, contour in enumerate(contours) for ring in contour_ring(contour, f"{name}[{k}]")]
 
 
-def hierarchy_rings(pair, name: str, unite_parts: bool = False) -> list:
+def hierarchy_rings(pair: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """findContours' pair as one polygon: every contour a ring (nothing found: one empty ring)."""
     rings = [ring for polygon in hierarchy_polygons(pair, name) for ring in polygon]
     return rings or [(np.zeros((0, 2), dtype=np.float64), name)]
 
 
-def hierarchy_polygons(pair, name: str) -> list[list]:
+def hierarchy_polygons(pair: Any, name: str) -> list[list[Any]]:
     """findContours' output as polygons: each outer contour with its direct holes.
 
     hierarchy[0][k] = (next, previous, first_child, parent); a contour at an

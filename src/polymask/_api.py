@@ -11,24 +11,38 @@ takes the checked path, which explains any error.  ``backend=`` other than
 from __future__ import annotations
 
 import platform
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _backends, _core, _fill, _inputs
 from polymask._outputs import result_array
+from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._threads import pinned_threads as _pinned_threads
-from polymask._types import FillRule, PolygonLike, Shape, TransformLike, Window
 from polymask._validation import as_fill_rule, as_shape, as_window
 from polymask._version import __version__
+from polymask.typing import FillRule, MaskArray, PolygonLike, ShapeLike, TransformLike, WindowLike
 
 _plain_mask = _core.plain_mask
 
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
-def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
-         backend: str = "auto", fill_rule: FillRule = "evenodd", window: Window | None = None,
-         transform: TransformLike | None = None, all_touched: bool = False) -> np.ndarray:
+
+# The result is a new bool array, or `out` itself (bool or uint8) when given.
+@overload
+def mask(vertices: PolygonLike, shape: ShapeLike, *, out: None = None, threads: int | None = None,
+         backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
+         transform: TransformLike | None = None, all_touched: bool = False) -> MaskArray: ...
+@overload
+def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[_ScalarT], threads: int | None = None,
+         backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
+         transform: TransformLike | None = None, all_touched: bool = False) -> NDArray[_ScalarT]: ...
+def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = None, threads: int | None = None,
+         backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
+         transform: TransformLike | None = None, all_touched: bool = False) -> NDArray[Any]:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -153,7 +167,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
             return plain
     rings = _inputs.polygon(vertices, transform, unite_parts=True)
     rows_cols = as_shape(shape)
-    options = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
+    options: dict[str, Any] = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
                "window": None if window is None else as_window(window, rows_cols), "all_touched": all_touched}
     fill = _backends.fill_function(backend) or _fill.fill
     if out is not None:  # checked whole before the first byte is written
@@ -163,14 +177,17 @@ def mask(vertices: PolygonLike, shape: Shape, *, out: np.ndarray | None = None, 
     return _union_of_parts(fill, rings, rows_cols, out, options)
 
 
-def _union_of_parts(fill, rings, shape, out, options) -> np.ndarray:
+def _union_of_parts(fill: Callable[..., NDArray[Any]], rings: Rings, shape: tuple[int, int],
+                    out: NDArray[Any] | None, options: dict[str, Any]) -> NDArray[Any]:
     """The union of the rings' masks: COCO's meaning of a segmentation's parts."""
     begin = 0
-    result = None
+    result: NDArray[Any] | None = None
+    assert rings.ring_ends is not None  # united rings always have their ends
     for end in rings.ring_ends.tolist():
         part = fill(rings.vertices[begin:end], shape, None, ring_ends=None, **options)
         result = part if result is None else np.logical_or(result, part, out=result)
         begin = end
+    assert result is not None  # united parts are at least two
     if out is None:
         return result
     out[...] = result

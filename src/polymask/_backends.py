@@ -30,7 +30,7 @@ class Availability(NamedTuple):
     reason: str
 
 
-def _entry_points() -> list:
+def _entry_points() -> list[Any]:
     # Imported here: importlib.metadata costs tens of milliseconds, and only backend= needs it.
     from importlib import metadata
 
@@ -60,7 +60,7 @@ def backends() -> dict[str, Any]:
     return table
 
 
-def fill_function(backend) -> Callable[..., Any] | None:
+def fill_function(backend: object) -> Callable[..., Any] | None:
     """The fill of the backend `backend` names; None for "auto" (the library's own fill).
 
     TypeError for a backend that is not a string, ValueError naming the
@@ -77,4 +77,5 @@ def fill_function(backend) -> Callable[..., Any] | None:
     reason = table[backend].reason
     if reason:
         raise RuntimeError(f"backend {backend!r} is not available here: {reason}")
-    return table[backend].fill
+    fill: Callable[..., Any] = table[backend].fill
+    return fill

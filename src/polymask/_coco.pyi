@@ -2,6 +2,8 @@
 import numpy as np
 import numpy.typing as npt
 
+from polymask.typing import CompressedRLE, UncompressedRLE
+
 def encode(
     vertices: npt.NDArray[np.float64],
     ring_ends: npt.NDArray[np.int64],
@@ -30,4 +32,4 @@ def encode_segmentations(
     rule: int = 0,
     threads: int = 0,
     compress: bool = True,
-) -> list[dict[str, list[int] | bytes]] | None: ...
+) -> list[CompressedRLE] | list[UncompressedRLE] | None: ...

@@ -11,19 +11,24 @@ query testing only the edges near its row.
 """
 from __future__ import annotations
 
+from typing import Any, TypeVar, overload
+
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _points
 from polymask._outputs import result_array
 from polymask._rasterize import _label_dtype, _label_values
+from polymask._rings import Rings
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike
 from polymask._validation import _describe, as_fill_rule
+from polymask.typing import DTypeLike, FillRule, LabelArray, MaskArray, PolygonLike, PolygonsLike
+
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 
 def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: FillRule = "evenodd",
-             threads: int | None = None) -> np.ndarray:
+             threads: int | None = None) -> MaskArray:
     """Return which of the points (x, y) lie inside a polygon, by the mask contract.
 
     Parameters
@@ -90,9 +95,18 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
     return inside
 
 
+# The labels' dtype is dtype's, else the smallest that holds the values.
+@overload
+def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: ArrayLike | None = None, *,
+                    fill_rule: FillRule = "evenodd", dtype: type[_ScalarT] | np.dtype[_ScalarT],
+                    threads: int | None = None) -> NDArray[_ScalarT]: ...
+@overload
 def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: ArrayLike | None = None, *,
                     fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
-                    threads: int | None = None) -> np.ndarray:
+                    threads: int | None = None) -> LabelArray: ...
+def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: ArrayLike | None = None, *,
+                    fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
+                    threads: int | None = None) -> NDArray[Any]:
     """Label each point (x, y) with the polygon holding it: ``rasterize`` for points.
 
     Parameters
@@ -177,7 +191,7 @@ def _is_grid(x: np.ndarray, y: np.ndarray) -> bool:
     return x.ndim in (1, 2) and x.shape[:-1] in ((), (1,)) and y.ndim == 2 and y.shape[1] == 1
 
 
-def _contains_grid(rings, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
+def _contains_grid(rings: Rings, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
     """contains on the grid of columns x and rows y, by rows: the same answer at every point."""
     inside = result_array(None, (len(y), len(x)), bool, what="answer of contains", hint=_POINTS_HINT)
     order = np.argsort(x, kind="stable")
@@ -191,7 +205,7 @@ def _contains_grid(rings, x: np.ndarray, y: np.ndarray, rule: int, threads: int)
     return inside
 
 
-def _labels_grid(index, table: np.ndarray, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
+def _labels_grid(index: Any, table: np.ndarray, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
     """contains_labels on the grid of columns x and rows y, by blocks of rows: memory near the result."""
     labelled = result_array(None, (len(y), len(x)), table.dtype, what="labels", hint=_POINTS_HINT)
     order = np.argsort(x, kind="stable")
@@ -225,7 +239,7 @@ def _points_of(x_array: np.ndarray, y_array: np.ndarray) -> tuple[np.ndarray, np
             np.ascontiguousarray(y_array, dtype=np.float64).reshape(-1), shape)
 
 
-def _coordinates(values, name: str) -> np.ndarray:
+def _coordinates(values: Any, name: str) -> np.ndarray:
     """`values` as a float64 array of finite real numbers, or TypeError / ValueError naming `name`."""
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be real numbers, got {_describe(values)}")

@@ -13,29 +13,62 @@ area with the region, i.e. ``coverage > 0``.
 """
 from __future__ import annotations
 
+from typing import Any, TypeVar, overload
+
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _coverage_sweep as _sweep
 from polymask import _inputs
 from polymask._bounds import polygon_bounds
 from polymask._masks import Crop
 from polymask._outputs import output_dtype, result_array
+from polymask._rings import PolygonList
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     as_fill_rule,
     as_shape,
     window_origin,
 )
+from polymask.typing import (
+    CoverageArray,
+    DTypeLike,
+    FillRule,
+    PolygonLike,
+    PolygonsLike,
+    ShapeLike,
+    TransformLike,
+    WindowLike,
+)
+
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 #: Output types of the coverage sweep: fractions in float64 or float32, or
 #: an anti-aliased uint8 image (round(255 * fraction), halves up).
 COVERAGE_DTYPES = tuple(np.dtype(t) for t in (np.float64, np.float32, np.uint8))
 
 
-def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | None = None,
-             fill_rule: FillRule = "evenodd", window: Window | None = None, out: np.ndarray | None = None,
-             dtype: DTypeLike | None = None, threads: int | None = None) -> np.ndarray:
+# float64 fractions, unless out or dtype picks float32 or uint8 (anti-aliased).
+@overload
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: NDArray[_ScalarT],
+             dtype: DTypeLike | None = None, threads: int | None = None) -> NDArray[_ScalarT]: ...
+@overload
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: None = None,
+             dtype: type[_ScalarT] | np.dtype[_ScalarT], threads: int | None = None) -> NDArray[_ScalarT]: ...
+@overload
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: None = None,
+             dtype: None = None, threads: int | None = None) -> CoverageArray: ...
+@overload
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: None = None,
+             dtype: DTypeLike | None = None,
+             threads: int | None = None) -> NDArray[np.float64 | np.float32 | np.uint8]: ...
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
+             fill_rule: FillRule = "evenodd", window: WindowLike | None = None, out: NDArray[Any] | None = None,
+             dtype: DTypeLike | None = None, threads: int | None = None) -> NDArray[Any]:
     """Return the fraction of each pixel's cell that lies inside a polygon.
 
     Parameters
@@ -114,7 +147,7 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
     return result
 
 
-def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike | None = None,
+def coverages(polygons: PolygonsLike, shape: ShapeLike, *, transform: TransformLike | None = None,
               fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None,
               threads: int | None = None) -> list[Crop]:
     """Coverage of many regions, each cropped to the cells it can reach.
@@ -193,7 +226,7 @@ def coverages(polygons: PolygonsLike, shape: Shape, *, transform: TransformLike 
             for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist())]
 
 
-def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
+def _reaches(vertices: NDArray[Any], flat: PolygonList, end: tuple[int, int]) -> NDArray[Any]:
     """(P, 4) int64 rows of (row0, col0, height, width): the cells each polygon's bounding box meets.
 
     Clipped to the image of shape `end`; (0, 0, 0, 0) for a polygon without
@@ -223,12 +256,12 @@ def _reaches(vertices: np.ndarray, flat, end: tuple[int, int]) -> np.ndarray:
     return boxes
 
 
-def _coverage_dtype(dtype, out) -> np.dtype:
+def _coverage_dtype(dtype: Any, out: Any) -> np.dtype[Any]:
     chosen = output_dtype(dtype, out, COVERAGE_DTYPES, "float64, float32 or uint8", "dtype float64, float32 or uint8")
     return np.dtype(np.float64) if chosen is None else chosen
 
 
-def _fraction_buffer(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
+def _fraction_buffer(out: Any, shape: tuple[int, int], dtype: np.dtype[Any]) -> NDArray[Any]:
     return result_array(out, shape, dtype, zeroed=True, what="coverage raster",
                         hint="compute it in windows, or use polymask.dask.coverage",
                         out_kinds=" of float64, float32 or uint8")

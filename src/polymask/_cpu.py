@@ -11,6 +11,7 @@ x86-64 CPU.  The CPU's features come from NumPy's own run-time detection.
 """
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 
 from polymask import _build_flags
@@ -22,13 +23,15 @@ X86_64_V2_FEATURES = ("SSE3", "SSSE3", "SSE41", "SSE42", "POPCNT")
 def numpy_cpu_features() -> Mapping[str, bool] | None:
     """NumPy's run-time CPU feature table (name -> present), or None where NumPy has none."""
     try:
-        from numpy._core._multiarray_umath import __cpu_features__
+        # A private NumPy module, absent from NumPy's type stubs: looked up by name.
+        multiarray = importlib.import_module("numpy._core._multiarray_umath")
     except ImportError:  # NumPy 1.x
         try:
-            from numpy.core._multiarray_umath import __cpu_features__
+            multiarray = importlib.import_module("numpy.core._multiarray_umath")
         except ImportError:
             return None
-    return __cpu_features__
+    features: Mapping[str, bool] = multiarray.__cpu_features__
+    return features
 
 
 def check_cpu(built_for_x86_64_v2: bool, features: Mapping[str, bool] | None) -> None:

@@ -15,7 +15,7 @@ _SHORT_REPR.maxlist = _SHORT_REPR.maxtuple = _SHORT_REPR.maxdict = _SHORT_REPR.m
 _SHORT_REPR.maxstring = _SHORT_REPR.maxother = 40
 
 
-def short_repr(value) -> str:
+def short_repr(value: object) -> str:
     """`value`'s repr cut to a few levels and items (at most 60 characters); never raises."""
     try:
         text = _SHORT_REPR.repr(value)
@@ -24,6 +24,6 @@ def short_repr(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def describe(value) -> str:
+def describe(value: object) -> str:
     """`short_repr(value)` followed by its type, for 'got ...' in error messages."""
     return f"{short_repr(value)} (type {type(value).__name__})"

@@ -17,6 +17,7 @@ zero length, never crosses a row, and changes nothing.  Positions with Z
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,7 @@ _GEOJSON_TYPES = ("Polygon", "MultiPolygon", "GeometryCollection")
 _MAX_GEOJSON_DEPTH = 32
 
 
-def geo_interface(value):
+def geo_interface(value: Any) -> Any:
     """``value.__geo_interface__``, checked to be a GeoJSON-like mapping."""
     geometry = value.__geo_interface__
     if not isinstance(geometry, Mapping):
@@ -39,12 +40,12 @@ def geo_interface(value):
     return geometry
 
 
-def interface_rings(value, name: str, unite_parts: bool = False) -> list:
+def interface_rings(value: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """The rings of an object with ``__geo_interface__``."""
     return geojson_rings(geo_interface(value), name)
 
 
-def geojson_rings(geometry: Mapping, name: str, unite_parts: bool = False, depth: int = 0) -> list:
+def geojson_rings(geometry: Mapping[str, Any], name: str, unite_parts: bool = False, depth: int = 0) -> list[Any]:
     """Every ring of a GeoJSON-like Polygon, MultiPolygon, GeometryCollection or Feature."""
     if depth > _MAX_GEOJSON_DEPTH:
         raise ValueError(f"{name} nests Features or GeometryCollections more than {_MAX_GEOJSON_DEPTH} levels "
@@ -79,7 +80,7 @@ def geojson_rings(geometry: Mapping, name: str, unite_parts: bool = False, depth
     ]
 
 
-def _ring_xy(ring, label: str):
+def _ring_xy(ring: Any, label: str) -> tuple[Any, str]:
     """A GeoJSON ring with its label; positions with Z (and M) keep x and y."""
     if isinstance(ring, (list, tuple, np.ndarray)) and len(ring) and not isinstance(ring[0], (str, bytes)):
         try:
@@ -91,7 +92,7 @@ def _ring_xy(ring, label: str):
     return ring, label
 
 
-def _sequence(value, label: str, what: str = "rings"):
+def _sequence(value: Any, label: str, what: str = "rings") -> Any:
     """`value` as a sequence of rings or parts; a clear error otherwise."""
     if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__len__"):
         raise TypeError(f"{label} must be a sequence of {what}, got {_describe(value)}")

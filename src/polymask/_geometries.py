@@ -30,7 +30,10 @@ handed in one of their objects.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _core
 from polymask._describe import short_repr
@@ -42,16 +45,16 @@ _TYPE_NAMES = {-1: "missing", 0: "Point", 1: "LineString", 2: "LinearRing", 3: "
                5: "MultiLineString", 6: "MultiPolygon", 7: "GeometryCollection"}
 
 
-def _from_geopandas(value) -> bool:  # _layouts.from_module's rule, without a step back into it
+def _from_geopandas(value: Any) -> bool:  # _layouts.from_module's rule, without a step back into it
     return type(value).__module__.split(".")[0] == "geopandas"
 
 
-def geometry_array(polygons):
+def geometry_array(polygons: Any) -> NDArray[Any] | None:
     """`polygons` as a 1-D object array of shapely geometries, or None for other forms."""
     return geometry_values(polygons) if is_geometry_array(polygons) else None
 
 
-def geometry_values(polygons) -> np.ndarray:
+def geometry_values(polygons: Any) -> np.ndarray:
     """Geometries in bulk (polymask/_layouts.py's SHAPELY_ARRAY) as a 1-D object array.
 
     A GeoDataFrame gives its active geometry column, a GeoSeries its values,
@@ -66,12 +69,12 @@ def geometry_values(polygons) -> np.ndarray:
     return np.fromiter(polygons, dtype=object, count=len(polygons))
 
 
-def geometries_of(polygons, name: str):
+def geometries_of(polygons: Any, name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends) of shapely geometries in bulk."""
     return flatten_geometries(geometry_values(polygons), name)
 
 
-def flatten_geometries(geometries: np.ndarray, name: str):
+def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends) of a 1-D object array of shapely geometries."""
     import shapely
 
@@ -128,19 +131,19 @@ def flatten_geometries(geometries: np.ndarray, name: str):
     return vertices, ring_ends, np.cumsum(rings_per_geometry, dtype=np.int64)
 
 
-def flatten_padded(polygons: np.ndarray, name: str):
+def flatten_padded(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends) of a (P, K, 2) array, NaN rows (or masked rows) as padding."""
     count, width = polygons.shape[:2]
     if polygons.dtype.kind not in "iuf":
         raise TypeError(f"{name} must hold real numbers, got dtype {polygons.dtype}")
     if isinstance(polygons, np.ma.MaskedArray):
-        row_masked = np.ma.getmaskarray(polygons).any(axis=2)
+        row_masked: NDArray[np.bool_] | None = np.asarray(np.ma.getmaskarray(polygons).any(axis=2))
         padded = np.asarray(polygons.filled(0), dtype=np.float64)
     else:
         padded = np.asarray(polygons, dtype=np.float64)
         row_masked = None
     if row_masked is None:  # polymask/_layouts.py saw a NaN row
-        row_masked = np.isnan(padded).all(axis=2)
+        row_masked = np.asarray(np.isnan(padded).all(axis=2))
     # Padding must be a tail: a real vertex after a padding row is a mistake.
     misplaced = row_masked[:, :-1] & ~row_masked[:, 1:]
     if misplaced.any():
@@ -159,7 +162,7 @@ def flatten_padded(polygons: np.ndarray, name: str):
     return vertices, ring_ends, np.arange(1, count + 1, dtype=np.int64)
 
 
-def flatten_array_list(polygons, name: str):
+def flatten_array_list(polygons: Any, name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends) of a list of (N, 2) numeric arrays."""
     lengths = np.fromiter((len(ring) for ring in polygons), dtype=np.int64, count=len(polygons))
     vertices = np.ascontiguousarray(np.concatenate(polygons), dtype=np.float64)
@@ -174,7 +177,7 @@ def flatten_array_list(polygons, name: str):
     return vertices, np.cumsum(lengths), np.arange(1, len(polygons) + 1, dtype=np.int64)
 
 
-def flatten_stacked(polygons: np.ndarray, name: str):
+def flatten_stacked(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends) of a (P, N, 2) array: P polygons of one N-vertex ring."""
     count, n_vertices = polygons.shape[:2]
     if polygons.dtype.kind not in "iuf":
@@ -191,27 +194,29 @@ def flatten_stacked(polygons: np.ndarray, name: str):
     return flat, ring_ends, np.arange(1, count + 1, dtype=np.int64)
 
 
-def shapely_rings(polygon, name: str, unite_parts: bool = False) -> list:
+def shapely_rings(polygon: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """One shapely geometry as one polygon's rings (checked here, in bulk)."""
-    return _split(*flatten_geometries(np.array([polygon], dtype=object), name.removesuffix("[0]"))[:2], name)
+    vertices, ring_ends, _ = flatten_geometries(np.array([polygon], dtype=object), name.removesuffix("[0]"))
+    return _split(vertices, ring_ends, name)
 
 
-def shapely_row_rings(polygons, name: str, unite_parts: bool = False) -> list:
+def shapely_row_rings(polygons: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """A one-row GeoSeries, GeoDataFrame or array of geometries as one polygon's rings."""
     geometries = geometry_values(polygons)
     if len(geometries) != 1:
         raise ValueError(f"{name} must be one polygon; got {len(geometries)} geometries "
                          f"({type(polygons).__name__}). Burn several with polymask.rasterize, "
                          "or pass one of them (e.g. series.iloc[0])")
-    return _split(*flatten_geometries(geometries, name)[:2], name)
+    vertices, ring_ends, _ = flatten_geometries(geometries, name)
+    return _split(vertices, ring_ends, name)
 
 
-def _split(vertices: np.ndarray, ring_ends: np.ndarray, name: str) -> list:
+def _split(vertices: np.ndarray, ring_ends: np.ndarray, name: str) -> list[Any]:
     """Checked (vertices, ring_ends) as (ring, label) pairs."""
     return [(ring, name) for ring in np.split(vertices, ring_ends[:-1])] if len(ring_ends) else []
 
 
-def column_values(polygons, values):
+def column_values(polygons: Any, values: Any) -> Any:
     """The values of a GeoDataFrame column named by `values`, or `values` unchanged."""
     if isinstance(values, str) and _from_geopandas(polygons) and hasattr(polygons, "columns"):
         if values not in polygons.columns:
@@ -221,6 +226,6 @@ def column_values(polygons, values):
     return values
 
 
-def _short(value) -> str:
+def _short(value: Any) -> str:
     text = repr(value)
     return (text[:57] + "...") if len(text) > 60 else text + f" (type {type(value).__name__})"

@@ -30,6 +30,8 @@ A guarantee added here holds for ``mask``, ``masks``, ``rasterize``,
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from polymask import _annotations, _geojson, _geometries, _layouts, _sequences
@@ -70,7 +72,7 @@ MANY = {
 }
 
 
-def polygon(vertices, transform=None, name: str = "vertices", *, unite_parts: bool = False) -> Rings:
+def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, unite_parts: bool = False) -> Rings:
     """One polygon as the core's rings, in the sample-point frame.
 
     `unite_parts`: a COCO segmentation of several parts is their union
@@ -90,7 +92,8 @@ def polygon(vertices, transform=None, name: str = "vertices", *, unite_parts: bo
     return Rings(points, ring_ends, unite_parts and layout is COCO_SEGMENTATION and ring_ends is not None)
 
 
-def polygons(collection, transform=None, name: str = "polygons", *, unite_parts: bool = False) -> PolygonList:
+def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
+             unite_parts: bool = False) -> PolygonList:
     """Many polygons as one flat vertex array with ring and polygon ends, in the sample-point frame.
 
     `unite_parts`: a member that is a COCO segmentation of several parts
@@ -100,9 +103,11 @@ def polygons(collection, transform=None, name: str = "polygons", *, unite_parts:
     layout, members, layouts = _layouts.collection_layouts(collection, name)
     owners: list[int] = []
     if members is not None:
+        assert layouts is not None  # given with members, one per member
         # Members are converted grouped by layout (Layout's order is the converting
         # modules'), so each converter module is entered once; the result keeps their order.
-        raw, hinted = [None] * len(members), set()
+        raw: list[Any] = [None] * len(members)
+        hinted: set[int] = set()
         try:
             for p in sorted(range(len(members)), key=layouts.__getitem__):
                 if layouts[p] is ARRAY_RING or layouts[p] is POINTS:
@@ -130,7 +135,7 @@ def polygons(collection, transform=None, name: str = "polygons", *, unite_parts:
     return PolygonList(vertices, ring_ends, polygon_ends, np.asarray(owners, dtype=np.int64) if owners else None)
 
 
-def _first_refusal(members, layouts, name: str) -> None:
+def _first_refusal(members: Any, layouts: Any, name: str) -> None:
     """Convert and check the members one by one, raising the first one's error."""
     for p, member in enumerate(members):
         label = f"{name}[{p}]"

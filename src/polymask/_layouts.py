@@ -46,6 +46,7 @@ from __future__ import annotations
 import enum
 import numbers
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -81,11 +82,11 @@ ARRAY_RING = Layout.ARRAY_RING
 POINTS = Layout.POINTS
 
 
-def _is_number(value) -> bool:
+def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
-def is_flat(value) -> bool:
+def is_flat(value: Any) -> bool:
     """Whether `value` is a COCO flat list: a list/tuple of numbers or a 1-D numeric array.
 
     A list of exactly two numbers is one (x, y) point, not a flat ring.
@@ -95,7 +96,7 @@ def is_flat(value) -> bool:
     return isinstance(value, (list, tuple)) and len(value) > 0 and _is_number(value[0])
 
 
-def is_segmentation(value, thorough: bool = False) -> bool:
+def is_segmentation(value: Any, thorough: bool = False) -> bool:
     """Whether `value` is a COCO segmentation: a list of flat lists.
 
     Told from a list of (x, y) points by its first entry: a point has two
@@ -113,13 +114,13 @@ def is_segmentation(value, thorough: bool = False) -> bool:
     return thorough and all(is_flat(part) for part in value) and any(len(part) != 2 for part in value)
 
 
-def is_contour(value) -> bool:
+def is_contour(value: Any) -> bool:
     """Whether `value` is an OpenCV contour: an (N, 1, 2) numeric array."""
     return (isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[1:] == (1, 2)
             and value.dtype.kind in "iuf")
 
 
-def is_contours_with_hierarchy(value) -> bool:
+def is_contours_with_hierarchy(value: Any) -> bool:
     """Whether `value` is cv2.findContours' (contours, hierarchy) pair."""
     if not isinstance(value, tuple) or len(value) != 2:
         return False
@@ -132,21 +133,21 @@ def is_contours_with_hierarchy(value) -> bool:
             and (len(contours) == 0 or is_contour(contours[0])))
 
 
-def is_rle(value) -> bool:
+def is_rle(value: Any) -> bool:
     return isinstance(value, Mapping) and "counts" in value and "size" in value
 
 
-def from_module(value, prefix: str) -> bool:
+def from_module(value: Any, prefix: str) -> bool:
     """Whether `value`'s type comes from the package `prefix` (shapely, geopandas)."""
     return type(value).__module__.split(".")[0] == prefix
 
 
-def is_shapely(value) -> bool:
+def is_shapely(value: Any) -> bool:
     """Whether `value` is one shapely geometry (without importing shapely)."""
     return from_module(value, "shapely") and hasattr(value, "geom_type")
 
 
-def is_geometry_array(value) -> bool:
+def is_geometry_array(value: Any) -> bool:
     """Whether `value` is shapely geometries in bulk: a GeoSeries or GeoDataFrame, or a
     1-D object array or a list/tuple of shapely geometries (or None)."""
     if from_module(value, "geopandas"):
@@ -166,7 +167,7 @@ def is_geometry_array(value) -> bool:
     return bool(shapely.is_valid_input(candidates).all())
 
 
-def _is_ring(item) -> bool:
+def _is_ring(item: Any) -> bool:
     """Whether `item` (the first element of a list) is itself a ring of points.
 
     A point is (x, y): one level of nesting.  A ring is a sequence of points:
@@ -180,7 +181,7 @@ def _is_ring(item) -> bool:
     return False
 
 
-def layout_of(value, many: bool = False) -> Layout:
+def layout_of(value: Any, many: bool = False) -> Layout:
     """The layout of `value`: one polygon, or with `many` a collection of polygons."""
     if type(value) is np.ndarray and value.dtype != object and value.ndim == 2 and not many:
         return ARRAY_RING if value.shape[1] == 2 else POINTS  # the common case first
@@ -213,7 +214,7 @@ def layout_of(value, many: bool = False) -> Layout:
     return POINTS
 
 
-def _collection_layout(value) -> Layout:
+def _collection_layout(value: Any) -> Layout:
     if is_contour(value) and len(value) > 0:
         return Layout.CONTOUR
     if isinstance(value, np.ndarray) and value.ndim == 3 and value.shape[2] == 2:
@@ -246,7 +247,7 @@ def _is_padded(array: np.ndarray) -> bool:
     return bool(np.isnan(array[:, -1]).all(axis=1).any() or np.isnan(array).all(axis=2).any())
 
 
-def collection_layouts(value, name: str = "polygons"):
+def collection_layouts(value: Any, name: str = "polygons") -> tuple[Layout, list[Any] | None, list[Layout] | None]:
     """(layout, members, member layouts) of a collection: members and their layouts are
     None unless the collection is a plain sequence (or a FeatureCollection's features)."""
     layout = layout_of(value, True)
@@ -262,7 +263,7 @@ def collection_layouts(value, name: str = "polygons"):
     return layout, members, [layout_of(member) for member in members]
 
 
-def layout_hint(value) -> str | None:
+def layout_hint(value: Any) -> str | None:
     """A sentence saying what a refused value looks like and how to pass it, or None."""
     if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
         if value.ndim == 1 and len(value) % 2 == 0:

@@ -15,17 +15,20 @@ not 300 KB).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _inputs, _points, _polygons
 from polymask._bounds import polygon_bounds
 from polymask._outputs import result_array
-from polymask._rings import vertex_ranges
+from polymask._rings import PolygonList, vertex_ranges
 from polymask._threads import as_threads
-from polymask._types import FillRule, PolygonsLike, Shape, TransformLike
 from polymask._validation import _describe, as_fill_rule, as_shape
+from polymask.typing import FillRule, MaskArray, PolygonsLike, ShapeLike, TransformLike
+
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 
 class Crop(NamedTuple):
@@ -58,7 +61,7 @@ class Crop(NamedTuple):
     """
 
     #: The instance's pixels in its box, a (height, width) bool array (coverages: its fractions).
-    mask: np.ndarray
+    mask: NDArray[Any]
     #: The image row of the box's first row.
     row0: int
     #: The image column of the box's first column.
@@ -83,9 +86,26 @@ class Crop(NamedTuple):
         return slice(self.row0, self.row0 + height), slice(self.col0, self.col0 + width)
 
 
-def masks(polygons: PolygonsLike, shape: Shape, *, out: np.ndarray | None = None, threads: int | None = None,
+# crop=True gives crops; otherwise a new bool stack, or `out` itself (bool or uint8).
+@overload
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: None = None, threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: Literal[False] = False,
+          transform: TransformLike | None = None) -> MaskArray: ...
+@overload
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: NDArray[_ScalarT], threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: Literal[False] = False,
+          transform: TransformLike | None = None) -> NDArray[_ScalarT]: ...
+@overload
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: None = None, threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: Literal[True],
+          transform: TransformLike | None = None) -> list[Crop]: ...
+@overload
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: NDArray[Any] | None = None, threads: int | None = None,
           fill_rule: FillRule = "evenodd", crop: bool = False,
-          transform: TransformLike | None = None) -> np.ndarray | list[Crop]:
+          transform: TransformLike | None = None) -> NDArray[Any] | list[Crop]: ...
+def masks(polygons: PolygonsLike, shape: ShapeLike, *, out: NDArray[Any] | None = None, threads: int | None = None,
+          fill_rule: FillRule = "evenodd", crop: bool = False,
+          transform: TransformLike | None = None) -> NDArray[Any] | list[Crop]:
     """Return one boolean mask per polygon, filled in one call.
 
     Parameters
@@ -222,7 +242,7 @@ _SAMPLED_CROP_PIXELS = 1 << 26
 _CROP_SAMPLES = 33
 
 
-def _refuse_impossible_crops(vertices: np.ndarray, flat, rows: int, cols: int, rule: int) -> None:
+def _refuse_impossible_crops(vertices: NDArray[Any], flat: PolygonList, rows: int, cols: int, rule: int) -> None:
     """MemoryError at once when the crops cannot be allocated, before the sweep that finds their boxes.
 
     The exact boxes cost a sweep of every row a polygon spans (minutes for
@@ -247,8 +267,8 @@ def _refuse_impossible_crops(vertices: np.ndarray, flat, rows: int, cols: int, r
     at_least = 0
     for k in np.nonzero(pixels > _SAMPLED_CROP_PIXELS)[0].tolist():
         p, begin, end = int(filled[k]), int(begins[filled[k]]), int(ends[filled[k]])
-        x = np.unique(np.round(np.linspace(first[k, 0], last[k, 0], _CROP_SAMPLES)))
-        y = np.unique(np.round(np.linspace(first[k, 1], last[k, 1], _CROP_SAMPLES)))
+        x = np.unique(np.round(np.linspace(float(first[k, 0]), float(last[k, 0]), _CROP_SAMPLES)))
+        y = np.unique(np.round(np.linspace(float(first[k, 1]), float(last[k, 1]), _CROP_SAMPLES)))
         inside = np.zeros((y.size, x.size), dtype=np.uint8)
         own_ring_ends = ring_ends[(polygon_ends[p - 1] if p else 0):polygon_ends[p]] - begin
         _points.contains_grid(vertices[begin:end], x, y, inside, rule, 1, own_ring_ends)

@@ -7,7 +7,10 @@ byte is written, so a refused call leaves it exactly as it was.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import DTypeLike
 
 from polymask._describe import describe
 
@@ -40,7 +43,7 @@ def fill_memory_error(shape: tuple[int, ...], vertex_count: int, what: str, hint
                        "simplify the polygon (fewer vertices) or free memory")
 
 
-def result_array(out, shape: tuple[int, ...], dtype=bool, *, zeroed: bool = False, what: str = "mask",
+def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, zeroed: bool = False, what: str = "mask",
                  hint: str = MASK_HINT, out_kinds: str = "", axes: str = "") -> np.ndarray:
     """A new `dtype` array of `shape` (zeros if `zeroed`), or `out` checked to be filled in place.
 
@@ -79,7 +82,8 @@ def check_out_layout(out: np.ndarray, shape: tuple[int, ...], axes: str = "") ->
         raise ValueError("out must be writable; got a read-only array")
 
 
-def output_dtype(dtype, out, allowed: tuple, dtype_rule: str, out_rule: str) -> np.dtype | None:
+def output_dtype(dtype: Any, out: Any, allowed: tuple[np.dtype[Any], ...], dtype_rule: str,
+                 out_rule: str) -> np.dtype[Any] | None:
     """The dtype asked for by `dtype` or by `out` (which must agree), one of `allowed`; None if neither says.
 
     dtype_rule and out_rule complete the messages "dtype must be ..." and
@@ -88,16 +92,16 @@ def output_dtype(dtype, out, allowed: tuple, dtype_rule: str, out_rule: str) -> 
     """
     if dtype is not None:
         try:
-            chosen = np.dtype(dtype)
+            chosen: np.dtype[Any] = np.dtype(dtype)
         except (TypeError, ValueError, RecursionError):
             raise TypeError(f"dtype must be a NumPy dtype, got {describe(dtype)}") from None
         if chosen not in allowed:
             raise TypeError(f"dtype must be {dtype_rule}, got {chosen}")
         if isinstance(out, np.ndarray) and out.dtype != chosen:
             raise TypeError(f"dtype {chosen} disagrees with out's dtype {out.dtype}; pass one or make them equal")
-        return chosen
+        return np.dtype(chosen)
     if isinstance(out, np.ndarray):
         if out.dtype not in allowed:
             raise TypeError(f"out must have {out_rule}, got {out.dtype}")
-        return out.dtype
+        return np.dtype(out.dtype)
     return None

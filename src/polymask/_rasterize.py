@@ -8,33 +8,54 @@ pixels of its own ``polymask.mask``; later polygons land over earlier ones.
 """
 from __future__ import annotations
 
+from typing import Any, TypeVar, overload
+
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _polygons
 from polymask._geometries import column_values
 from polymask._outputs import output_dtype, result_array
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonsLike, Shape, TransformLike, Window
 from polymask._validation import (
     _describe,
     as_fill_rule,
     as_shape,
     window_origin,
 )
+from polymask.typing import DTypeLike, FillRule, LabelArray, PolygonsLike, ShapeLike, TransformLike, WindowLike
+
+_ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 #: The label types the core is compiled for (csrc/src/rasterize.cpp).
 LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uint32, np.int64,
                                            np.float32, np.float64))
 
 #: Default label types, smallest first, when neither dtype nor out says.
-_DEFAULT_INTEGER_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
+_DEFAULT_INTEGER_DTYPES: tuple[np.dtype[np.integer[Any]], ...] = tuple(
+    np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
 
 
-def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
-              out: np.ndarray | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
-              window: Window | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: bool = False) -> np.ndarray:
+# The result's dtype is out's, else dtype's, else the smallest that holds the values.
+@overload
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
+              out: NDArray[_ScalarT], dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
+              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> NDArray[_ScalarT]: ...
+@overload
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
+              out: None = None, dtype: type[_ScalarT] | np.dtype[_ScalarT], fill_rule: FillRule = "evenodd",
+              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> NDArray[_ScalarT]: ...
+@overload
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
+              out: None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
+              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> LabelArray: ...
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
+              out: NDArray[Any] | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
+              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
+              all_touched: bool = False) -> NDArray[Any]:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -142,13 +163,13 @@ def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | No
     return result
 
 
-def _label_dtype(dtype, out) -> np.dtype | None:
+def _label_dtype(dtype: Any, out: Any) -> np.dtype[Any] | None:
     """The dtype asked for by `dtype` or `out`, or None to choose from the values."""
     names = ", ".join(str(t) for t in LABEL_DTYPES)
     return output_dtype(dtype, out, LABEL_DTYPES, f"one of {names}", f"one of the dtypes {names}")
 
 
-def _label_values(values, count: int, dtype: np.dtype | None) -> np.ndarray:
+def _label_values(values: Any, count: int, dtype: np.dtype[Any] | None) -> NDArray[Any]:
     """The P labels as a contiguous array of the label dtype, checked to fit exactly."""
     if values is None:
         numbers = np.arange(1, count + 1, dtype=np.int64)
@@ -200,7 +221,7 @@ def _check_integers_fit(numbers: np.ndarray, dtype: np.dtype) -> None:
                          f"(integers in [{info.min}, {info.max}]); pass a wider dtype")
 
 
-def _label_image(out, shape: tuple[int, int], dtype: np.dtype) -> np.ndarray:
+def _label_image(out: Any, shape: tuple[int, int], dtype: np.dtype[Any]) -> NDArray[Any]:
     """A new zeroed label image, or `out` checked to take the burn in place."""
     return result_array(out, shape, dtype, zeroed=True, what="label image",
                         hint="burn it in windows, or use polymask.dask.rasterize")

@@ -15,6 +15,7 @@ converts each member by its own layout (polymask/_inputs.py).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -22,12 +23,12 @@ from polymask._geojson import geo_interface
 from polymask._validation import _describe
 
 
-def ring_list_rings(polygon, name: str, unite_parts: bool = False) -> list:
+def ring_list_rings(polygon: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """A list of rings as (ring, label) pairs."""
     return [(ring, f"{name}[{k}]") for k, ring in enumerate(polygon)]
 
 
-def refuse_collection(polygons, name: str):
+def refuse_collection(polygons: Any, name: str) -> NoReturn:
     """The error for a value that is no sequence of polygons."""
     expected = "a sequence of polygons (or a (P, N, 2) array)"
     if isinstance(polygons, np.ndarray):
@@ -38,7 +39,7 @@ def refuse_collection(polygons, name: str):
     raise TypeError(f"{name} must be {expected}, got {_describe(polygons)}")
 
 
-def refuse_contour(polygons, name: str):
+def refuse_contour(polygons: Any, name: str) -> NoReturn:
     """The error for one OpenCV contour where polygons belong."""
     raise ValueError(f"{name} is an array of shape {polygons.shape}, which looks like one OpenCV contour "
                      "(N, 1, 2) rather than polygons; pass [contour] for one polygon")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Iterator
+from typing import Callable, Iterator
 
 from polymask._validation import checked_thread_count
 
@@ -79,12 +79,12 @@ def threads(n: int | None) -> Iterator[int]:
         _pinned.reset(token)
 
 
-def pinned_threads(_get=_pinned.get) -> int:
+def pinned_threads(_get: Callable[[], int | None] = _pinned.get) -> int:
     """The innermost polymask.threads(n) block's count, else threadpoolctl's limit, else 0 (the core's)."""
     return _get() or _process_limit
 
 
-def as_threads(threads) -> int:
+def as_threads(threads: object) -> int:
     """Return the thread count for the core: an upper bound, 0 for the default.
 
     None or 0 means the default (see :func:`threads`): the innermost block or
@@ -103,7 +103,7 @@ def _register_with_threadpoolctl() -> None:
     if not hasattr(threadpoolctl, "register"):  # threadpoolctl < 3.4
         return
 
-    class PolymaskController(threadpoolctl.LibController):
+    class PolymaskController(threadpoolctl.LibController):  # type: ignore[misc]  # threadpoolctl is untyped
         """polymask's fills, as threadpoolctl sees them: found by the marker _core.pyx exports."""
 
         user_api = "polymask"
@@ -111,16 +111,16 @@ def _register_with_threadpoolctl() -> None:
         filename_prefixes = ("_core",)
         check_symbols = ("polymask_threadpoolctl_marker",)
 
-        def get_num_threads(self):
+        def get_num_threads(self) -> int:
             from polymask import _core
 
             return _core.thread_count(pinned_threads())
 
-        def set_num_threads(self, num_threads):
+        def set_num_threads(self, num_threads: int) -> None:
             global _process_limit
             _process_limit = max(0, min(int(num_threads), 1024))
 
-        def get_version(self):
+        def get_version(self) -> str:
             from polymask._version import __version__
 
             return __version__

@@ -20,7 +20,7 @@ This module owns that mapping, so every function that takes ``transform=``
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -46,7 +46,7 @@ class Transform(NamedTuple):
 IDENTITY = Transform(1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 
 
-def as_transform(transform, name: str = "transform") -> Transform | None:
+def as_transform(transform: Any, name: str = "transform") -> Transform | None:
     """Return `transform` as a validated Transform, or None for None.
 
     Accepts an ``affine.Affine`` (or anything iterable whose first six

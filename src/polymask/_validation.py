@@ -10,6 +10,7 @@ an error and passes through untouched.
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +32,7 @@ MAX_THREADS = _core.MAX_THREADS
 _describe = describe
 
 
-def as_vertices(vertices, name: str = "vertices") -> np.ndarray:
+def as_vertices(vertices: Any, name: str = "vertices") -> np.ndarray:
     """Return `vertices` as a C-contiguous (N, 2) float64 array of finite numbers.
 
     Accepts any array-like of N (x, y) pairs: lists, tuples, integer or
@@ -56,7 +57,7 @@ def as_vertices(vertices, name: str = "vertices") -> np.ndarray:
     return coordinates
 
 
-def _convert_vertices(vertices, name: str) -> np.ndarray:
+def _convert_vertices(vertices: Any, name: str) -> np.ndarray:
     """The slow path of as_vertices: any array-like to (N, 2) float64."""
     if vertices is None:
         raise TypeError(f"{name} must be an (N, 2) array-like of (x, y) numbers, got None")
@@ -99,7 +100,7 @@ def _check_object_elements(array: np.ndarray, name: str) -> None:
             raise TypeError(f"{name}[{row}, {column}] is {_describe(value)}; {name} must hold real numbers")
 
 
-def _as_integer(value, what: str) -> int:
+def _as_integer(value: Any, what: str) -> int:
     """`value` as a Python int (NumPy integers too); TypeError naming `what` otherwise.
 
     Booleans are refused although Python counts them as integers: a True
@@ -113,7 +114,7 @@ def _as_integer(value, what: str) -> int:
         raise TypeError(f"{what} must be an integer, got {_describe(value)}") from None
 
 
-def as_shape(shape, name: str = "shape") -> tuple[int, int]:
+def as_shape(shape: Any, name: str = "shape") -> tuple[int, int]:
     """Return `shape` as (rows, cols), both integers in [1, MAX_SIDE]."""
     try:
         sides = tuple(shape)
@@ -132,26 +133,26 @@ def as_shape(shape, name: str = "shape") -> tuple[int, int]:
     return checked[0], checked[1]
 
 
-def checked_thread_count(threads, name: str) -> int:
+def checked_thread_count(threads: Any, name: str) -> int:
     """`threads` as an int in [0, MAX_THREADS] (None: 0), or TypeError / ValueError naming it."""
     if threads is None:
         return 0
     if isinstance(threads, (bool, np.bool_)):
         raise TypeError(f"{name} must be None or an integer, got {short_repr(threads)}")
     try:
-        threads = operator.index(threads)
+        count = operator.index(threads)
     except TypeError:
         raise TypeError(f"{name} must be None or an integer, got {_describe(threads)}") from None
-    if not 0 <= threads <= MAX_THREADS:
-        raise ValueError(f"{name} must be between 0 (the default) and {MAX_THREADS}, got {threads}")
-    return threads
+    if not 0 <= count <= MAX_THREADS:
+        raise ValueError(f"{name} must be between 0 (the default) and {MAX_THREADS}, got {count}")
+    return count
 
 
 #: The fill rules the core knows, by their SVG / canvas names.
 FILL_RULES = {"evenodd": _core.EVEN_ODD, "nonzero": _core.NONZERO}
 
 
-def as_fill_rule(fill_rule) -> int:
+def as_fill_rule(fill_rule: Any) -> int:
     """Return the core's code for `fill_rule`: "evenodd" (the contract) or "nonzero"."""
     try:
         return FILL_RULES[fill_rule]
@@ -160,7 +161,7 @@ def as_fill_rule(fill_rule) -> int:
                          f"got {_describe(fill_rule)}") from None
 
 
-def as_window(window, shape: tuple[int, int], name: str = "window") -> tuple[int, int, int, int]:
+def as_window(window: Any, shape: tuple[int, int], name: str = "window") -> tuple[int, int, int, int]:
     """Return `window` as (row0, col0, height, width), checked to lie inside `shape`.
 
     The window is the slice ``[row0:row0 + height, col0:col0 + width]`` of
@@ -187,7 +188,7 @@ def as_window(window, shape: tuple[int, int], name: str = "window") -> tuple[int
     return row0, col0, height, width
 
 
-def window_origin(window, shape: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
+def window_origin(window: Any, shape: tuple[int, int]) -> tuple[int, int, tuple[int, int]]:
     """(row0, col0, result shape) of an optional window of an image of `shape`."""
     if window is None:
         return 0, 0, shape
@@ -195,7 +196,7 @@ def window_origin(window, shape: tuple[int, int]) -> tuple[int, int, tuple[int, 
     return row0, col0, (height, width)
 
 
-def checked_rings(rings, hint=None) -> tuple[np.ndarray, np.ndarray | None]:
+def checked_rings(rings: Any, hint: Any = None) -> tuple[np.ndarray, np.ndarray | None]:
     """(vertices, ring_ends) of one polygon's ``(ring, label)`` pairs, each ring checked by as_vertices.
 
     ring_ends is None for a single ring (the core's single-ring call).  `hint`,
@@ -212,7 +213,7 @@ def checked_rings(rings, hint=None) -> tuple[np.ndarray, np.ndarray | None]:
     return np.ascontiguousarray(np.concatenate(checked), dtype=np.float64), np.cumsum(lengths)
 
 
-def checked_polygons(polygons, hinted=(), hint=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def checked_polygons(polygons: Any, hinted: Any = (), hint: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(vertices, ring_ends, polygon_ends) of polygons given as lists of ``(ring, label)`` pairs.
 
     Polygon p in `hinted` is itself one ring of points; `hint` adds its sentence to a refusal.
@@ -232,7 +233,7 @@ def checked_polygons(polygons, hinted=(), hint=None) -> tuple[np.ndarray, np.nda
     return vertices, np.cumsum(lengths), np.cumsum(ring_counts)
 
 
-def _hinted(ring, label: str, hint) -> np.ndarray:
+def _hinted(ring: Any, label: str, hint: Any) -> np.ndarray:
     """as_vertices(ring, label), with `hint`'s sentence (if any) added to a refusal."""
     try:
         return as_vertices(ring, label)

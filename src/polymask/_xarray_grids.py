@@ -159,7 +159,9 @@ class _Grid:
         if self.transform is not None:
             from polymask._transform import as_transform, to_sample_frame
 
-            return to_sample_frame(vertices, as_transform(self.transform))
+            cells = as_transform(self.transform)
+            assert cells is not None  # self.transform is not None
+            return to_sample_frame(vertices, cells)
         (lon_max, lat_max), (dlon, dlat) = self.origin, self.step
         # Each grid point is tested NUDGE_LON west and NUDGE_LAT south of where it is, as
         # regionmask tests it: the regions move that far east and north instead.

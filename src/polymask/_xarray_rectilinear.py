@@ -53,7 +53,7 @@ class RectilinearGrid(PointGrid):
         regions = _Regions(flat)
         if chunks is None:
             return self.reorder(self.numbers(regions, values, 0, 0, *self.fill_shape))
-        return self.reorder(self._lazy(chunks, lambda row0, col0, height, width: self.numbers(
+        return self.reorder(self._lazy_windows(chunks, lambda row0, col0, height, width: self.numbers(
             regions, values, row0, col0, height, width), np.float64))
 
     def layers(self, flat: PolygonList, chunks=None):
@@ -61,8 +61,9 @@ class RectilinearGrid(PointGrid):
         regions = _Regions(flat)
         if chunks is None:
             return self.stack(regions, 0, 0, *self.fill_shape)
-        return self._lazy(chunks, lambda row0, col0, height, width: self.stack(regions, row0, col0, height, width),
-                          bool, len(flat))
+        return self._lazy_windows(chunks,
+                                   lambda row0, col0, height, width: self.stack(regions, row0, col0, height, width),
+                                   bool, len(flat))
 
     def numbers(self, regions: "_Regions", values: np.ndarray, row0: int, col0: int, height: int,
                 width: int) -> np.ndarray:
@@ -120,13 +121,13 @@ class RectilinearGrid(PointGrid):
             keep = keep[keep != col - col0] if col is not None else keep
             rows.append(np.full(len(keep), row - row0))
             cols.append(keep)
-        rows, cols = np.concatenate(rows), np.concatenate(cols)
-        lon, lat = self.lon_sorted[col0 + cols], self.lat_sorted[row0 + rows]
-        dateline = (cols == col - col0) if col is not None else np.zeros(len(rows), dtype=bool)
-        pole = (rows == row - row0) if row is not None else np.zeros(len(rows), dtype=bool)
-        yield (rows, cols), lon, lat, dateline, pole
+        row_index, col_index = np.concatenate(rows), np.concatenate(cols)
+        lon, lat = self.lon_sorted[col0 + col_index], self.lat_sorted[row0 + row_index]
+        dateline = (col_index == col - col0) if col is not None else np.zeros(len(row_index), dtype=bool)
+        pole = (row_index == row - row0) if row is not None else np.zeros(len(row_index), dtype=bool)
+        yield (row_index, col_index), lon, lat, dateline, pole
 
-    def _lazy(self, chunks, window, dtype, layers: int | None = None):
+    def _lazy_windows(self, chunks, window, dtype, layers: int | None = None):
         import dask.array as da
 
         from polymask.dask import _chunks

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -53,7 +54,7 @@ def _lessons(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lesson_text(lessons) -> str:
+def _lesson_text(lessons: Any) -> str:
     """The lessons as a table for a terminal: aligned columns, each lesson's stages on a line below it."""
     rows = [("#", "lesson", "notebook", "exercise")]
     rows += [(str(entry.number), entry.title, entry.notebook_path, entry.exercise_path or "-") for entry in lessons]
@@ -116,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return bench.main(argv[1:])
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    status: int = args.run(args)
+    return status
 
 
 if __name__ == "__main__":

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _coco, _core, _inputs, _layouts
 from polymask._describe import short_repr
@@ -37,6 +38,7 @@ from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._transform import IDENTITY, to_sample_frame
 from polymask._validation import _as_integer, _describe
+from polymask.typing import RLE, CompressedRLE, MaskArray, RLELike, UncompressedRLE
 
 __all__ = ["area", "decode", "encode", "iou", "merge"]
 
@@ -44,8 +46,18 @@ __all__ = ["area", "decode", "encode", "iou", "merge"]
 _MAX_PIXELS = 2**32 - 1
 
 
-def encode(objects: Sequence[Any], height: int, width: int, *, compressed: bool = True,
-           threads: int | None = None) -> list[dict]:
+# compressed=True (the default) writes counts as bytes, False as a list of ints.
+@overload
+def encode(objects: Sequence[object], height: int, width: int, *, compressed: Literal[True] = True,
+           threads: int | None = None) -> list[CompressedRLE]: ...
+@overload
+def encode(objects: Sequence[object], height: int, width: int, *, compressed: Literal[False],
+           threads: int | None = None) -> list[UncompressedRLE]: ...
+@overload
+def encode(objects: Sequence[object], height: int, width: int, *, compressed: bool = True,
+           threads: int | None = None) -> list[RLE]: ...
+def encode(objects: Sequence[object], height: int, width: int, *, compressed: bool = True,
+           threads: int | None = None) -> list[CompressedRLE] | list[UncompressedRLE] | list[RLE]:
     """COCO RLEs of many objects of one height x width image.
 
     Parameters
@@ -112,9 +124,9 @@ def encode(objects: Sequence[Any], height: int, width: int, *, compressed: bool 
         # The common case, every object a list of flat lists: parsed, encoded
         # and made into dicts in one pass in C.  None: some object is in
         # another form (or bad); the general path below takes them all.
-        results = _coco.encode_segmentations(objects, height, width, _core.EVEN_ODD, thread_count, compressed)
-        if results is not None:
-            return results
+        fast = _coco.encode_segmentations(objects, height, width, _core.EVEN_ODD, thread_count, compressed)
+        if fast is not None:
+            return fast
     batch = _Batch()
     parts, parts_per_object, polygon_objects = batch.parts, batch.parts_per_object, batch.polygon_objects
     for index, item in enumerate(objects):
@@ -128,13 +140,14 @@ def encode(objects: Sequence[Any], height: int, width: int, *, compressed: bool 
             batch.add(index, item)
     vertices, ring_ends, part_ends, object_ends = batch.arrays()
     polygon_objects = batch.polygon_objects
-    encoded = _coco.encode(vertices, ring_ends, part_ends, object_ends, height, width,
-                           _core.EVEN_ODD, thread_count, compressed)
+    encoded: Sequence[Any] = _coco.encode(vertices, ring_ends, part_ends, object_ends, height, width,
+                                          _core.EVEN_ODD, thread_count, compressed)
     if not compressed:
         encoded = [counts.tolist() for counts in encoded]
     if not batch.passthrough:  # every object was a polygon: results in order
-        return [{"size": [height, width], "counts": counts} for counts in encoded]
-    results: list = [None] * len(objects)
+        in_order: list[Any] = [{"size": [height, width], "counts": counts} for counts in encoded]
+        return in_order
+    results: list[Any] = [None] * len(objects)
     for index, counts in zip(polygon_objects, encoded):
         results[index] = {"size": [height, width], "counts": counts}
     for index, rle in batch.passthrough.items():
@@ -152,14 +165,14 @@ class _Batch:
     part.  Other polygon forms go through the library's one input funnel, one part each.
     """
 
-    def __init__(self):
-        self.parts: list = []                # flat lists, or Rings of other polygon forms
+    def __init__(self) -> None:
+        self.parts: list[Any] = []                # flat lists, or Rings of other polygon forms
         self.parts_per_object: list[int] = []
         self.polygon_objects: list[int] = []  # object index of each encoded object
-        self.passthrough: dict[int, Mapping] = {}
+        self.passthrough: dict[int, Mapping[str, Any]] = {}
         self.has_rings = False
 
-    def add(self, index: int, item) -> None:
+    def add(self, index: int, item: Any) -> None:
         # The common case first, with exact type checks: a list of lists of numbers.
         if type(item) is list and item and type(item[0]) is list and item[0] and type(item[0][0]) in (float, int):
             if len(item[0]) != 2 or _layouts.is_segmentation(item, thorough=True):
@@ -174,7 +187,7 @@ class _Batch:
         else:
             self._add_polygon(index, item, f"objects[{index}]")
 
-    def _add_parts(self, index: int, parts) -> None:
+    def _add_parts(self, index: int, parts: Any) -> None:
         for k, part in enumerate(parts):
             if type(part) is not list and not _layouts.is_flat(part):
                 raise ValueError(f"objects[{index}][{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
@@ -183,7 +196,7 @@ class _Batch:
         self.parts_per_object.append(len(parts))
         self.polygon_objects.append(index)
 
-    def _add_polygon(self, index: int, item, name: str) -> None:
+    def _add_polygon(self, index: int, item: Any, name: str) -> None:
         try:
             rings = _inputs.polygon(item, name=name)  # the library's one funnel, as every entry point
         except (TypeError, ValueError) as error:
@@ -194,7 +207,7 @@ class _Batch:
         self.polygon_objects.append(index)
         self.has_rings = True
 
-    def arrays(self):
+    def arrays(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
         """(vertices in the sample frame, ring_ends, part_ends, object_ends)."""
         object_ends = np.cumsum(np.asarray(self.parts_per_object, dtype=np.int64))
         if not self.has_rings:
@@ -219,10 +232,10 @@ class _Batch:
         vertices = to_sample_frame(np.ascontiguousarray(vertices, dtype=np.float64), IDENTITY)
         return vertices, np.ascontiguousarray(ring_ends, dtype=np.int64), part_ends, object_ends
 
-    def _flat(self, parts: list, object_ends: np.ndarray, first_part: int):
+    def _flat(self, parts: list[Any], object_ends: NDArray[Any], first_part: int) -> tuple[NDArray[Any], NDArray[Any]]:
         """Flat lists to (M, 2) vertices and ring ends; errors name the object and part."""
         vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
-        if bad >= 0:
+        if vertices is None or ring_ends is None:  # flat_parts found part `bad` bad
             name = self._part_name(first_part + bad, object_ends)
             part = parts[bad]
             if problem == "odd":
@@ -245,7 +258,7 @@ class _Batch:
         return f"objects[{self.polygon_objects[position]}][{part_index - first}]"
 
 
-def _image_size(height, width) -> tuple[int, int]:
+def _image_size(height: Any, width: Any) -> tuple[int, int]:
     height = _as_integer(height, "height")
     width = _as_integer(width, "width")
     if height < 1 or width < 1:
@@ -255,7 +268,7 @@ def _image_size(height, width) -> tuple[int, int]:
     return height, width
 
 
-def _size_of(rle, name: str) -> tuple[int, int]:
+def _size_of(rle: Any, name: str) -> tuple[int, int]:
     if not isinstance(rle, Mapping) or "size" not in rle or "counts" not in rle:
         raise TypeError(f"{name} must be a COCO RLE dict {{'size': [h, w], 'counts': ...}}, got {_describe(rle)}")
     size = rle["size"]
@@ -270,7 +283,7 @@ def _size_of(rle, name: str) -> tuple[int, int]:
     return height, width
 
 
-def _counts_of(rle, name: str, expected_size=None) -> np.ndarray:
+def _counts_of(rle: Any, name: str, expected_size: Any = None) -> np.ndarray:
     """The uint32 run lengths of a compressed or uncompressed RLE, validated."""
     height, width = _size_of(rle, name)
     if expected_size is not None and (height, width) != tuple(expected_size):
@@ -292,23 +305,24 @@ def _counts_of(rle, name: str, expected_size=None) -> np.ndarray:
         except ValueError as error:
             raise ValueError(f"{name}['counts'] is not a COCO counts string: {error}") from None
     else:
+        parsed: NDArray[Any] | None
         try:
-            runs = np.asarray(counts)
+            parsed = np.asarray(counts)
         except (TypeError, ValueError, RecursionError):  # ragged or nested past NumPy's 64 dimensions
-            runs = None
-        if runs is None or runs.ndim != 1 or (runs.size and runs.dtype.kind not in "iu"):
+            parsed = None
+        if parsed is None or parsed.ndim != 1 or (parsed.size and parsed.dtype.kind not in "iu"):
             raise TypeError(f"{name}['counts'] must be bytes, str or a list of run lengths (ints), "
                             f"got {_describe(counts)}")
-        if runs.size and (runs.min() < 0 or runs.max() > _MAX_PIXELS):
+        if parsed.size and (parsed.min() < 0 or parsed.max() > _MAX_PIXELS):
             raise ValueError(f"{name}['counts'] run lengths must be in [0, 2^32), got {_describe(counts)}")
-        runs = runs.astype(np.uint32)
+        runs = parsed.astype(np.uint32)
     total = int(runs.sum(dtype=np.uint64))
     if total != height * width:
         raise ValueError(f"{name}'s runs cover {total} pixels, but its size {[height, width]} has {height * width}")
     return runs
 
 
-def _as_rle_list(rles, name: str) -> tuple[list, bool]:
+def _as_rle_list(rles: Any, name: str) -> tuple[list[Any], bool]:
     """(list of RLE dicts, whether one dict was passed)."""
     if isinstance(rles, Mapping):
         return [rles], True
@@ -317,7 +331,7 @@ def _as_rle_list(rles, name: str) -> tuple[list, bool]:
     return list(rles), False
 
 
-def decode(rles: Mapping | Sequence[Mapping]) -> np.ndarray:
+def decode(rles: RLELike | Sequence[RLELike]) -> MaskArray:
     """The bool mask of an RLE, (h, w); or of a list of RLEs, (h, w, n), in pycocotools' layout.
 
     Both are Fortran-ordered, as pycocotools returns them: each instance's
@@ -374,7 +388,12 @@ def decode(rles: Mapping | Sequence[Mapping]) -> np.ndarray:
     return result[:, :, 0] if single else result
 
 
-def area(rles: Mapping | Sequence[Mapping]) -> int | np.ndarray:
+# One RLE gives an int, a sequence of them an array.
+@overload
+def area(rles: RLELike) -> int: ...
+@overload
+def area(rles: Sequence[RLELike]) -> NDArray[np.uint64]: ...
+def area(rles: RLELike | Sequence[RLELike]) -> int | NDArray[np.uint64]:
     """Pixels inside an RLE (an int), or per RLE of a list (a uint64 array).
 
     Parameters
@@ -410,7 +429,13 @@ def area(rles: Mapping | Sequence[Mapping]) -> int | np.ndarray:
     return int(areas[0]) if single else areas
 
 
-def merge(rles: Sequence[Mapping], intersect: bool = False, *, compressed: bool = True) -> dict:
+@overload
+def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: Literal[True] = True) -> CompressedRLE: ...
+@overload
+def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: Literal[False]) -> UncompressedRLE: ...
+@overload
+def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool = True) -> RLE: ...
+def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool = True) -> RLE:
     """The union (or, with intersect=True, intersection) of RLEs of one image size.
 
     Parameters
@@ -452,8 +477,8 @@ def merge(rles: Sequence[Mapping], intersect: bool = False, *, compressed: bool 
     return {"size": list(size), "counts": _coco.compress(merged) if compressed else merged.tolist()}
 
 
-def iou(detections: Mapping | Sequence[Mapping], ground_truths: Mapping | Sequence[Mapping],
-        iscrowd: Sequence[bool] | None = None) -> np.ndarray:
+def iou(detections: RLELike | Sequence[RLELike], ground_truths: RLELike | Sequence[RLELike],
+        iscrowd: Sequence[bool] | None = None) -> NDArray[np.float64]:
     """Intersection over union of every detection with every ground truth.
 
     As ``pycocotools.mask.iou``.  All RLEs must have one image size.

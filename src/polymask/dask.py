@@ -52,8 +52,8 @@ from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
-from polymask._types import DTypeLike, FillRule, PolygonLike, PolygonsLike, Shape, TransformLike
 from polymask._validation import as_fill_rule, as_shape
+from polymask.typing import DTypeLike, FillRule, PolygonLike, PolygonsLike, ShapeLike, TransformLike
 
 __all__ = ["coverage", "mask", "rasterize"]
 
@@ -68,7 +68,7 @@ DEFAULT_CHUNK = 4096
 MAX_BLOCKS = 1_000_000
 
 
-def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
+def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
          threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
 
@@ -130,7 +130,7 @@ def mask(vertices: PolygonLike, shape: Shape, *, chunks: Any = DEFAULT_CHUNK, fi
                          name=f"polymask-mask-{token}")
 
 
-def rasterize(polygons: PolygonsLike, shape: Shape, values: ArrayLike | str | None = None, *,
+def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
               threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
@@ -285,7 +285,7 @@ def _snapshot_rings(rings: Rings) -> Rings:
     return Rings(rings.vertices.copy(), ring_ends)
 
 
-def _chunks(chunks, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _chunks(chunks: Any, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Dask's block sizes for `chunks`, at most MAX_BLOCKS blocks of at least one pixel; ValueError otherwise."""
     expected = f"chunks must be block sizes for an array of shape {shape}, positive integers"
     count = _simple_block_count(chunks, shape)  # before normalizing: chunks=1 on a huge image is refused cheaply
@@ -303,7 +303,7 @@ def _chunks(chunks, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int,
     return normalized
 
 
-def _simple_block_count(chunks, shape: tuple[int, int]) -> int | None:
+def _simple_block_count(chunks: Any, shape: tuple[int, int]) -> int | None:
     """The block count of an int or (int, int) chunking, without building it; None for other forms."""
     sizes = chunks if isinstance(chunks, tuple) and len(chunks) == 2 else (chunks, chunks)
     try:
@@ -315,24 +315,26 @@ def _simple_block_count(chunks, shape: tuple[int, int]) -> int | None:
     return math.ceil(shape[0] / sides[0]) * math.ceil(shape[1] / sides[1])
 
 
-def _refuse_block_count(chunks, count: int):
+def _refuse_block_count(chunks: Any, count: int):
     raise ValueError(f"chunks={short_repr(chunks)} would make {count:,} blocks; at most {MAX_BLOCKS:,} are allowed "
                      f"(each block is a Dask task); use larger chunks, such as the default {DEFAULT_CHUNK}")
 
 
-def _block_starts(block_chunks) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _block_starts(block_chunks: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The first row of each block row and the first column of each block column, plus the ends."""
-    return tuple(tuple(itertools.accumulate(sizes, initial=0)) for sizes in block_chunks)
+    row_sizes, col_sizes = block_chunks
+    return tuple(itertools.accumulate(row_sizes, initial=0)), tuple(itertools.accumulate(col_sizes, initial=0))
 
 
-def _window(block_id, starts) -> tuple[int, int, int, int]:
+def _window(block_id: Any, starts: Any) -> tuple[int, int, int, int]:
     """(row0, col0, height, width) of block `block_id`, from the chunk boundaries."""
     (row_block, col_block), (row_starts, col_starts) = block_id, starts
     row0, col0 = row_starts[row_block], col_starts[col_block]
     return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
 
 
-def _mask_block(rings, rule: int, threads: int, starts, all_touched: bool = False, block_id=None) -> np.ndarray:
+def _mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: bool = False,
+                block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
     if all_touched:
@@ -344,8 +346,8 @@ def _mask_block(rings, rule: int, threads: int, starts, all_touched: bool = Fals
     return block
 
 
-def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: bool = False,
-                     block_id=None) -> np.ndarray:
+def _rasterize_block(burn: _Burn, rule: int, threads: int, starts: Any, all_touched: bool = False,
+                     block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat, labels = burn.reaching(row0, col0, height, width)
@@ -356,7 +358,7 @@ def _rasterize_block(burn: _Burn, rule: int, threads: int, starts, all_touched: 
 
 # ---- coverage fractions (polymask.coverage, block by block) ----------------
 
-def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | None = None,
+def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike | None = None,
              fill_rule: FillRule = "evenodd", dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK,
              threads: int = 1) -> da.Array:
     """The fractions of ``polymask.coverage(polygon, shape)`` as a lazy Dask array.
@@ -421,7 +423,8 @@ def coverage(polygon: PolygonLike, shape: Shape, *, transform: TransformLike | N
                          name=f"polymask-coverage-{token}")
 
 
-def _coverage_block(rings, rule: int, threads: int, dtype: np.dtype, starts, block_id=None) -> np.ndarray:
+def _coverage_block(rings: Any, rule: int, threads: int, dtype: np.dtype, starts: Any,
+                    block_id: Any = None) -> np.ndarray:
     coordinates, ring_ends = rings
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=dtype)  # calloc: only the cells the region meets are written

@@ -62,11 +62,11 @@ from polymask import _core, _inputs, _polygons
 from polymask._describe import short_repr
 from polymask._geometries import geometry_array
 from polymask._rings import PolygonList, vertex_ranges
-from polymask._types import PolygonLike
 from polymask._validation import _describe
 from polymask._xarray_grids import _Grid
 from polymask._xarray_points import PointGrid, point_grid
 from polymask._xarray_rectilinear import RectilinearGrid
+from polymask.typing import PolygonLike
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
 
@@ -345,7 +345,7 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     if not one_per_point:  # _burn's labels are in the grid's order already
         layers = grid.reorder(layers)
     keep = np.asarray(layers.any(axis=tuple(range(1, layers.ndim)))) if drop else np.ones(len(flat), dtype=bool)
-    coords = {"region": numbers[keep]}
+    coords = {"region": np.asarray(numbers)[keep]}
     if names is not None:
         coords["names"] = ("region", np.asarray(names, dtype=object)[keep])
     if abbrevs is not None:
@@ -376,18 +376,21 @@ class _Stack:
         in_cols = self.col is not None and col0 <= self.col < col0 + width
         in_rows = self.row is not None and row0 <= self.row < row0 + height
         if in_cols:
+            assert self.dateline is not None  # made whenever there is a dateline column
             column = np.zeros((len(self.flat), height, 1), dtype=bool)
             _fill_layers(column, self.dateline, self.flat, row0, self.col)
             if in_rows:
                 column[:, self.row - row0] = False  # the corner: tried below
             layers[:, :, self.col - col0] |= column[:, :, 0]
         if in_rows:
+            assert self.pole is not None  # made whenever there is a pole row
             line = np.zeros((len(self.flat), 1, width), dtype=bool)
             _fill_layers(line, self.pole, self.flat, self.row, col0)
             if in_cols:
                 line[:, :, self.col - col0] = False
             layers[:, self.row - row0, :] |= line[:, 0, :]
         if in_cols and in_rows:
+            assert self.corner is not None  # made whenever there are both
             corner = np.zeros((len(self.flat), 1, 1), dtype=bool)
             _fill_layers(corner, self.corner, self.flat, self.row, self.col)
             layers[:, self.row - row0, self.col - col0] |= corner[:, 0, 0]

@@ -16,6 +16,7 @@ import math
 import os
 import stat
 from collections import defaultdict
+from typing import Any
 
 from polymask.bench.report import format_ratio, format_seconds
 from polymask.course import peers as peer_registry
@@ -64,7 +65,7 @@ def load_rows(path) -> dict[str, list[dict]]:
     document = read_document(path)
     if not isinstance(document, dict) or not isinstance(document.get("benchmarks"), list):
         raise ValueError(f"{path} is not a pytest-benchmark JSON file (no 'benchmarks' list)")
-    groups = defaultdict(list)
+    groups: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
     for index, entry in enumerate(document["benchmarks"]):
         try:
             _add_row(groups, entry)

@@ -127,7 +127,7 @@ class Floors:
             cl.enqueue_copy(queue, host, device_buffer, is_blocking=True)
 
         contenders = {"bare launch + blocking copy": bare, **calls}
-        samples = {name: [] for name in contenders}
+        samples: dict[str, list[float]] = {name: [] for name in contenders}
         for _ in range(repeats):
             for name, function in contenders.items():
                 start = time.perf_counter()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import polymask
 from polymask.bench.machine import machine_info
@@ -15,7 +16,7 @@ from polymask.course.problems import random_polygon
 SWEEP_BACKENDS = ("scanline", "cython_prange", "numba", "opencl")
 #: A backend slower than this at one sweep value is not run at the larger ones.
 SWEEP_BUDGET_SECONDS = 0.25
-SWEEP_VALUES = {
+SWEEP_VALUES: dict[str, list[int] | None] = {
     "size": [256, 512, 1024, 2048, 4096, 8192],
     "vertices": [3, 10, 30, 100, 300, 1000, 3000, 10_000, 100_000],
     "threads": None,  # 1, 2, 4, ... up to the usable cores
@@ -33,7 +34,8 @@ def run_sweep(args) -> dict:
     backends = [s for s in SWEEP_BACKENDS if stage_registry.availability(s).available]
     if parameter != "threads" and not args.no_peers:
         backends += [p.id for p in peer_registry.PEERS if p.availability()[0] and p.id in ("opencv", "pillow")]
-    series = {backend: [] for backend in backends}
+    assert values is not None  # only "threads" has no fixed list, and it was made above
+    series: dict[str, list[Any]] = {backend: [] for backend in backends}
     too_slow = set()  # a backend past the budget at one value is not run at larger ones
     progress = Progress(len(values) * len(backends), enabled=not args.no_progress)
     try:

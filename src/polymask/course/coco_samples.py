@@ -9,7 +9,7 @@ COCO's annotation-file layout, so the docs page (docs/guide/coco.md), its script
 (scripts/coco_demo.py) and the benchmark (benchmarks/test_coco.py) share one
 data set that anyone can regenerate.
 """
-from __future__ import annotations
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +36,8 @@ def annotations(n_images: int = 1, objects_per_image: int = 300, height: int = 4
     (shoelace), as COCO's tools compute them, not pixel counts.
     """
     rng = np.random.default_rng(seed)
-    images, objects = [], []
+    images: list[dict[str, Any]] = []
+    objects: list[dict[str, Any]] = []
     for image_id in range(1, n_images + 1):
         images.append({"id": image_id, "height": height, "width": width, "file_name": f"{image_id:06d}.jpg"})
         for _ in range(objects_per_image):

@@ -27,7 +27,8 @@ class Peer:
     convention: str
     #: The module that must import for the peer to run.
     requires: str
-    function: Callable[[np.ndarray, tuple], np.ndarray]
+    # (vertices, shape) -> mask for the mask peers; (vertices, x, y) -> inside for POINT_PEERS.
+    function: Callable[..., np.ndarray]
 
     def availability(self) -> tuple[bool, str]:
         try:

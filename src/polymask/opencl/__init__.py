@@ -79,3 +79,11 @@ __all__ = [
     "kernel_dir", "kernel_source", "mask", "profile", "release", "require", "select_device",
     "single_precision_tolerance", "unavailable_reason", "unpack",
 ]
+
+# The user API's functions and classes say they belong to ``polymask.opencl``,
+# where users import them from (help(), pickle), not to the module that defines them.
+for _name in __all__:
+    _public = globals()[_name]
+    if (isinstance(_public, type) or callable(_public)) and getattr(_public, "__module__", "").startswith(__name__):
+        _public.__module__ = __name__
+del _name, _public

@@ -35,7 +35,8 @@ def allocated_buffer(context, queue, device, flags, nbytes: int, what: str):
         if device.type & cl.device_type.CPU:
             np.empty(nbytes + HOST_MARGIN_BYTES, dtype=np.uint8)  # reserved, never touched, freed at once
         buffer = cl.Buffer(context, flags, nbytes)
-        cl.enqueue_fill_buffer(queue, buffer, np.uint8(0), 0, nbytes).wait()
+        # pyopencl's stubs miss that the pattern may be a NumPy scalar (its bytes are the pattern).
+        cl.enqueue_fill_buffer(queue, buffer, np.uint8(0), 0, nbytes).wait()  # type: ignore[arg-type]
         return buffer
     except (cl.Error, MemoryError) as error:
         raise OpenCLMemoryError(f"allocating {nbytes:,} bytes for the {what} on device "

@@ -15,7 +15,7 @@ import threading
 try:
     import pyopencl as cl
 except ImportError as _error:  # reported by unavailable_reason(), never raised at import
-    cl = None
+    cl = None  # type: ignore[assignment]  # every user asks unavailable_reason() before touching cl
     PYOPENCL_IMPORT_ERROR = f"{type(_error).__name__}: {_error}"
 else:
     PYOPENCL_IMPORT_ERROR = ""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -206,7 +207,7 @@ class DeviceInfo:
     #: True when the device does double precision (then the mask is bit-exact).
     fp64: bool
     #: The pyopencl.Device (None in an unpickled copy whose device this process does not have).
-    device: object = field(repr=False, compare=False)
+    device: Any = field(repr=False, compare=False)
 
     def __reduce__(self):
         # A pyopencl.Device does not pickle: the description travels, and the
@@ -256,7 +257,8 @@ def devices() -> list[DeviceInfo]:
 
 
 def _discover() -> list[DeviceInfo]:
-    found, per_type = [], {}
+    found: list[DeviceInfo] = []
+    per_type: dict[str, int] = {}
     try:
         platforms = cl.get_platforms()
     except cl.Error:  # the ICD loader's "no platform" (PLATFORM_NOT_FOUND_KHR)
@@ -342,7 +344,7 @@ def _device_from_string(spec: str, source: str):
     if match:
         # PYOPENCL_CTX's numbering: platforms as the ICD loader lists them.
         platform_index, device_index = int(match.group(1)), int(match.group(2) or 0)
-        by_platform = {}
+        by_platform: dict[int, list[DeviceInfo]] = {}
         for info in found:
             by_platform.setdefault(info.device.platform.int_ptr, []).append(info)
         try:

@@ -15,6 +15,7 @@ import numpy as np
 from polymask import _inputs
 from polymask._outputs import result_array
 from polymask._validation import as_shape
+from polymask.opencl._state import EngineState
 from polymask.opencl.buffers import is_device_array, wait_in_python
 from polymask.opencl.common import OpenCLError, check_not_forked, cl, device_label
 from polymask.opencl.launch import (
@@ -37,7 +38,7 @@ def _one_ring(vertices) -> np.ndarray:
     return rings.vertices
 
 
-class HostResults:
+class HostResults(EngineState):
     """MaskEngine's host path (mixed into the engine; see processing.py)."""
 
     def _holds(self, h_vertices: np.ndarray) -> bool:

@@ -46,7 +46,7 @@ def geometry(kernel: str, shape: tuple[int, int], limit: int) -> tuple[tuple[int
     rows, cols = shape
     if kernel == "pixel":
         group_cols = min(PIXEL_GROUP[0], limit)
-        local = (group_cols, max(1, min(PIXEL_GROUP[1], limit // group_cols)))
+        local: tuple[int, ...] = (group_cols, max(1, min(PIXEL_GROUP[1], limit // group_cols)))
         return (_round_up(max(cols, 1), local[0]), _round_up(max(rows, 1), local[1])), local
     if kernel == "scanline":
         local = (min(SCANLINE_GROUP, limit),)

@@ -39,8 +39,9 @@ PINNED_MIN_BYTES = 64 << 10
 def page_locked(context, queue, nbytes: int):
     """(buffer, host): an ALLOC_HOST_PTR buffer of `nbytes` and its host memory, mapped for good."""
     buffer = cl.Buffer(context, cl.mem_flags.READ_WRITE | cl.mem_flags.ALLOC_HOST_PTR, nbytes)
-    host, _ = cl.enqueue_map_buffer(queue, buffer, cl.map_flags.READ | cl.map_flags.WRITE, 0, (nbytes,), np.uint8,
-                                    is_blocking=True)
+    # pyopencl's stubs take neither an OR of map_flags (an int) nor a scalar type as the dtype.
+    host, _ = cl.enqueue_map_buffer(queue, buffer, cl.map_flags.READ | cl.map_flags.WRITE,  # type: ignore[arg-type]
+                                    0, (nbytes,), np.uint8, is_blocking=True)  # type: ignore[type-var,misc]
     return buffer, host
 
 

@@ -105,7 +105,8 @@ class MaskEngine(HostResults, DeviceResults):
         self.context = context_for(self.device)
         properties = cl.command_queue_properties.PROFILING_ENABLE if self.profiling else 0
         try:
-            self.queue = cl.CommandQueue(self.context, self.device, properties=properties)
+            # 0 (no properties) is what pyopencl takes for none; its stubs want the flag type.
+            self.queue = cl.CommandQueue(self.context, self.device, properties=properties)  # type: ignore[arg-type]
         except cl.Error as error:
             raise OpenCLError(f"creating a command queue on device {device_label(self.device)} "
                               f"failed: {error}") from None

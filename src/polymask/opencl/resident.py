@@ -10,13 +10,14 @@ from __future__ import annotations
 import numpy as np
 
 from polymask._validation import as_shape
+from polymask.opencl._state import EngineState
 from polymask.opencl.buffers import check_device_vertices
 from polymask.opencl.common import OpenCLMemoryError, cl, device_label
 from polymask.opencl.launch import as_packed, check_packing, forget, kernel_arguments, result_shape
 from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
 
 
-class DeviceResults:
+class DeviceResults(EngineState):
     """MaskEngine's device-resident path (mixed into the engine; see processing.py)."""
 
     _device_pool = None  # pyopencl.tools.MemoryPool of results on a GPU, made on first use

@@ -42,6 +42,8 @@ _libc.syscall.restype = ctypes.c_long
 class _PathBeneath(ctypes.Structure):
     _pack_ = 1
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+    allowed_access: int
+    parent_fd: int
 
 
 def _check(result, what: str) -> int:

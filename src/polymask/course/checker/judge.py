@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from polymask.course.checker.runner import Worker, WorkerEnded
@@ -84,7 +86,7 @@ def ask(worker: Worker, op: str, polygons: list, limit: float, phase: str, optio
     results = reply.get("results")
     if not isinstance(results, list) or len(results) != len(items):
         raise ProtocolError("protocol: a reply with the wrong number of answers", phase)
-    answers = []
+    answers: list[Any] = []  # a mask (ndarray) or an error (dict) per item
     for item, count, result in zip(items, sizes, results):
         if result is None:
             answers.append(worker.take(item["out"], count))

@@ -38,7 +38,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import IO, Callable
 
 import numpy as np
 
@@ -168,6 +168,7 @@ class Worker:
             environment["POLYMASK_CHECKER_WORKER"] = "1"
         command = [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)]
         if self.sandbox:
+            assert self.private is not None  # made whenever there is a sandbox
             command = self.sandbox.command(command, self.private)
             environment = self.sandbox.environment(environment, self.private)
         try:
@@ -259,8 +260,9 @@ class Worker:
                 raise self._ended(f"refused: {refused}")
             raise self._ended("protocol: a message arrived that answers no request")
         try:
-            self.process.stdin.write((json.dumps(message) + "\n").encode())
-            self.process.stdin.flush()
+            stdin = self._stdin()
+            stdin.write((json.dumps(message) + "\n").encode())
+            stdin.flush()
         except OSError:
             raise self._ended(self._how_it_ended()) from None
         start = time.monotonic()
@@ -304,10 +306,15 @@ class Worker:
 
     # ---- measured from outside ------------------------------------------------------------------------
 
+    def _stdin(self) -> IO[bytes]:
+        """The worker's standard input (always a pipe: Popen(stdin=PIPE))."""
+        assert self.process.stdin is not None
+        return self.process.stdin
+
     def thread_cpu(self) -> dict[int, float]:
         """CPU seconds used so far by each thread of the worker, from /proc."""
         ticks = os.sysconf("SC_CLK_TCK")
-        found = {}
+        found: dict[int, float] = {}
         try:
             tasks = os.listdir(f"/proc/{self.pid}/task")
         except OSError:
@@ -335,8 +342,8 @@ class Worker:
         """Kill the worker and every process below it; reap them; the learner's output (tail)."""
         try:
             if self.process.poll() is None:
-                self.process.stdin.write(b'{"op": "exit"}\n')
-                self.process.stdin.flush()
+                self._stdin().write(b'{"op": "exit"}\n')
+                self._stdin().flush()
         except OSError:
             pass
         me = os.getpid()
@@ -359,7 +366,7 @@ class Worker:
                 break
             time.sleep(0.005)
         try:
-            self.process.stdin.close()
+            self._stdin().close()
         except OSError:
             pass
         self.process.wait()

@@ -22,6 +22,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from polymask.course.checker import tokens
 from polymask.course.checker.exercises import Exercise
@@ -187,7 +188,8 @@ def annotation_scores(path: Path, include_path: list[str], confine=None) -> dict
 
 def _blocks(lines: list[str]) -> list[tuple[int, int, str]]:
     """(first, last, header) line numbers of every indented block, in one pass (a stack of open blocks)."""
-    found, open_blocks = [], []  # open_blocks: [indent, first line, last line, header]
+    found: list[tuple[int, int, str]] = []
+    open_blocks: list[list[Any]] = []  # [indent, first line, last line, header]
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped:

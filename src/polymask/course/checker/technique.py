@@ -301,7 +301,7 @@ def scaling_failure(worker: Worker, rng, limit: float, side: int = 256) -> str |
     the vertex count.  Each size is timed twice on fresh polygons (the minimum counts).
     """
     phase = "the scaling check"
-    seconds = {}
+    seconds: dict[int, float] = {}
     for count in (24, 2400, 24, 2400):
         polygons = [(_star(rng, count, side), (side, side)) for _ in range(2)]
         answers, elapsed = judge.ask(worker, "masks", polygons, limit, phase)

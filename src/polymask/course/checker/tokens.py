@@ -22,7 +22,8 @@ import tokenize
 
 def splice_lines(source: str) -> str:
     """`source` with every backslash-newline removed; the lines it joined stay, blank, after it."""
-    lines, joined = [], 0
+    lines: list[str] = []
+    joined = 0
     for part in re.split(r"\r?\n", source):
         if lines and lines[-1].endswith("\\"):
             lines[-1] = lines[-1][:-1] + part

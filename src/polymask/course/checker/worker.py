@@ -30,6 +30,7 @@ import mmap
 import os
 import sys
 import traceback
+from typing import Any
 
 import numpy as np
 
@@ -128,11 +129,13 @@ def bind_census(library: str):
 def load_module(path: str, name: str):
     """The learner's module, by the loader its file kind needs (a suffix-less symlink is fine)."""
     path = os.fspath(path)
+    loader: importlib.machinery.SourceFileLoader | importlib.machinery.ExtensionFileLoader
     if path.endswith(".py"):
         loader = importlib.machinery.SourceFileLoader(name, path)
     else:
         loader = importlib.machinery.ExtensionFileLoader(name, path)
     spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+    assert spec is not None and spec.loader is not None  # given a loader, a spec always has it
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -183,9 +186,10 @@ class Worker:
     def __init__(self, reply_fd: int, arena_fd: int):
         self.reply_fd = reply_fd
         self.arena = mmap.mmap(arena_fd, 0)
-        self.module = None
-        self.mask = None
-        self.census = None  # exercise 05: reads the core's live polygons (bind_census)
+        # Set by do_load: the learner's module and its mask function (or a stage's).
+        self.module: Any = None
+        self.mask: Any = None
+        self.census: Any = None  # exercise 05: reads the core's live polygons (bind_census)
 
     def reply(self, message: dict) -> None:
         data = (json.dumps(message) + "\n").encode()
@@ -232,7 +236,7 @@ class Worker:
         return {"ok": True}
 
     def _each(self, request, compute) -> dict:
-        results = []
+        results: list[dict[str, Any] | None] = []
         for item in request["items"]:
             try:
                 with np.errstate(all="ignore"):  # far-out vertices overflow on purpose

@@ -15,7 +15,7 @@ import os
 import queue
 import threading
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -126,7 +126,7 @@ class _StageThread:
                 done.set()
 
     def run(self, call: Callable[[], np.ndarray]) -> np.ndarray:
-        done, outcome = threading.Event(), {}
+        done, outcome = threading.Event(), dict[str, Any]()
         self.jobs.put((call, done, outcome))
         while not done.wait(0.05):  # a KeyboardInterrupt lands here within 0.05 s
             pass
