@@ -10,10 +10,14 @@ scripts/test.sh runs this after ruff:
 
     python scripts/lint.py        # exit 1, naming every file over its cap
 
-Lines are counted as ``wc -l`` counts them.
+Lines are counted as ``wc -l`` counts them, less the docstrings of a Python
+module, its classes and functions: a public function's reference (its
+Parameters, Returns, Raises and Examples sections, which the docs build
+requires) lives beside its code by convention and is not a second job.
 """
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -49,15 +53,40 @@ def capped_files() -> list[Path]:
     return sorted(found)
 
 
+def docstring_lines(source: str) -> int:
+    """How many lines of a Python source are docstrings (of the module, its classes and functions)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # a Cython or broken file: counted whole
+        return 0
+    total = 0
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str) and first.end_lineno is not None):
+                total += first.end_lineno - first.lineno + 1
+    return total
+
+
+def counted_lines(path: Path) -> int:
+    """The lines a file is held to its cap by: all of them, less a Python file's docstrings."""
+    data = path.read_bytes()
+    lines = data.count(b"\n")
+    if path.suffix in (".py", ".pyi"):
+        lines -= docstring_lines(data.decode("utf-8", errors="replace"))
+    return lines
+
+
 def over_cap() -> list[str]:
     """One line per module over its cap, naming the file, its length and the cap."""
     found = []
     for path in capped_files():
         name = path.relative_to(ROOT).as_posix()
         cap, reason = CAPS.get(name, (MAX_LINES, "every module"))
-        lines = path.read_bytes().count(b"\n")
+        lines = counted_lines(path)
         if lines > cap:
-            found.append(f"{name}: {lines} lines, cap {cap} ({reason})")
+            found.append(f"{name}: {lines} lines without docstrings, cap {cap} ({reason})")
     return found
 
 
