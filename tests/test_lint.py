@@ -7,18 +7,33 @@ _spec = importlib.util.spec_from_file_location("lint", ROOT / "scripts" / "lint.
 lint = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lint)
 
+SOURCE = '''"""Module.
+
+More.
+"""
+# a comment
+class A:
+    """One.
+    Two."""
+    x = 1
+def f():
+    """F.
+
+    Parameters
+    ----------
+    """
+    return """not a docstring
+"""
+'''
+
 
 def test_docstrings_do_not_count_and_code_and_comments_do(tmp_path):
-    source = ('"""Module.\n\nMore.\n"""\n'
-              "# a comment\n"
-              "class A:\n    '''One.\n    Two.'''\n    x = 1\n"
-              "def f():\n    \"\"\"F.\n\n    Parameters\n    ----------\n    \"\"\"\n    return '''not a docstring\n'''\n")
     path = tmp_path / "m.py"
-    path.write_text(source)
-    total = source.count("\n")
+    path.write_text(SOURCE)
+    total = SOURCE.count("\n")
     assert lint.counted_lines(path) == total - 4 - 2 - 5
     cython = tmp_path / "m.pyx"
-    cython.write_text(source)
+    cython.write_text(SOURCE)
     assert lint.counted_lines(cython) == total  # not Python: every line counts
 
 
