@@ -65,7 +65,9 @@ thread_scaling(counts, {schedule: [quiet[f"{schedule} {threads}"] for threads in
 display(Image("scaling.png"))
 
 # %% [markdown]
-# Compare each line with the dotted ideal. Every row costs about the same, so on cores
+# Compare each line with the dotted ideal. Each line is drawn over its own 1-thread time,
+# so on a busy machine, where the two 1-thread times can differ by a third from run to
+# run, read the printed times beside the chart. Every row costs about the same, so on cores
 # that nothing else uses, static bands finish together and the two schedules should
 # climb alike up to the core count; what separates them here, and from the ideal, is
 # the other work on this machine (the load average printed at the top) and, for big
@@ -139,13 +141,15 @@ print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 # iteration's value), one updated with `+=` is a *reduction* (each thread sums into its
 # own copy, and the copies are added at the end). Writing through a pointer is neither:
 # every thread touches the same memory, and two read-add-write sequences that overlap lose
-# one update. That is a *race*.
+# one update. That is a *race*. The cell is built with `-O0`, so that every update really
+# reads and writes memory: with optimisation GCC may keep the sum in a register for a whole
+# row and write it once per row, which makes the race rarer, not gone.
 
 # %%
 %load_ext Cython
 
 # %%
-%%cython --compile-args=-fopenmp --link-args=-fopenmp
+%%cython --compile-args=-fopenmp --compile-args=-O0 --link-args=-fopenmp
 # cython: boundscheck=False, wraparound=False
 from cython.parallel cimport prange
 
@@ -165,32 +169,37 @@ def count_race(const unsigned char[:, ::1] mask, int threads):
     cdef long *shared = &total  # every thread adds into the same long
     for row in prange(mask.shape[0], nogil=True, num_threads=threads):
         for col in range(mask.shape[1]):
-            if mask[row, col]:
-                shared[0] = shared[0] + 1
+            shared[0] = shared[0] + mask[row, col]  # read, add, write: another thread may write in between
     return total
 
 # %%
 pixels = expected.view(np.uint8)
 print("pixels inside (NumPy):      ", int(pixels.sum()))
 print("reduction, 2 threads:       ", count_reduction(pixels, 2))
-print("race, 2 threads, five tries:", [count_race(pixels, 2) for _ in range(5)])
+racy = [count_race(pixels, 2) for _ in range(5)]
+print("race, 2 threads, five tries:", racy)
+print(f"tries that lost updates: {sum(count != int(pixels.sum()) for count in racy)} of 5 "
+      f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
 
 # %% [markdown]
 # The reduction always agrees. The racy count is right only when the two threads happened
-# not to overlap (it stays right at 1 thread, or on one core); when they do, it comes out
-# lower, and differently each time. The mask stages have no such variable: each thread
-# writes its own rows, and nothing else.
+# not to overlap: when both run at once on two cores, updates are lost and the count comes
+# out lower, and differently each time. On a machine so busy that the two threads mostly
+# take turns on one core, some or all tries may come out right: the race is still there,
+# and it shows as soon as the cores are free. The mask stages have no such variable: each
+# thread writes its own rows, and nothing else.
 #
 # ## False sharing
 # Give each thread its own counter, in one array, and there is no race. But memory moves
 # between cores in cache lines (64 bytes on x86-64 and most ARM CPUs): counters next to
 # each other share a line, and every write by one core takes the line away from the other.
 # The same count, with the two threads' counters 1 slot (8 bytes) apart and 8 slots (64
-# bytes) apart. The cell is built with `-O2`: at `-O3` GCC may keep a counter in a
-# register for a whole row and write it once, and then almost no line moves.
+# bytes) apart. The cell is built with `-O0`, so that every `+=` really goes to memory: at
+# `-O2` GCC checks once per row that the counter does not overlap the mask, then keeps it
+# in a register (and vectorises the row) and writes it once, and almost no line moves.
 
 # %%
-%%cython --compile-args=-fopenmp --compile-args=-O2 --link-args=-fopenmp
+%%cython --compile-args=-fopenmp --compile-args=-O0 --link-args=-fopenmp
 # cython: boundscheck=False, wraparound=False
 from cython.parallel cimport prange, threadid
 
@@ -210,14 +219,16 @@ sharing = alternated({f"{spacing} slot(s) apart": lambda spacing=spacing: count_
 assert count_per_thread(pixels, np.zeros(16, dtype=np.int64), 8) == int(pixels.sum())
 for name, seconds in sharing.items():
     print(f"  counters {name:>16}: {seconds * 1e3:8.2f} ms")
-print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+print(f"1 slot apart / 8 slots apart: {sharing['1 slot(s) apart'] / sharing['8 slot(s) apart']:.2f}x; "
+      f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 # %% [markdown]
 # Same work, same answer. The line moves only while both threads run at once on two
-# cores: on a 2-core Intel Xeon virtual machine the neighbouring counters took about
-# twice as long as the spaced ones (31 ms against 16 ms); on a machine so busy (a load average well above the core
-# count) that the two threads mostly take turns, the two lines come out close. A real fix
-# is a reduction, as above, or a per-thread variable that lives in the thread's own stack.
+# cores: then the neighbouring counters take longer than the spaced ones (on a
+# 2-core Intel Xeon virtual machine, 6.0 ms against 3.3 ms); on a machine so busy (a load
+# average well above the core count) that the two threads mostly take turns, the two lines
+# come out close. Compare the ratio printed above with the load beside it. A real fix is a
+# reduction, as above, or a per-thread variable that lives in the thread's own stack.
 #
 # ## OMP_NUM_THREADS
 # `num_threads=0` here means OpenMP's default: the environment variable `OMP_NUM_THREADS`

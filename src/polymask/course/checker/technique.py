@@ -212,7 +212,9 @@ def memory_failure(worker: Worker, rng, limit: float, most_vertices: int = 30_00
     constructions = int(rng.integers(120, 241))
     held = 0
     made_wrong: list = []  # (vertices asked, polygons made, vertices made)
-    leaked, freed = [], []  # vertex counts of the objects whose C++ polygon outlived them, or not
+    # Vertex counts of the objects whose C++ polygon outlived them, and of those whose did not.
+    leaked: list[int] = []
+    freed: list[int] = []
 
     def batch(count):
         nonlocal held
