@@ -182,13 +182,22 @@ THREADS_SCENARIO = """
 import os, numpy as np, polymask
 def tasks():
     return len(os.listdir("/proc/self/task"))
-vertices = np.array([(3.5, 2.0), (2040.0, 30.5), (2000.0, 2040.0), (10.0, 2000.5)])
+# A 2000-vertex star: enough work per row that helpers clearly pay, so the pool
+# starts one without the block (a 4-vertex quad was too little work to be sure).
+angles = np.linspace(0, 2 * np.pi, 2000, endpoint=False)
+radii = np.where(np.arange(2000) % 2, 1000.0, 400.0)
+vertices = np.c_[1024 + radii * np.cos(angles), 1024 + radii * np.sin(angles)]
 before = tasks()
 with polymask.threads(1):
     for _ in range(5):
         polymask.mask(vertices, (2048, 2048))
 pinned = tasks()
-polymask.mask(vertices, (2048, 2048))
+# The pool wakes a helper only on a core it sees free: on a shared machine a call
+# can find none, so the default gets a few calls to show that it does start one.
+for _ in range(20):
+    polymask.mask(vertices, (2048, 2048))
+    if tasks() > pinned:
+        break
 print(before, pinned, tasks())
 """
 
