@@ -179,7 +179,7 @@ def odd_call():
     if which == 0:
         return "mask", (odd_vertices(), odd_shape()), some(
             out=odd_out(), threads=odd_threads(), fill_rule=odd_rule(), window=odd_window(),
-            transform=odd_transform(), all_touched=pick.choice([False, True, 1, "yes"]),
+            transform=odd_transform(), all_touched=pick.choice([False, True, "exact", 1, "yes"]),
             backend=pick.choice(["auto", "scanline", "python", "bogus", None]))
     if which == 1:
         return "masks", (odd_polygons(), odd_shape()), some(
@@ -188,7 +188,7 @@ def odd_call():
     if which == 2:
         return "rasterize", (odd_polygons(), odd_shape(), odd_values()), some(
             out=odd_out(), dtype=odd_dtype(), threads=odd_threads(), fill_rule=odd_rule(), window=odd_window(),
-            transform=odd_transform(), all_touched=pick.choice([False, True]))
+            transform=odd_transform(), all_touched=pick.choice([False, True, "exact", None]))
     if which == 3:
         return "coverage", (odd_vertices(), odd_shape()), some(
             out=odd_out(), dtype=odd_dtype(), threads=odd_threads(), fill_rule=odd_rule(), window=odd_window(),

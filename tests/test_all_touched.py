@@ -1,8 +1,11 @@
-"""all_touched=True: a pixel is in iff its cell shares positive area with the region.
+"""all_touched="exact": a pixel is in iff its cell shares positive area with the region.
+
+(``all_touched=True`` differs only where a coordinate lies within 1e-7 pixel of
+a cell side: tests/test_all_touched_tolerance.py.)
 
 Checked three ways: against the exact rational reference of
 tests/coverage_reference.py (small grids, vertices on pixel corners, edges
-along cell sides); as the identity ``mask(all_touched=True) == coverage > 0``;
+along cell sides); as the identity ``mask(all_touched="exact") == coverage > 0``;
 and against GDAL's all-touched burning through rasterio (0 differing pixels
 on random float polygons and multipolygons with holes under north-up,
 south-up, rotated and sheared transforms).
@@ -36,7 +39,7 @@ def test_known_answer_triangle():
                 [1, 1, 1, 0],
                 [0, 1, 1, 0],
                 [0, 1, 0, 0]]
-    np.testing.assert_array_equal(polymask.mask(triangle, (4, 4), all_touched=True).astype(int), expected)
+    np.testing.assert_array_equal(polymask.mask(triangle, (4, 4), all_touched="exact").astype(int), expected)
     # The centre rule claims only (1, 1) and (2, 1); the other seven are touched, not centred.
     assert np.argwhere(polymask.mask(triangle, (4, 4))).tolist() == [[1, 1], [2, 1]]
 
@@ -48,13 +51,13 @@ def test_edges_along_cell_sides_touch_nothing_beyond():
     square = [(0.5, 0.5), (3.5, 0.5), (3.5, 2.5), (0.5, 2.5)]
     expected = np.zeros((4, 5), dtype=bool)
     expected[1:3, 1:4] = True
-    np.testing.assert_array_equal(polymask.mask(square, (4, 5), all_touched=True), expected)
+    np.testing.assert_array_equal(polymask.mask(square, (4, 5), all_touched="exact"), expected)
 
 
 def test_vertex_on_a_corner_touches_no_diagonal_neighbour():
     # The triangle's apex is the corner (1.5, 1.5): cell (2, 2) meets it in a point only.
     triangle = [(-0.5, -0.5), (1.5, -0.5), (1.5, 1.5)]
-    touched = polymask.mask(triangle, (3, 3), all_touched=True)
+    touched = polymask.mask(triangle, (3, 3), all_touched="exact")
     assert not touched[2, 2] and not touched[1, 0] and touched[1, 1]
 
 
@@ -67,7 +70,7 @@ def test_matches_exact_area_reference(grid, rule, seed):
     rings = [rng.integers(-scale, 9 * scale, (6, 2)) / scale]
     if seed % 2:  # a hole or a second part on the same grid
         rings.append(rng.integers(0, 8 * scale, (4, 2)) / scale)
-    touched = polymask.mask(rings, (8, 8), fill_rule=rule, all_touched=True)
+    touched = polymask.mask(rings, (8, 8), fill_rule=rule, all_touched="exact")
     np.testing.assert_array_equal(touched, positive(exact_coverage(rings, (8, 8), rule)))
 
 
@@ -75,7 +78,7 @@ def test_matches_exact_area_reference(grid, rule, seed):
 def test_equals_coverage_positive_on_random_float_polygons(rule):
     for seed in range(5):
         polygon = polymask.course.problems.random_polygon(40, 64, seed=seed)
-        touched = polymask.mask(polygon, (64, 64), fill_rule=rule, all_touched=True)
+        touched = polymask.mask(polygon, (64, 64), fill_rule=rule, all_touched="exact")
         np.testing.assert_array_equal(touched, polymask.coverage(polygon, (64, 64), fill_rule=rule) > 0)
         # Every pixel whose centre is in has a cell that meets the region.
         assert not np.any(polymask.mask(polygon, (64, 64), fill_rule=rule) & ~touched)
@@ -92,7 +95,7 @@ def test_new_masks_over_most_rows_have_every_byte_written(rule):
         expected = polymask.coverage(polygon, (300, 300), fill_rule=rule) > 0
         dirty = np.full((300, 300), True)
         del dirty
-        touched = polymask.mask(polygon, (300, 300), fill_rule=rule, all_touched=True)
+        touched = polymask.mask(polygon, (300, 300), fill_rule=rule, all_touched="exact")
         np.testing.assert_array_equal(touched, expected)
         assert set(np.unique(touched.view(np.uint8))) <= {0, 1}
 
@@ -128,13 +131,13 @@ MARKING_CASES = {
 def test_both_paths_match_the_exact_reference(name, rule):
     polygon = {**OVERLAP_CASES, **MARKING_CASES}[name]
     rings = polygon if isinstance(polygon[0][0], list | tuple) else [polygon]
-    touched = polymask.mask(polygon, (8, 8), fill_rule=rule, all_touched=True)
+    touched = polymask.mask(polygon, (8, 8), fill_rule=rule, all_touched="exact")
     np.testing.assert_array_equal(touched, positive(exact_coverage(rings, (8, 8), rule)))
     np.testing.assert_array_equal(touched, polymask.coverage(polygon, (8, 8), fill_rule=rule) > 0)
 
 
 def test_a_spike_traced_back_touches_nothing():
-    assert not polymask.mask(OVERLAP_CASES["spike"], (8, 8), all_touched=True).any()
+    assert not polymask.mask(OVERLAP_CASES["spike"], (8, 8), all_touched="exact").any()
 
 
 def test_an_edge_grazing_a_corner_touches_the_cell():
@@ -143,7 +146,7 @@ def test_an_edge_grazing_a_corner_touches_the_cell():
     # positive, so the cell is touched and its coverage is positive too.
     eps = 2.0 ** -30
     triangle = [(6.0, -3.0 - eps), (6.0, 6.0), (-3.0 - eps, 6.0)]
-    touched = polymask.mask(triangle, (6, 6), all_touched=True)
+    touched = polymask.mask(triangle, (6, 6), all_touched="exact")
     fractions = polymask.coverage(triangle, (6, 6))
     assert touched[1, 1] and 0 < fractions[1, 1] < 1e-12
     assert not touched[1, 0] and not touched[0, 1]
@@ -167,13 +170,13 @@ def test_edges_through_cell_corners_with_awkward_heights(height):
         # The third vertex, as (offset from start - 2, row): near the long edge's ends and middle.
         for offset, row in [(-1, 5), (-1, height - 5), (5, height - 5), (3, 71 * height // 98)]:
             triangle = np.array([(start, 0), (start + width, height), (start - 2 + offset, row)], float)
-            touched = polymask.mask(triangle, shape, all_touched=True, threads=1)
+            touched = polymask.mask(triangle, shape, all_touched="exact", threads=1)
             np.testing.assert_array_equal(touched, polymask.coverage(triangle, shape) > 0,
                                           err_msg=f"triangle {triangle.tolist()}")
     # One of them against exact rationals too, over its top 50 rows.
     triangle = np.array([(2.0, 0.0), (30.0, height), (-1.0, 5.0)])
     window = (0, 0, 50, 32)
-    np.testing.assert_array_equal(polymask.mask(triangle, shape, all_touched=True, window=window),
+    np.testing.assert_array_equal(polymask.mask(triangle, shape, all_touched="exact", window=window),
                                   positive(exact_coverage([triangle], shape, window=window)))
 
 
@@ -183,8 +186,8 @@ def test_far_coordinates_take_the_extended_path(rule):
     # the same as the same polygon shifted next to the origin.
     shift = 3 * 2 ** 17
     polygon = polymask.course.problems.random_polygon(12, 40, seed=11)
-    near = polymask.mask(polygon, (40, 40), fill_rule=rule, all_touched=True)
-    far = polymask.mask(polygon + shift, (shift + 40, shift + 40), fill_rule=rule, all_touched=True,
+    near = polymask.mask(polygon, (40, 40), fill_rule=rule, all_touched="exact")
+    far = polymask.mask(polygon + shift, (shift + 40, shift + 40), fill_rule=rule, all_touched="exact",
                         window=(shift, shift, 40, 40))
     np.testing.assert_array_equal(far, near)
     np.testing.assert_array_equal(near, positive(exact_coverage(polygon, (40, 40), rule)))
@@ -196,34 +199,34 @@ def test_absurd_coordinates_take_the_area_sweep():
     # the area sweep decides, and the identity with coverage holds.
     big = np.finfo(np.float64).max
     triangle = np.array([(-big, 1.0), (big, 3.0), (8.0, big)])
-    touched = polymask.mask(triangle, (16, 16), all_touched=True)
+    touched = polymask.mask(triangle, (16, 16), all_touched="exact")
     np.testing.assert_array_equal(touched, polymask.coverage(triangle, (16, 16)) > 0)
     assert touched[3:].all() and not touched[:2].any()
 
 
 def test_windows_and_out():
     polygon = polymask.course.problems.random_polygon(25, 50, seed=3)
-    full = polymask.mask(polygon, (50, 60), all_touched=True)
+    full = polymask.mask(polygon, (50, 60), all_touched="exact")
     out = np.zeros((11, 17), dtype=np.uint8)
-    result = polymask.mask(polygon, (50, 60), all_touched=True, window=(20, 30, 11, 17), out=out)
+    result = polymask.mask(polygon, (50, 60), all_touched="exact", window=(20, 30, 11, 17), out=out)
     assert result is out
     np.testing.assert_array_equal(out.view(bool), full[20:31, 30:47])
 
 
 def test_teaching_stage_backend_is_refused():
-    with pytest.raises(ValueError, match="all_touched=True needs the scanline core"):
+    with pytest.raises(ValueError, match="all_touched needs the scanline core"):
         polymask.mask([(0, 0), (3, 0), (0, 3)], (4, 4), all_touched=True, backend="python")
 
 
 def test_rasterize_all_touched_is_the_touched_masks_in_order():
     rng = np.random.default_rng(5)
     polygons = [rng.uniform(-2, 30, (5, 2)) for _ in range(6)]
-    labels = polymask.rasterize(polygons, (28, 28), all_touched=True, fill_rule="nonzero")
+    labels = polymask.rasterize(polygons, (28, 28), all_touched="exact", fill_rule="nonzero")
     expected = np.zeros((28, 28), dtype=np.uint8)
     for value, polygon in enumerate(polygons, start=1):
-        expected[polymask.mask(polygon, (28, 28), all_touched=True, fill_rule="nonzero")] = value
+        expected[polymask.mask(polygon, (28, 28), all_touched="exact", fill_rule="nonzero")] = value
     np.testing.assert_array_equal(labels, expected)
-    window = polymask.rasterize(polygons, (28, 28), all_touched=True, fill_rule="nonzero", window=(3, 5, 20, 9))
+    window = polymask.rasterize(polygons, (28, 28), all_touched="exact", fill_rule="nonzero", window=(3, 5, 20, 9))
     np.testing.assert_array_equal(window, labels[3:23, 5:14])
 
 
@@ -242,12 +245,12 @@ def test_rasterize_all_touched_in_one_core_call_equals_the_masks(threads):
     shape = (36, 36)
     expected = np.zeros(shape, dtype=np.uint16)
     for value, polygon in enumerate(polygons, start=1):
-        expected[polymask.mask(polygon, shape, all_touched=True)] = value
-    labels = polymask.rasterize(polygons, shape, all_touched=True, threads=threads, dtype=np.uint16)
+        expected[polymask.mask(polygon, shape, all_touched="exact")] = value
+    labels = polymask.rasterize(polygons, shape, all_touched="exact", threads=threads, dtype=np.uint16)
     np.testing.assert_array_equal(labels, expected)
     # Far from the origin (Extended abscissae): the same cells, moved.
     far = [polygon + 70000.0 for polygon in polygons]
-    moved = polymask.rasterize(far, (70036, 70036), all_touched=True, threads=threads, dtype=np.uint16,
+    moved = polymask.rasterize(far, (70036, 70036), all_touched="exact", threads=threads, dtype=np.uint16,
                                window=(70000, 70000, 36, 36))
     np.testing.assert_array_equal(moved, expected)
 
@@ -297,6 +300,8 @@ def test_zero_pixels_differ_from_gdal_all_touched(name):
         gdal = rasterio_features.geometry_mask([shape_geometry], shape, transform, all_touched=True, invert=True)
         ours = polymask.coverage(shape_geometry, shape, transform=transform) > 0
         assert np.sum(gdal != ours) == 0, (name, seed)
+        touched = polymask.mask(shape_geometry, shape, transform=transform, all_touched=True)
+        assert np.sum(gdal != touched) == 0, (name, seed)
 
 
 @pytest.mark.parametrize("name", sorted(TRANSFORMS))

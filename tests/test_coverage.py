@@ -224,7 +224,7 @@ def test_a_lone_thread_cuts_coarse_chunks_and_changes_nothing():
     part = polymask.coverage(polygon, (600, 600), window=(37, 11, 500, 580), threads=1)
     np.testing.assert_array_equal(part, one[37:537, 11:591])
     # Every row is swept: each crossed row holds fractions, as the mask says.
-    np.testing.assert_array_equal(one > 0, polymask.mask(polygon, (600, 600), all_touched=True))
+    np.testing.assert_array_equal(one > 0, polymask.mask(polygon, (600, 600), all_touched="exact"))
 
 
 def test_out_is_filled_in_place():
@@ -350,7 +350,7 @@ def test_property_values_and_windows(polygon, rule, window):
     height, width = min(height, 12 - row0), min(width, 12 - col0)
     part = polymask.coverage(polygon, (12, 12), fill_rule=rule, window=(row0, col0, height, width))
     np.testing.assert_array_equal(part, full[row0:row0 + height, col0:col0 + width])
-    np.testing.assert_array_equal(full > 0, polymask.mask(polygon, (12, 12), fill_rule=rule, all_touched=True))
+    np.testing.assert_array_equal(full > 0, polymask.mask(polygon, (12, 12), fill_rule=rule, all_touched="exact"))
 
 
 @PROPERTY

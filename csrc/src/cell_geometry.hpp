@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -309,6 +310,33 @@ bool edges_decide_touch(const Polygon &polygon, const std::vector<SegmentT<Wide>
 {
     OverlapScratch scratch;
     return edges_decide_touch(polygon, segments, flats, scratch);
+}
+
+// The polygon with every vertex coordinate that lies within `tolerance` of
+// a cell side (a half-integer) moved onto it, or nothing when none moves
+// (nearly always: the caller then keeps its own polygon, uncopied).  Only
+// coordinates below 2^40 move: there floor(v) + 1/2 is exact, and so is
+// v - side (Sterbenz: v and the side are within a factor of two, or the
+// side is 1/2 and v within `tolerance` of it), so "within" is decided
+// exactly.  Beyond 2^40 the ulps are past any useful tolerance.
+inline std::optional<Polygon> with_coordinates_on_cell_sides(const Polygon &polygon, double tolerance)
+{
+    if (!(tolerance > 0.0)) return std::nullopt;
+    const ConstSpan<double> xy = polygon.xy();
+    const auto moves = [tolerance](double v, double &side) {
+        side = std::floor(v) + 0.5;
+        return std::fabs(v) < kContractIsAccurate && v != side && std::fabs(v - side) <= tolerance;
+    };
+    double side = 0.0;
+    size_t first = 0;
+    while (first < xy.size() && !moves(xy[first], side)) ++first;
+    if (first == xy.size()) return std::nullopt;
+    std::vector<double> moved(xy.begin(), xy.end());
+    for (size_t k = first; k < moved.size(); ++k) {
+        if (moves(moved[k], side)) moved[k] = side;
+    }
+    const ConstSpan<int64_t> ends = polygon.ring_ends();
+    return Polygon(moved.data(), polygon.vertex_count(), ends.begin(), polygon.ring_count());
 }
 
 // all_touched by the area sweep of coverage.cpp: exact for every polygon,

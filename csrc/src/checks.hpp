@@ -30,6 +30,15 @@ inline void check_window(const char *who, const Window &window, const void *out,
     }
 }
 
+// all_touched's side tolerance (coverage.hpp: fill_touched): 0 <= t < 1/2,
+// so a coordinate moves onto one side at most.
+inline void check_side_tolerance(const char *who, double side_tolerance)
+{
+    if (!(side_tolerance >= 0.0 && side_tolerance < 0.5)) {
+        throw std::invalid_argument(std::string(who) + ": side_tolerance must be >= 0 and < 1/2");
+    }
+}
+
 // Cumulative ends: ends[0..n) non-decreasing, each at most `total`, the last
 // equal to `total` (ring ends over vertices, polygon ends over rings).
 inline void check_ends(const char *who, const char *name, const int64_t *ends, int64_t n, int64_t total,

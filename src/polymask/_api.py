@@ -22,9 +22,9 @@ from polymask._outputs import result_array
 from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._threads import pinned_threads as _pinned_threads
-from polymask._validation import as_fill_rule, as_shape, as_window
+from polymask._validation import as_all_touched, as_fill_rule, as_shape, as_window
 from polymask._version import __version__
-from polymask.typing import FillRule, MaskArray, PolygonLike, ShapeLike, TransformLike, WindowLike
+from polymask.typing import AllTouched, FillRule, MaskArray, PolygonLike, ShapeLike, TransformLike, WindowLike
 
 _plain_mask = _core.plain_mask
 
@@ -35,14 +35,14 @@ _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 @overload
 def mask(vertices: PolygonLike, shape: ShapeLike, *, out: None = None, threads: int | None = None,
          backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
-         transform: TransformLike | None = None, all_touched: bool = False) -> MaskArray: ...
+         transform: TransformLike | None = None, all_touched: AllTouched = False) -> MaskArray: ...
 @overload
 def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[_ScalarT], threads: int | None = None,
          backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
-         transform: TransformLike | None = None, all_touched: bool = False) -> NDArray[_ScalarT]: ...
+         transform: TransformLike | None = None, all_touched: AllTouched = False) -> NDArray[_ScalarT]: ...
 def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = None, threads: int | None = None,
          backend: str = "auto", fill_rule: FillRule = "evenodd", window: WindowLike | None = None,
-         transform: TransformLike | None = None, all_touched: bool = False) -> NDArray[Any]:
+         transform: TransformLike | None = None, all_touched: AllTouched = False) -> NDArray[Any]:
     """Return the boolean mask of the pixels inside a polygon.
 
     Parameters
@@ -108,12 +108,15 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
         y = d·col + e·row + f; rotation and shear allowed).  Without one,
         integer coordinates are the sample points (the contract).  See
         :doc:`/guide/geospatial`.
-    all_touched : bool, optional
-        False (default): the contract's centre rule.  True: a pixel is in
-        iff its cell (the unit square centred on the sample point) shares
-        positive area with the filled region, i.e. ``polymask.coverage(...)
-        > 0``; rasterio's and GDAL's ``all_touched``.  Needs the scanline
-        core (backend "auto" or "scanline").
+    all_touched : bool or "exact", optional
+        False (default): the contract's centre rule.  True: rasterio's and
+        GDAL's ``all_touched``: a pixel is in iff its cell (the unit square
+        centred on the sample point) shares positive area with the filled
+        region, once every vertex coordinate within 1e-7 pixel of a cell
+        side has been moved onto that side, so a border stored an ulp past
+        a grid line touches nothing beyond it.  "exact": moves nothing,
+        i.e. ``polymask.coverage(...) > 0``.  Both need the scanline core
+        (backend "auto" or "scanline").  See :doc:`/guide/coverage`.
 
     Returns
     -------
@@ -130,7 +133,8 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
     TypeError, ValueError
         For input that is not a polygon or image: wrong array shape,
         non-numbers, non-finite coordinates, a non-positive or absurd image
-        shape, a bad `out`, `threads`, `fill_rule` or `window`, or a
+        shape, a bad `out`, `threads`, `fill_rule`, `window` or
+        `all_touched`, or a
         teaching-stage backend asked for rings, nonzero or a window.
         Degenerate polygons (fewer than three vertices, zero area,
         self-intersecting, outside the image) are not errors.
@@ -168,7 +172,8 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
     rings = _inputs.polygon(vertices, transform, unite_parts=True)
     rows_cols = as_shape(shape)
     options: dict[str, Any] = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
-               "window": None if window is None else as_window(window, rows_cols), "all_touched": all_touched}
+               "window": None if window is None else as_window(window, rows_cols),
+               "all_touched": as_all_touched(all_touched)}
     fill = _backends.fill_function(backend) or _fill.fill
     if out is not None:  # checked whole before the first byte is written
         out = result_array(out, rows_cols if options["window"] is None else options["window"][2:])

@@ -21,7 +21,7 @@ from polymask.core cimport (
     fill_scanline_spans, resolve_threads, set_process_interrupt_check,
     PoolStatistics, pool_statistics as core_pool_statistics, reset_pool_learning as core_reset_pool_learning,
 )
-from polymask.coverage cimport fill_touched
+from polymask.coverage cimport fill_touched, kTouchedSideTolerance
 from polymask.views cimport as_rule, new_polygon, window_at, writes_every_byte
 
 import os
@@ -118,11 +118,12 @@ _zeros = np.zeros
 
 
 cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t height, int64_t width,
-                        FillRule rule, int threads, bint all_touched=False):
+                        FillRule rule, int threads, int all_touched=0):
     """A new bool mask of the window, filled: zeroed with spans written, or every byte written (views.pxd).
 
     `all_touched`: the cells that meet the region (csrc/src/touched.cpp) instead of the centres
-    inside it.  Takes ownership of `owned`.
+    inside it, as polymask._validation.as_all_touched codes it (1: with kTouchedSideTolerance,
+    2: exactly).  Takes ownership of `owned`.
     """
     cdef unique_ptr[Polygon] polygon
     polygon.reset(owned)
@@ -134,7 +135,8 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
     try:
         with nogil:
             if all_touched:
-                fill_touched(polygon.get()[0], window, <uint8_t *>buffer.buf, width, rule, threads, not write_all)
+                fill_touched(polygon.get()[0], window, <uint8_t *>buffer.buf, width, rule, threads, not write_all,
+                             kTouchedSideTolerance if all_touched == 1 else 0.0)
             elif write_all:
                 fill_scanline(polygon.get()[0], window, <uint8_t *>buffer.buf, width, rule, threads)
             else:
@@ -145,7 +147,7 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
 
 
 def new_mask(const double[:, ::1] vertices not None, int64_t height, int64_t width, *, int64_t row0=0,
-             int64_t col0=0, int rule=0, int threads=0, const int64_t[::1] ring_ends=None, bint all_touched=False):
+             int64_t col0=0, int rule=0, int threads=0, const int64_t[::1] ring_ends=None, int all_touched=0):
     """A new (height, width) bool mask: the window at (row0, col0) of the mask of checked arguments.
 
     Same arguments as fill, less `out`; `all_touched` as in polymask.mask.  MemoryError when it
@@ -170,7 +172,7 @@ cdef bint plain_out(object out, Py_buffer *buffer, int64_t rows, int64_t cols) e
     return False
 
 
-def plain_mask(vertices, shape, threads, out=None, bint all_touched=False):
+def plain_mask(vertices, shape, threads, out=None, int all_touched=0):
     """polymask.mask's common case in one call: the mask, or None when the arguments are not plain.
 
     Plain: `vertices` a C-contiguous (N, 2) float64 ndarray of finite
@@ -180,8 +182,8 @@ def plain_mask(vertices, shape, threads, out=None, bint all_touched=False):
     cannot be allocated, this returns None and the caller takes the checked
     path, whose messages explain any error.  The fill is the checked
     path's (polymask/_fill.py), so the mask is the same either way; only the argument checks
-    are cheaper (about 1 us instead of 5).  `all_touched` fills the cells that meet the region
-    (csrc/src/touched.cpp), as the scanline stage does for it.
+    are cheaper (about 1 us instead of 5).  `all_touched` (a code of polymask._validation.as_all_touched)
+    fills the cells that meet the region (csrc/src/touched.cpp), as the scanline stage does for it.
     """
     if type(vertices) is not np.ndarray or type(shape) is not tuple or type(threads) is not int:
         return None
@@ -227,7 +229,8 @@ def plain_mask(vertices, shape, threads, out=None, bint all_touched=False):
             with nogil:
                 if all_touched:
                     fill_touched(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
-                                 out_buffer.strides[0], FillRule.even_odd, thread_count, False)
+                                 out_buffer.strides[0], FillRule.even_odd, thread_count, False,
+                                 kTouchedSideTolerance if all_touched == 1 else 0.0)
                 else:
                     fill_scanline(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
                                   out_buffer.strides[0], FillRule.even_odd, thread_count)

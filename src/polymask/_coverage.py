@@ -8,8 +8,8 @@ vertices are mapped into the sample frame and the unit square is used).
 
 The sweep lives in C++ (csrc/src/coverage.cpp, bound by
 polymask/_coverage_sweep.pyx); this module validates, maps and allocates.  The
-same sweep answers ``all_touched``: a pixel is in iff its cell shares positive
-area with the region, i.e. ``coverage > 0``.
+same sweep answers ``all_touched="exact"``: a pixel is in iff its cell shares
+positive area with the region, i.e. ``coverage > 0``.
 """
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
         the cell's area.  Cells no edge passes through are exactly 0.0 or
         1.0; the others are within 1e-10 of the exact rational area for
         coordinates within ±2^20 pixels (float64 output).  ``fractions > 0``
-        equals ``polymask.mask(..., all_touched=True)``.
+        equals ``polymask.mask(..., all_touched="exact")``.
 
     Raises
     ------

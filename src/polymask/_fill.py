@@ -14,18 +14,19 @@ import numpy as np
 
 from polymask import _core, _coverage_sweep
 from polymask._outputs import MASK_HINT, fill_memory_error
+from polymask._validation import ALL_TOUCHED_CODES
 
 
 def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *, threads: int = 0,
          rule: int = _core.EVEN_ODD, window: tuple[int, int, int, int] | None = None,
-         ring_ends: np.ndarray | None = None, all_touched: bool = False) -> np.ndarray:
+         ring_ends: np.ndarray | None = None, all_touched: int = 0) -> np.ndarray:
     """The mask of checked arguments, into `out` (None: a new bool array), which is returned.
 
     `coordinates` a C-contiguous (N, 2) float64 array of finite numbers,
     `shape` the image's (rows, cols), `out` None or a checked bool / uint8
     array of the result's shape, `window` None or a checked
     (row0, col0, height, width), `ring_ends` None (one ring) or the rings'
-    cumulative vertex counts.
+    cumulative vertex counts, `all_touched` a code of polymask._validation.as_all_touched.
     """
     row0, col0, out_shape = (0, 0, shape) if window is None else (window[0], window[1], window[2:])
     if out is None:
@@ -39,7 +40,8 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
         except MemoryError:
             raise fill_memory_error(out_shape, len(coordinates), "mask", MASK_HINT) from None
     if all_touched:  # the cells that meet the region, every byte written (csrc/src/touched.cpp)
-        _coverage_sweep.fill_touched(coordinates, out.view(np.uint8), row0, col0, rule, threads, ring_ends, False)
+        _coverage_sweep.fill_touched(coordinates, out.view(np.uint8), row0, col0, rule, threads, ring_ends, False,
+                                     exact=all_touched == ALL_TOUCHED_CODES["exact"])
         return out
     _core.fill(coordinates, out.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                ring_ends=ring_ends)

@@ -19,7 +19,7 @@ def rasterize(
     col0: int = 0,
     rule: int = 0,
     threads: int = 0,
-    all_touched: bool = False,
+    all_touched: int = 0,
 ) -> None: ...
 def masks(
     vertices: npt.NDArray[np.float64],

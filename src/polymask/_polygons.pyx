@@ -15,6 +15,7 @@ from polymask.core cimport (
     mask_boxes as core_mask_boxes, rasterize as core_rasterize, rasterize_touched as core_rasterize_touched,
 )
 from polymask.views cimport as_rule, flat_polygons, window_at
+from polymask.coverage cimport kTouchedSideTolerance
 
 import numpy as np
 
@@ -34,7 +35,7 @@ ctypedef fused label_t:
 def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
               const int64_t[::1] polygon_ends not None, const label_t[::1] values not None,
               label_t[:, ::1] out not None, int64_t row0=0, int64_t col0=0, int rule=0,
-              int threads=0, bint all_touched=False):
+              int threads=0, int all_touched=0):
     """Burn polygons into `out`, the window of a label image at (row0, col0).
 
     All polygons share one flat vertex array: ring k is vertices
@@ -42,7 +43,9 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     [polygon_ends[p-1], polygon_ends[p]).  Polygon p writes values[p] on its
     pixels, in order; pixels inside no polygon keep what `out` held.
     all_touched: a polygon's pixels are the cells that meet its region
-    (csrc/src/touched.cpp), not the centres inside it.
+    (csrc/src/touched.cpp), not the centres inside it, as
+    polymask._validation.as_all_touched codes it (1: with
+    kTouchedSideTolerance, 2: exactly).
     """
     if values.shape[0] != polygon_ends.shape[0]:
         raise ValueError(f"got {values.shape[0]} values for {polygon_ends.shape[0]} polygons")
@@ -59,7 +62,8 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     with nogil:
         if all_touched:
             core_rasterize_touched(polygons.data(), n_polygons, values_ptr, window, out_ptr,
-                                   row_stride, fill_rule, threads)
+                                   row_stride, fill_rule, threads,
+                                   kTouchedSideTolerance if all_touched == 1 else 0.0)
         else:
             core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                            row_stride, fill_rule, threads)

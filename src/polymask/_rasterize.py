@@ -19,11 +19,21 @@ from polymask._outputs import output_dtype, result_array
 from polymask._threads import as_threads
 from polymask._validation import (
     _describe,
+    as_all_touched,
     as_fill_rule,
     as_shape,
     window_origin,
 )
-from polymask.typing import DTypeLike, FillRule, LabelArray, PolygonsLike, ShapeLike, TransformLike, WindowLike
+from polymask.typing import (
+    AllTouched,
+    DTypeLike,
+    FillRule,
+    LabelArray,
+    PolygonsLike,
+    ShapeLike,
+    TransformLike,
+    WindowLike,
+)
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
@@ -41,21 +51,21 @@ _DEFAULT_INTEGER_DTYPES: tuple[np.dtype[np.integer[Any]], ...] = tuple(
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: NDArray[_ScalarT], dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: bool = False) -> NDArray[_ScalarT]: ...
+              all_touched: AllTouched = False) -> NDArray[_ScalarT]: ...
 @overload
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: None = None, dtype: type[_ScalarT] | np.dtype[_ScalarT], fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: bool = False) -> NDArray[_ScalarT]: ...
+              all_touched: AllTouched = False) -> NDArray[_ScalarT]: ...
 @overload
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: bool = False) -> LabelArray: ...
+              all_touched: AllTouched = False) -> LabelArray: ...
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: NDArray[Any] | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: bool = False) -> NDArray[Any]:
+              all_touched: AllTouched = False) -> NDArray[Any]:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -105,12 +115,13 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         Georeferenced cells, as in ``polymask.mask``: pixel (row, col) is
         the cell between T·(col, row) and T·(col+1, row+1), sampled at its
         centre, as ``rasterio.features.rasterize`` has it.
-    all_touched : bool, optional
-        False (default): each polygon claims the pixels of its mask.  True:
-        it claims every pixel whose cell (the unit square centred on the
-        sample point) shares positive area with it, as
-        ``polymask.mask(..., all_touched=True)``; later polygons still land
-        over earlier ones (rasterio's ``all_touched``).
+    all_touched : bool or "exact", optional
+        False (default): each polygon claims the pixels of its mask.  True
+        or "exact": it claims the pixels ``polymask.mask(...,
+        all_touched=...)`` gives it (True: the cells it reaches, a border
+        within 1e-7 pixel of a cell side taken as on it; "exact": every
+        cell it shares positive area with); later polygons still land over
+        earlier ones (rasterio's ``all_touched``).
 
     Returns
     -------
@@ -126,7 +137,8 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         If a polygon is of no form polymask reads, or an argument is of the
         wrong type (the message names it and what was expected).
     ValueError
-        If a coordinate is not finite, `shape` is not positive, `values` has another length
+        If a coordinate is not finite, `shape` is not positive, `all_touched` is not
+        True, False or "exact", `values` has another length
         than `polygons` or does not fit the label dtype exactly, or `out`
         is not a writable array of the image's shape.
     MemoryError
@@ -146,6 +158,7 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     vertices = flat.vertices
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
+    touched = as_all_touched(all_touched)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
     label_dtype = _label_dtype(dtype, out)
@@ -159,7 +172,7 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
     _polygons.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
-                    thread_count, all_touched)
+                    thread_count, touched)
     return result
 
 

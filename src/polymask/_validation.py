@@ -161,6 +161,20 @@ def as_fill_rule(fill_rule: Any) -> int:
                          f"got {_describe(fill_rule)}") from None
 
 
+#: all_touched's codes for the compiled layer: off, with the side tolerance, exact
+#: (polymask._core.filled_mask; csrc/include/polymask/coverage.hpp: kTouchedSideTolerance).
+ALL_TOUCHED_CODES = {False: 0, True: 1, "exact": 2}
+
+
+def as_all_touched(all_touched: Any) -> int:
+    """Return the compiled layer's code for `all_touched`: False, True or "exact"."""
+    if isinstance(all_touched, (bool, np.bool_)):
+        return ALL_TOUCHED_CODES[bool(all_touched)]
+    if isinstance(all_touched, str) and all_touched == "exact":
+        return ALL_TOUCHED_CODES["exact"]
+    raise ValueError(f"all_touched must be True, False or 'exact', got {_describe(all_touched)}")
+
+
 def as_window(window: Any, shape: tuple[int, int], name: str = "window") -> tuple[int, int, int, int]:
     """Return `window` as (row0, col0, height, width), checked to lie inside `shape`.
 

@@ -13,4 +13,7 @@ cdef extern from "polymask/coverage.hpp" namespace "polymask" nogil:
     void coverage_crops[Value](const Polygon *polygons, int64_t n_polygons, const MaskBox *boxes, Value *out,
                                const int64_t *offsets, FillRule rule, int threads) except +raise_py_error
     void fill_touched(const Polygon &polygon, const Window &window, uint8_t *out,
-                      int64_t row_stride, FillRule rule, int threads, bint zeroed) except +raise_py_error
+                      int64_t row_stride, FillRule rule, int threads, bint zeroed,
+                      double side_tolerance) except +raise_py_error
+    # all_touched=True's side tolerance, in pixels (coverage.hpp).
+    const double kTouchedSideTolerance

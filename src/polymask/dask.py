@@ -52,8 +52,8 @@ from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
-from polymask._validation import as_fill_rule, as_shape
-from polymask.typing import DTypeLike, FillRule, PolygonLike, PolygonsLike, ShapeLike, TransformLike
+from polymask._validation import ALL_TOUCHED_CODES, as_all_touched, as_fill_rule, as_shape
+from polymask.typing import AllTouched, DTypeLike, FillRule, PolygonLike, PolygonsLike, ShapeLike, TransformLike
 
 __all__ = ["coverage", "mask", "rasterize"]
 
@@ -69,7 +69,7 @@ MAX_BLOCKS = 1_000_000
 
 
 def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
-         threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
+         threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
     """The mask of ``polymask.mask(vertices, shape)`` as a lazy bool Dask array.
 
     Parameters
@@ -87,8 +87,8 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
         Per block; 1 unless given, because Dask already runs blocks in parallel.
     transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
         Georeferenced cells, as in :func:`polymask.mask`.
-    all_touched : bool, optional
-        Every pixel whose cell shares positive area with the region, as in
+    all_touched : bool or "exact", optional
+        The pixels whose cells the region reaches, as in
         :func:`polymask.mask` (rasterio's ``all_touched``).
 
     Returns
@@ -105,8 +105,9 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
         If a polygon is of no form polymask reads, or an argument is of the
         wrong type.
     ValueError
-        If a coordinate is not finite, `shape` is not positive, or `chunks`
-        makes blocks of no pixel or more blocks than a graph may hold.
+        If a coordinate is not finite, `shape` is not positive, `all_touched`
+        is not True, False or "exact", or `chunks` makes blocks of no pixel
+        or more blocks than a graph may hold.
 
     Examples
     --------
@@ -122,7 +123,7 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     block_chunks = _chunks(chunks, rows_cols, np.dtype(bool))
-    touched = bool(all_touched)
+    touched = as_all_touched(all_touched)
     token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks, touched)
     polygon = dask.delayed(rings, name=f"polymask-polygon-{token}", pure=True)
     return da.map_blocks(_mask_block, polygon, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
@@ -132,7 +133,7 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
 
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
-              threads: int = 1, transform: TransformLike | None = None, all_touched: bool = False) -> da.Array:
+              threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Each block burns every polygon that reaches it, in order, through the
@@ -158,7 +159,7 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         Per block; 1 unless given, because Dask already runs blocks in parallel.
     transform : affine.Affine or six numbers (a, b, c, d, e, f), optional
         Georeferenced cells, as in :func:`polymask.mask`.
-    all_touched : bool, optional
+    all_touched : bool or "exact", optional
         As in :func:`polymask.rasterize`.
 
     Returns
@@ -175,8 +176,9 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         If a polygon is of no form polymask reads, or an argument is of the
         wrong type.
     ValueError
-        If a coordinate is not finite, `shape` is not positive, or `chunks`
-        makes blocks of no pixel or more blocks than a graph may hold.
+        If a coordinate is not finite, `shape` is not positive, `all_touched`
+        is not True, False or "exact", or `chunks` makes blocks of no pixel
+        or more blocks than a graph may hold.
 
     Examples
     --------
@@ -194,7 +196,7 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
     block_chunks = _chunks(chunks, rows_cols, labels.dtype)
-    touched = bool(all_touched)
+    touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks, touched)
     burn = dask.delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
@@ -333,20 +335,20 @@ def _window(block_id: Any, starts: Any) -> tuple[int, int, int, int]:
     return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
 
 
-def _mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: bool = False,
+def _mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: int = 0,
                 block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
     if all_touched:
         _coverage_sweep.fill_touched(rings.vertices, block.view(np.uint8), row0, col0, rule, threads,
-                                     rings.ring_ends, True)
+                                     rings.ring_ends, True, exact=all_touched == ALL_TOUCHED_CODES["exact"])
     else:
         _core.fill(rings.vertices, block.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                    ring_ends=rings.ring_ends, zeroed=True)
     return block
 
 
-def _rasterize_block(burn: _Burn, rule: int, threads: int, starts: Any, all_touched: bool = False,
+def _rasterize_block(burn: _Burn, rule: int, threads: int, starts: Any, all_touched: int = 0,
                      block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)

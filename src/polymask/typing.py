@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 __all__ = [
-    "ArrayLike", "CompressedRLE", "CoverageArray", "DTypeLike", "FillRule", "GeoInterface", "LabelArray",
+    "AllTouched", "ArrayLike", "CompressedRLE", "CoverageArray", "DTypeLike", "FillRule", "GeoInterface", "LabelArray",
     "MaskArray", "NDArray", "PolygonLike", "PolygonsLike", "RLE", "RLELike", "ShapeLike", "TransformLike",
     "UncompressedRLE", "WindowLike",
 ]
@@ -60,6 +60,10 @@ TransformLike = Iterable[float]
 #: (Spelt as a Union of two Literals so that it is a Union at run time too, as
 #: type checkers see it.)
 FillRule = Union[Literal["evenodd"], Literal["nonzero"]]
+
+#: ``all_touched``: False (the centre rule), True (cells the region reaches,
+#: borders within 1e-7 of a cell side taken as on it) or "exact" (any area).
+AllTouched = Union[bool, Literal["exact"]]
 
 #: A boolean mask: ``True`` for the pixels (or points) inside.
 MaskArray = NDArray[np.bool_]

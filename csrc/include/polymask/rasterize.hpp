@@ -49,12 +49,14 @@ POLYMASK_API void rasterize(const Polygon *polygons, int64_t n_polygons, const L
 // all_touched for a label image: for p = 0, 1, ..., every pixel of the
 // window whose cell shares positive area with polygons[p]'s region (as
 // fill_touched in coverage.hpp decides it) becomes values[p], later over
-// earlier; other pixels keep what `out` held.  Arguments as rasterize's.
+// earlier; other pixels keep what `out` held.  Arguments as rasterize's;
+// side_tolerance as fill_touched's, for each polygon.
 // Instantiated for the same Label types (in touched.cpp).
 template <class Label>
 POLYMASK_API void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values,
                                     const Window &window, Label *out, int64_t row_stride,
-                                    FillRule rule = FillRule::even_odd, int threads = 0);
+                                    FillRule rule = FillRule::even_odd, int threads = 0,
+                                    double side_tolerance = 0.0);
 
 extern template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
                                         uint8_t *, int64_t, FillRule, int);
@@ -72,18 +74,18 @@ extern template void rasterize<double>(const Polygon *, int64_t, const double *,
                                        double *, int64_t, FillRule, int);
 
 extern template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
-                                                uint8_t *, int64_t, FillRule, int);
+                                                uint8_t *, int64_t, FillRule, int, double);
 extern template void rasterize_touched<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &,
-                                                uint16_t *, int64_t, FillRule, int);
+                                                uint16_t *, int64_t, FillRule, int, double);
 extern template void rasterize_touched<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &,
-                                                int32_t *, int64_t, FillRule, int);
+                                                int32_t *, int64_t, FillRule, int, double);
 extern template void rasterize_touched<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &,
-                                                uint32_t *, int64_t, FillRule, int);
+                                                uint32_t *, int64_t, FillRule, int, double);
 extern template void rasterize_touched<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &,
-                                                int64_t *, int64_t, FillRule, int);
+                                                int64_t *, int64_t, FillRule, int, double);
 extern template void rasterize_touched<float>(const Polygon *, int64_t, const float *, const Window &,
-                                                float *, int64_t, FillRule, int);
+                                                float *, int64_t, FillRule, int, double);
 extern template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &,
-                                                double *, int64_t, FillRule, int);
+                                                double *, int64_t, FillRule, int, double);
 
 }  // namespace polymask

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 def fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None, *,
-                   threads: int, rule: int, window, ring_ends, all_touched: bool) -> np.ndarray:
+                   threads: int, rule: int, window, ring_ends, all_touched: int) -> np.ndarray:
     """Stage.fill of a stage that fills one ring of the whole image under even-odd.
 
     The one wrapper that gives a bare lesson what a production call needs:
@@ -38,7 +38,7 @@ def fill_one_ring(stage: Stage, coordinates: np.ndarray, shape: tuple[int, int],
     the wrong thing is an error.
     """
     if all_touched:
-        raise ValueError(f"all_touched=True needs the scanline core (backend='scanline'), got backend {stage.id!r}")
+        raise ValueError(f"all_touched needs the scanline core (backend='scanline'), got backend {stage.id!r}")
     needs_core = [what for what, used in (("several rings", ring_ends is not None),
                                           ("fill_rule='nonzero'", rule != _core.EVEN_ODD),
                                           ("window=", window is not None)) if used]
