@@ -170,6 +170,27 @@ void check_coverage(const Polygon &polygon, const Window &window, FillRule rule,
             }
         }
     }
+    // A side tolerance only leaves cells out, the same ones for the mask and
+    // the label image.  A quarter pixel moves most coordinates, so the moved
+    // polygon's path runs on nearly every input.
+    const double quarter = 0.25;
+    Canvas loose(window, padding);
+    polymask::fill_touched(polygon, window, loose.data(), loose.stride, rule, threads, false, quarter);
+    check_canvas(loose, window, rule, threads);
+    std::vector<uint16_t> loose_labels(static_cast<size_t>(window.height * stride), 3);
+    polymask::rasterize_touched(&polygon, 1, &seven, window, loose_labels.data(), stride, rule, threads, quarter);
+    for (int64_t r = 0; r < window.height; ++r) {
+        for (int64_t c = 0; c < window.width; ++c) {
+            const uint8_t kept = loose.pixels[r * loose.stride + c];
+            if (kept && !touched.pixels[r * touched.stride + c]) {
+                fail("fill_touched with a side tolerance took a cell the exact rule leaves out", window, rule,
+                     threads);
+            }
+            if (loose_labels[static_cast<size_t>(r * stride + c)] != (kept ? 7 : 3)) {
+                fail("rasterize_touched with a side tolerance differs from fill_touched", window, rule, threads);
+            }
+        }
+    }
 }
 
 // The polygon (rings, vertices as exact hexadecimal doubles) and the point
