@@ -235,16 +235,7 @@ class _Grid:
         if self.transform is not None:
             return filled
         assert self.lat_order is not None and self.lon_order is not None  # a point grid: from_arguments sets them
-        rows = _as_slice(np.argsort(self.lat_order))  # fill row of each grid row
-        cols = _as_slice(np.argsort(self.lon_order))
-        # A grid in ascending order is the fill reversed: a view, no copy.
-        filled = filled[..., rows, :]
-        if not isinstance(cols, np.ndarray):
-            return filled[..., cols]
-        runs = _runs(cols)  # a wrapped grid: a few reversed runs, joined faster than a take
-        if len(runs) <= 4 and isinstance(filled, np.ndarray):
-            return np.concatenate([filled[..., run] for run in runs], axis=-1)
-        return filled[..., cols]
+        return reorder(filled, self.lat_order, self.lon_order)
 
     def to_dataarray(self, values: object, name: str, extra_dims: tuple[str, ...] = (),
                      extra_coords: dict[Hashable, object] | None = None) -> xr.DataArray:
@@ -255,6 +246,20 @@ class _Grid:
         if self.crs is not None:
             result = result.rio.write_crs(self.crs)
         return result
+
+
+def reorder(filled: LazyOrEager, lat_order: NDArray[np.intp], lon_order: NDArray[np.intp]) -> LazyOrEager:
+    """Rows and columns of a fill (..., lat, lon) sorted by `lat_order` and `lon_order` back in the grid's order."""
+    rows = _as_slice(np.argsort(lat_order))  # fill row of each grid row
+    cols = _as_slice(np.argsort(lon_order))
+    # A grid in ascending order is the fill reversed: a view, no copy.
+    filled = filled[..., rows, :]
+    if not isinstance(cols, np.ndarray):
+        return filled[..., cols]
+    runs = _runs(cols)  # a wrapped grid: a few reversed runs, joined faster than a take
+    if len(runs) <= 4 and isinstance(filled, np.ndarray):
+        return np.concatenate([filled[..., run] for run in runs], axis=-1)
+    return filled[..., cols]
 
 
 class _EdgePoints:
