@@ -12,12 +12,36 @@ both to ``_Grid.from_arguments``.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any, Union, overload
+
 import numpy as np
 import xarray as xr
+from numpy.typing import NDArray
 
 from polymask import _core, _polygons
 from polymask._rings import PolygonList
 from polymask._validation import _describe
+
+if TYPE_CHECKING:
+    import dask.array as da
+
+    from polymask._xarray_points import PointGrid
+
+#: A fill held in memory, or a lazy one computed block by block.
+LazyOrEager = Union[NDArray[Any], "da.Array"]
+
+#: What wrap_lon= takes: None (from the regions), True, False, 180 or 360.
+WrapLon = Union[bool, float, None]
+
+#: wrap(lon_values): longitudes wrapped to the regions' convention.
+Wrap = Callable[[LazyOrEager], LazyOrEager]
+
+#: point_grid(lon, lat, lon_name, lat_name, wrap, wrap_lon) of polymask/_xarray_points.py.
+PointGridFactory = Callable[[Any, Any, Hashable, Hashable, Wrap, WrapLon], "PointGrid"]
+
+#: rectilinear_grid(wrapped_lon, lat_values, grid, wrap_lon) of polymask/_xarray_rectilinear.py.
+RectilinearGridFactory = Callable[[NDArray[np.float64], NDArray[np.float64], "_Grid", WrapLon], "PointGrid"]
 
 # regionmask tests each grid point 1e-8 degrees west and 1e-10 south of where it is (both its
 # rasterio and its shapely path), so a point on a border shared by two regions belongs to one of
@@ -43,19 +67,23 @@ class _Grid:
     transform does the mapping and the order is the grid's own.
     """
 
-    def __init__(self, lon, lat, lon_name, lat_name, *, lon_order=None, lat_order=None, origin=None,
-                 step=None, transform=None, crs=None):
+    def __init__(self, lon: NDArray[np.float64], lat: NDArray[np.float64], lon_name: Hashable, lat_name: Hashable,
+                 *, lon_order: NDArray[np.intp] | None = None, lat_order: NDArray[np.intp] | None = None,
+                 origin: tuple[float, float] | None = None, step: tuple[float, float] | None = None,
+                 transform: tuple[float, ...] | None = None, crs: object = None):
         self.lon, self.lat = lon, lat
         self.lon_name, self.lat_name = lon_name, lat_name
         self.lon_order, self.lat_order = lon_order, lat_order
         self.origin, self.step = origin, step
         self.transform, self.crs = transform, crs
         self.fill_shape = (len(lat), len(lon))
-        self.dateline_col = None  # fill column of 180 W / 0 E, refilled as 180 E / 360 E
-        self.pole_row = None  # fill row of -90 N, refilled 1e-10 degrees north
+        self.dateline_col: int | None = None  # fill column of 180 W / 0 E, refilled as 180 E / 360 E
+        self.pole_row: int | None = None  # fill row of -90 N, refilled 1e-10 degrees north
 
     @classmethod
-    def from_arguments(cls, lon, lat, like, vertices, wrap_lon, point_grid, rectilinear_grid=None):
+    def from_arguments(cls, lon: Any, lat: Any, like: object, vertices: NDArray[np.float64], wrap_lon: WrapLon,
+                       point_grid: PointGridFactory,
+                       rectilinear_grid: RectilinearGridFactory | None = None) -> _Grid | PointGrid:
         """The grid of the public arguments; `point_grid` builds the grids that are not regular.
 
         point_grid(lon, lat, lon_name, lat_name, wrap, wrap_lon), with wrap(lon_values) wrapping
@@ -63,6 +91,8 @@ class _Grid:
         rectilinear_grid(wrapped_lon, lat_values, grid, wrap_lon) the 1-D grids off a lattice
         (polymask/_xarray_rectilinear.py; point_grid's where it is None).
         """
+        lon_name: Hashable | None
+        lat_name: Hashable | None
         if like is not None:
             if lon is not None or lat is not None:
                 raise TypeError("pass either lon and lat, or like=, not both")
@@ -111,15 +141,17 @@ class _Grid:
         return grid
 
     @classmethod
-    def _rectilinear(cls, lon, lat, lon_values, lat_values, lon_name, lat_name, wrapped, wrap_lon, vertices,
-                     point_grid, rectilinear_grid):
+    def _rectilinear(cls, lon: Any, lat: Any, lon_values: NDArray[np.float64], lat_values: NDArray[np.float64],
+                     lon_name: Hashable, lat_name: Hashable, wrapped: NDArray[np.float64], wrap_lon: WrapLon,
+                     vertices: NDArray[np.float64], point_grid: PointGridFactory,
+                     rectilinear_grid: RectilinearGridFactory | None) -> PointGrid:
         """1-D coordinates off any lattice: filled at their exact values (NaN ones: point by point)."""
         if rectilinear_grid is None or not (np.isfinite(wrapped).all() and np.isfinite(lat_values).all()):
             return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
         return rectilinear_grid(wrapped, lat_values, cls(lon_values, lat_values, lon_name, lat_name), wrap_lon)
 
     @classmethod
-    def _from_rio(cls, like):
+    def _from_rio(cls, like: xr.DataArray | xr.Dataset) -> _Grid:
         try:
             import rioxarray  # noqa: F401  (registers the .rio accessor)
 
@@ -147,6 +179,7 @@ class _Grid:
             frame = self.sample_frame(vertices)
         if not np.isfinite(frame).all():
             return False
+        assert self.step is not None  # only cell grids (with a transform) have no step, and they are not checked
         (lon_step, lat_step), (rows, cols) = self.step, self.fill_shape
         ulp = np.spacing(max(float(np.abs(frame).max()), float(rows), float(cols)))
         return bool(NUDGE_LON / lon_step > 64 * ulp and NUDGE_LAT / lat_step > 64 * ulp)
@@ -162,6 +195,7 @@ class _Grid:
             cells = as_transform(self.transform)
             assert cells is not None  # self.transform is not None
             return to_sample_frame(vertices, cells)
+        assert self.origin is not None and self.step is not None  # a point grid: from_arguments sets both
         (lon_max, lat_max), (dlon, dlat) = self.origin, self.step
         # Each grid point is tested NUDGE_LON west and NUDGE_LAT south of where it is, as
         # regionmask tests it: the regions move that far east and north instead.
@@ -183,7 +217,7 @@ class _Grid:
             return None
         rows, cols = self.fill_shape
 
-        def burn(frame, height, width, row0, col0):
+        def burn(frame: NDArray[np.float64], height: int, width: int, row0: int, col0: int) -> NDArray[np.float64]:
             out = np.full((height, width), np.nan)
             _polygons.rasterize(frame, flat.ring_ends, flat.polygon_ends, values, out, row0, col0, _core.EVEN_ODD, 1)
             return out
@@ -191,27 +225,21 @@ class _Grid:
         column = burn(self.dateline_frame(flat.vertices), rows, 1, 0, col)[:, 0] if col is not None else None
         pole = burn(self.sample_frame(flat.vertices, pole=True), 1, cols, row, 0)[0] if row is not None else None
         if column is not None and pole is not None:  # the corner: tried once, at 180 E and north of -90
+            assert row is not None and col is not None  # column and pole are burnt only where they are
             corner = burn(self.dateline_frame(flat.vertices, pole=True), 1, 1, row, col)[0, 0]
             column[row] = pole[col] = corner
         return _EdgePoints(col, column, row, pole)
 
-    def reorder(self, filled):
+    def reorder(self, filled: LazyOrEager) -> LazyOrEager:
         """Rows and columns of a fill (..., lat, lon) back in the grid's order."""
         if self.transform is not None:
             return filled
-        rows = _as_slice(np.argsort(self.lat_order))  # fill row of each grid row
-        cols = _as_slice(np.argsort(self.lon_order))
-        # A grid in ascending order is the fill reversed: a view, no copy.
-        filled = filled[..., rows, :]
-        if not isinstance(cols, np.ndarray):
-            return filled[..., cols]
-        runs = _runs(cols)  # a wrapped grid: a few reversed runs, joined faster than a take
-        if len(runs) <= 4 and isinstance(filled, np.ndarray):
-            return np.concatenate([filled[..., run] for run in runs], axis=-1)
-        return filled[..., cols]
+        assert self.lat_order is not None and self.lon_order is not None  # a point grid: from_arguments sets them
+        return reorder(filled, self.lat_order, self.lon_order)
 
-    def to_dataarray(self, values, name, extra_dims=(), extra_coords=None) -> "xr.DataArray":
-        coords = {self.lat_name: self.lat, self.lon_name: self.lon}
+    def to_dataarray(self, values: object, name: str, extra_dims: tuple[str, ...] = (),
+                     extra_coords: dict[Hashable, object] | None = None) -> xr.DataArray:
+        coords: dict[Hashable, object] = {self.lat_name: self.lat, self.lon_name: self.lon}
         coords.update(extra_coords or {})
         result = xr.DataArray(values, dims=tuple(extra_dims) + (self.lat_name, self.lon_name), coords=coords,
                               name=name)
@@ -220,30 +248,47 @@ class _Grid:
         return result
 
 
+def reorder(filled: LazyOrEager, lat_order: NDArray[np.intp], lon_order: NDArray[np.intp]) -> LazyOrEager:
+    """Rows and columns of a fill (..., lat, lon) sorted by `lat_order` and `lon_order` back in the grid's order."""
+    rows = _as_slice(np.argsort(lat_order))  # fill row of each grid row
+    cols = _as_slice(np.argsort(lon_order))
+    # A grid in ascending order is the fill reversed: a view, no copy.
+    filled = filled[..., rows, :]
+    if not isinstance(cols, np.ndarray):
+        return filled[..., cols]
+    runs = _runs(cols)  # a wrapped grid: a few reversed runs, joined faster than a take
+    if len(runs) <= 4 and isinstance(filled, np.ndarray):
+        return np.concatenate([filled[..., run] for run in runs], axis=-1)
+    return filled[..., cols]
+
+
 class _EdgePoints:
     """The second try of a grid's edge points: region numbers (NaN: none) of the dateline column and the pole row."""
 
-    def __init__(self, col, column, row, pole):
+    def __init__(self, col: int | None, column: NDArray[np.float64] | None, row: int | None,
+                 pole: NDArray[np.float64] | None):
         self.col, self.column, self.row, self.pole = col, column, row, pole
 
     def patch(self, block: np.ndarray, row0: int, col0: int) -> None:
         """Fill the NaN edge points of a block (fill window at row0, col0) from the second try."""
         height, width = block.shape
         if self.col is not None and col0 <= self.col < col0 + width:
+            assert self.column is not None  # burnt whenever there is a dateline column
             at = block[:, self.col - col0]
             block[:, self.col - col0] = np.where(np.isnan(at), self.column[row0:row0 + height], at)
         if self.row is not None and row0 <= self.row < row0 + height:
+            assert self.pole is not None  # burnt whenever there is a pole row
             at = block[self.row - row0]
             block[self.row - row0] = np.where(np.isnan(at), self.pole[col0:col0 + width], at)
 
 
-def _one_dim(lon, lat) -> bool:
+def _one_dim(lon: object, lat: object) -> bool:
     """Whether lon and lat are 1-D DataArrays on one shared dim: the cells of an unstructured grid."""
     return (isinstance(lon, xr.DataArray) and isinstance(lat, xr.DataArray) and lon.ndim == lat.ndim == 1
             and lon.dims == lat.dims)
 
 
-def _ndim(values, name: str) -> int:
+def _ndim(values: Any, name: str) -> int:
     """np.ndim(values), or TypeError naming `name` where NumPy cannot read them (ragged, nested past 64 levels)."""
     if isinstance(values, (str, bytes, dict, set)):
         raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}")
@@ -253,7 +298,7 @@ def _ndim(values, name: str) -> int:
         raise TypeError(f"{name} must be an array of numbers, got {_describe(values)}") from None
 
 
-def _coordinate(values, name: str) -> np.ndarray:
+def _coordinate(values: object, name: str) -> NDArray[np.float64]:
     if values is None:
         raise TypeError(f"{name} is required: pass 1-D lon and lat coordinates, or like= a DataArray / Dataset")
     array = coordinate_array(values, name)
@@ -262,7 +307,7 @@ def _coordinate(values, name: str) -> np.ndarray:
     return array
 
 
-def coordinate_array(values, name: str) -> np.ndarray:
+def coordinate_array(values: object, name: str) -> NDArray[np.float64]:
     """`values` as float64, or TypeError naming what came: real numbers only (no complex, dates, dicts)."""
     if isinstance(values, (str, bytes, dict, set)):
         raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}")
@@ -277,7 +322,11 @@ def coordinate_array(values, name: str) -> np.ndarray:
     return array.astype(np.float64, copy=False)
 
 
-def _wrap(lon: np.ndarray, vertices: np.ndarray, wrap_lon) -> np.ndarray:
+@overload
+def _wrap(lon: NDArray[np.float64], vertices: NDArray[np.float64], wrap_lon: WrapLon) -> NDArray[np.float64]: ...
+@overload
+def _wrap(lon: LazyOrEager, vertices: NDArray[np.float64], wrap_lon: WrapLon) -> LazyOrEager: ...
+def _wrap(lon: LazyOrEager, vertices: NDArray[np.float64], wrap_lon: WrapLon) -> LazyOrEager:
     """The grid's longitudes in the regions' convention (-180..180 or 0..360)."""
     if wrap_lon is False or (wrap_lon is None and len(vertices) == 0):
         return lon
@@ -303,7 +352,7 @@ def _wrap(lon: np.ndarray, vertices: np.ndarray, wrap_lon) -> np.ndarray:
 LATTICE_TOLERANCE = 1 / 64
 
 
-def _is_180(lon: np.ndarray, what: str) -> bool:
+def _is_180(lon: LazyOrEager, what: str) -> bool:
     """Whether longitudes are in -180..180 (else 0..360), read rounded to 1e-6 degrees as regionmask reads them."""
     finite = lon[np.isfinite(lon)]
     if not finite.size:
@@ -333,7 +382,7 @@ def _lattice_step(descending: np.ndarray, nudge: float) -> float | None:
     return step if float(np.abs(offsets).max()) <= LATTICE_TOLERANCE * nudge else None
 
 
-def _as_slice(order: np.ndarray):
+def _as_slice(order: NDArray[np.intp]) -> slice | NDArray[np.intp]:
     """`order` as a slice when it is the identity or a reversal (free to apply), else as it is."""
     if np.array_equal(order, np.arange(len(order))):
         return slice(None)
@@ -342,9 +391,10 @@ def _as_slice(order: np.ndarray):
     return order
 
 
-def _runs(order: np.ndarray) -> list:
+def _runs(order: NDArray[np.intp]) -> list[slice]:
     """`order` as consecutive slices (steps of +1 or -1), e.g. a rotated, reversed range."""
-    runs, start = [], 0
+    runs: list[slice] = []
+    start = 0
     for end in range(1, len(order) + 1):
         if end == len(order) or abs(int(order[end]) - int(order[end - 1])) != 1 or (
                 end - start > 1 and order[end] - order[end - 1] != order[start + 1] - order[start]):

@@ -14,15 +14,23 @@ and the points at 180 W (0 E) and at -90 N are tried a second time, at
 """
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
+from typing import TYPE_CHECKING, Any, cast
+
 import numpy as np
 import xarray as xr
+from numpy.typing import NDArray
 
 from polymask import _points
 from polymask._contains import contains
 from polymask._rings import PolygonList
 from polymask._threads import as_threads
 from polymask._validation import _describe
-from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON, _one_dim, coordinate_array
+from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON, LazyOrEager, Wrap, WrapLon, _one_dim, coordinate_array
+from polymask.typing import MaskArray
+
+if TYPE_CHECKING:
+    import dask.array as da
 
 
 class PointGrid:
@@ -31,11 +39,12 @@ class PointGrid:
     transform = None
     crs = None
 
-    def __init__(self, lon: np.ndarray, lat: np.ndarray, dims: tuple, coords: dict, wrap_lon):
+    def __init__(self, lon: LazyOrEager, lat: LazyOrEager, dims: tuple[Hashable, ...],
+                 coords: Mapping[Hashable, object], wrap_lon: WrapLon):
         self.lon, self.lat = lon, lat  # wrapped to the regions' convention, one shape
         self.dims, self.coords = dims, coords
-        self.fill_shape = lon.shape
-        self.edge_points = None
+        self.fill_shape: tuple[int, ...] = lon.shape
+        self.edge_points: tuple[LazyOrEager, LazyOrEager, LazyOrEager] | None = None
         self.dask = _is_dask(lon)  # dask-backed coordinates: the result stays lazy, block by block
         if wrap_lon is not False:
             # regionmask's second try: points at 180 W / 0 E (as 180 E / 360 E) and at -90 N (from the north).
@@ -47,7 +56,7 @@ class PointGrid:
 
     # ---- the tests --------------------------------------------------------------
 
-    def labels(self, flat: PolygonList, numbers: np.ndarray, chunks=None):
+    def labels(self, flat: PolygonList, numbers: NDArray[Any], chunks: object = None) -> LazyOrEager:
         """Each point's region number (the later region where several hold it), NaN where none does.
 
         With `chunks` (anything dask.array takes), a lazy Dask array computed block by block.
@@ -55,54 +64,76 @@ class PointGrid:
         table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
         turned = PolygonList(np.ascontiguousarray(-flat.vertices), flat.ring_ends, flat.polygon_ends)
         if chunks is None and not self.dask:
-            return _block_labels(self.lon, self.lat, *self._edges(), turned=turned, table=table)
-        return self._lazy(chunks).map_blocks(_block_labels, *self._lazy_edges(chunks), turned=turned, table=table,
-                                             dtype=np.float64)
+            return _block_labels(*self._eager(), turned=turned, table=table)
+        import dask.array as da
 
-    def layers(self, flat: PolygonList, chunks=None):
+        lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+            _block_labels, self._lazy(chunks), *self._lazy_edges(chunks), turned=turned, table=table,
+            dtype=np.float64)
+        return lazy
+
+    def layers(self, flat: PolygonList, chunks: object = None) -> LazyOrEager:
         """A bool stack (region, ...): each region's points, the edge points' second try added."""
         turned = _turned(flat)
         if chunks is None and not self.dask:
-            return _block_layers(self.lon, self.lat, *self._edges(), turned=turned)
-        lon = self._lazy(chunks)
-        return lon.map_blocks(_block_layers, *self._lazy_edges(chunks), turned=turned, dtype=bool, new_axis=0,
-                              chunks=((len(turned),),) + lon.chunks)
+            return _block_layers(*self._eager(), turned=turned)
+        import dask.array as da
 
-    def _edges(self):
+        lon = self._lazy(chunks)
+        lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+            _block_layers, lon, *self._lazy_edges(chunks), turned=turned, dtype=bool, new_axis=0,
+            chunks=((len(turned),),) + lon.chunks)
+        return lazy
+
+    def _eager(self) -> tuple[NDArray[np.float64], NDArray[np.float64], MaskArray, MaskArray]:
+        """(lon, lat, dateline, pole) of a grid in memory (not self.dask: point_grid made NumPy arrays)."""
+        return cast("tuple[NDArray[np.float64], NDArray[np.float64], MaskArray, MaskArray]",
+                    (self.lon, self.lat, *self._edges()))
+
+    def _edges(self) -> tuple[LazyOrEager, LazyOrEager]:
         if self.edge_points is None:
             none = np.zeros(self.fill_shape, dtype=bool)
             return none, none
         return self.edge_points[1], self.edge_points[2]
 
-    def _lazy(self, chunks):
+    def _lazy(self, chunks: object) -> da.Array:
         import dask.array as da
 
         if self.dask:
-            return self.lon if chunks is None else self.lon.rechunk(chunks)
-        return da.from_array(self.lon, chunks=chunks)
+            lon = cast("da.Array", self.lon)  # self.dask: point_grid made it with da.asarray
+            if chunks is None:
+                return lon
+            rechunked: da.Array = lon.rechunk(chunks)  # type: ignore[no-untyped-call]  # dask leaves it unannotated
+            return rechunked
+        lazy: da.Array = da.from_array(self.lon, chunks=chunks)  # type: ignore[no-untyped-call]  # so is from_array
+        return lazy
 
-    def _lazy_edges(self, chunks):
+    def _lazy_edges(self, chunks: object) -> list[da.Array]:
         import dask.array as da
 
         lon = self._lazy(chunks)
         if self.dask:
             edges = self._edges() if self.edge_points is not None else (
                 da.zeros(self.fill_shape, dtype=bool, chunks=lon.chunks),) * 2
-            return [da.asarray(values).rechunk(lon.chunks) for values in (self.lat,) + tuple(edges)]
-        return [da.from_array(values, chunks=lon.chunks) for values in (self.lat,) + self._edges()]
+            # (dask leaves asarray and from_array unannotated)
+            return [da.asarray(values).rechunk(lon.chunks)  # type: ignore[no-untyped-call]
+                    for values in (self.lat,) + tuple(edges)]
+        return [da.from_array(values, chunks=lon.chunks)  # type: ignore[no-untyped-call]
+                for values in (self.lat,) + self._edges()]
 
     # ---- the result -------------------------------------------------------------
 
-    def reorder(self, filled):
+    def reorder(self, filled: LazyOrEager) -> LazyOrEager:
         return filled
 
-    def to_dataarray(self, values, name, extra_dims=(), extra_coords=None) -> xr.DataArray:
+    def to_dataarray(self, values: object, name: str, extra_dims: tuple[str, ...] = (),
+                     extra_coords: dict[Hashable, object] | None = None) -> xr.DataArray:
         coords = dict(self.coords)
         coords.update(extra_coords or {})
         return xr.DataArray(values, dims=tuple(extra_dims) + self.dims, coords=coords, name=name)
 
 
-def _frame(lon, lat):
+def _frame(lon: NDArray[np.float64], lat: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Points moved as regionmask moves them, in the turned frame (x = -lon, y = -lat); NaN points at 0, 0."""
     x, y = -(lon - NUDGE_LON), -(lat - NUDGE_LAT)
     unknown = np.isnan(x) | np.isnan(y)
@@ -111,12 +142,13 @@ def _frame(lon, lat):
     return x, y
 
 
-def _unknown(lon, lat) -> np.ndarray:
+def _unknown(lon: NDArray[np.float64], lat: NDArray[np.float64]) -> MaskArray:
     """The points with a NaN coordinate: in no region, as regionmask has them."""
     return np.isnan(lon) | np.isnan(lat)
 
 
-def _second_try(lon, lat, dateline, pole):
+def _second_try(lon: NDArray[np.float64], lat: NDArray[np.float64], dateline: MaskArray,
+                pole: MaskArray) -> tuple[MaskArray, NDArray[np.float64], NDArray[np.float64]]:
     """(where, x, y): the edge points and where they are tried again, in the turned frame."""
     where = dateline | pole
     second_lon = lon[where] - NUDGE_LON + np.where(dateline[where], 360.0, 0.0)
@@ -124,7 +156,7 @@ def _second_try(lon, lat, dateline, pole):
     return where, -second_lon, -second_lat
 
 
-def _which(turned: PolygonList, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _which(turned: PolygonList, x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.int64]:
     """1 + the index of the last region holding each point, 0 for none (the regions flat already)."""
     x_flat = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
     which = np.empty(x_flat.shape, dtype=np.int64)
@@ -133,7 +165,8 @@ def _which(turned: PolygonList, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return which.reshape(np.shape(x))
 
 
-def _block_labels(lon, lat, dateline, pole, *, turned, table):
+def _block_labels(lon: NDArray[np.float64], lat: NDArray[np.float64], dateline: MaskArray, pole: MaskArray, *,
+                  turned: PolygonList, table: NDArray[np.float64]) -> NDArray[np.float64]:
     """Region numbers of a block of points; the edge points no region took get their second try."""
     which = _which(turned, *_frame(lon, lat))
     if dateline.any() or pole.any():
@@ -144,7 +177,8 @@ def _block_labels(lon, lat, dateline, pole, *, turned, table):
     return table[which]
 
 
-def _block_layers(lon, lat, dateline, pole, *, turned):
+def _block_layers(lon: NDArray[np.float64], lat: NDArray[np.float64], dateline: MaskArray, pole: MaskArray, *,
+                  turned: list[list[NDArray[np.float64]]]) -> MaskArray:
     """The (region, ...) stack of a block of points; every edge point gets its second try, as in regionmask."""
     x, y = _frame(lon, lat)
     if lon.ndim == 2 and (lon == lon[:1]).all() and (lat == lat[:, :1]).all():
@@ -160,9 +194,10 @@ def _block_layers(lon, lat, dateline, pole, *, turned):
     return stack
 
 
-def _turned(flat: PolygonList) -> list:
+def _turned(flat: PolygonList) -> list[list[NDArray[np.float64]]]:
     """Each region as its list of rings, turned by 180 degrees (exact: a negation)."""
-    regions, ring_begin = [], 0
+    regions: list[list[NDArray[np.float64]]] = []
+    ring_begin = 0
     vertices = -flat.vertices
     for ring_end in flat.polygon_ends:
         starts = np.concatenate([[0], flat.ring_ends])[ring_begin:ring_end]
@@ -172,7 +207,7 @@ def _turned(flat: PolygonList) -> list:
     return regions
 
 
-def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointGrid:
+def point_grid(lon: Any, lat: Any, lon_name: Hashable, lat_name: Hashable, wrap: Wrap, wrap_lon: WrapLon) -> PointGrid:
     """A PointGrid of uneven 1-D coordinates (crossed) or 2-D lon/lat arrays of one shape.
 
     `wrap(lon_values)` wraps longitudes to the regions' convention.
@@ -182,8 +217,9 @@ def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointG
     if _is_dask(lon_values) != _is_dask(lat_values):  # one lazy: both lazy, in the lazy one's blocks
         import dask.array as da
 
-        lazy = lon_values if _is_dask(lon_values) else lat_values
-        lon_values, lat_values = (da.asarray(values).rechunk(lazy.chunks) if values.shape == lazy.shape else values
+        lazy = cast("da.Array", lon_values if _is_dask(lon_values) else lat_values)  # the one _is_dask found
+        lon_values, lat_values = (da.asarray(values).rechunk(lazy.chunks)  # type: ignore[no-untyped-call]  # dask
+                                  if values.shape == lazy.shape else values  # leaves asarray unannotated
                                   for values in (lon_values, lat_values))
     if _one_dim(lon, lat):  # an unstructured grid: one point per cell
         if lon_values.shape != lat_values.shape:
@@ -215,19 +251,21 @@ def point_grid(lon, lat, lon_name: str, lat_name: str, wrap, wrap_lon) -> PointG
     return PointGrid(wrap(lon_values), lat_values, tuple(dims), coords, wrap_lon)
 
 
-def _is_dask(values) -> bool:
+def _is_dask(values: object) -> bool:
     """Whether `values` (or a DataArray's data) is a Dask array."""
     return hasattr(getattr(values, "data", values), "dask") and hasattr(getattr(values, "data", values), "chunks")
 
 
-def _grid_points(values, name: str):
+def _grid_points(values: Any, name: str) -> LazyOrEager:
     if _is_dask(values) and np.ndim(values) == 2:  # kept lazy: checked by dtype here, computed block by block
         import dask.array as da
 
-        lazy = da.asarray(getattr(values, "data", values))
+        # (dask leaves asarray and Array.astype unannotated)
+        lazy: da.Array = da.asarray(getattr(values, "data", values))  # type: ignore[no-untyped-call]
         if lazy.dtype.kind not in "iuf":
             raise TypeError(f"{name} must be real numbers (integers or floats), got an array of dtype {lazy.dtype}")
-        return lazy.astype(np.float64)
+        as_float: da.Array = lazy.astype(np.float64)  # type: ignore[no-untyped-call]
+        return as_float
     array = coordinate_array(values, name)
     if array.ndim not in (1, 2) or array.size == 0:
         raise ValueError(f"{name} must be 1-D coordinates or a 2-D array of grid points, got {_describe(values)}")

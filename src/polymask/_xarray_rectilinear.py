@@ -18,18 +18,34 @@ the size of the grid is built.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+import xarray as xr
+from numpy.typing import DTypeLike, NDArray
 
 from polymask import _points
 from polymask._rings import PolygonList, vertex_ranges
-from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON, _Grid
+from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON, LazyOrEager, WrapLon, _Grid, reorder
 from polymask._xarray_points import PointGrid, _second_try, _which
+from polymask.typing import MaskArray
+
+if TYPE_CHECKING:
+    import dask.array as da
+
+#: (row0, col0, height, width) -> that window of the fill.
+Window = Callable[[int, int, int, int], NDArray[Any]]
+
+#: A window's edge points as flat arrays: ((rows, cols), lon, lat, dateline, pole).
+EdgePoints = tuple[tuple[NDArray[np.intp], NDArray[np.intp]], NDArray[np.float64], NDArray[np.float64], MaskArray,
+                   MaskArray]
 
 
 class RectilinearGrid(PointGrid):
     """1-D lon and lat crossed; filled in the order of the turned frame (lon and lat descending)."""
 
-    def __init__(self, lon: np.ndarray, lat: np.ndarray, coords_grid: _Grid, wrap_lon):
+    def __init__(self, lon: NDArray[np.float64], lat: NDArray[np.float64], coords_grid: _Grid, wrap_lon: WrapLon):
         self.grid = coords_grid  # the grid's own coordinates and orders, for reorder and to_dataarray
         self.lon_order = np.argsort(-lon, kind="stable")
         self.lat_order = np.argsort(-lat, kind="stable")
@@ -37,8 +53,9 @@ class RectilinearGrid(PointGrid):
         self.x = np.ascontiguousarray(-(lon_sorted - NUDGE_LON))  # ascending
         self.y = np.ascontiguousarray(-(lat_sorted - NUDGE_LAT))  # ascending
         self.lon_sorted, self.lat_sorted = lon_sorted, lat_sorted
-        self.fill_shape = (len(lat), len(lon))
-        self.dateline_col = self.pole_row = None
+        self.fill_shape: tuple[int, int] = (len(lat), len(lon))
+        self.dateline_col: int | None = None
+        self.pole_row: int | None = None
         if wrap_lon is not False:
             at_edge = np.flatnonzero(np.isclose(lon_sorted, -180.0 if lon.min() < 0 else 0.0))
             at_pole = np.flatnonzero(np.isclose(lat_sorted, -90.0))
@@ -47,7 +64,7 @@ class RectilinearGrid(PointGrid):
 
     # ---- the fills --------------------------------------------------------------
 
-    def labels(self, flat: PolygonList, numbers: np.ndarray, chunks=None):
+    def labels(self, flat: PolygonList, numbers: NDArray[Any], chunks: object = None) -> LazyOrEager:
         """Each point's region number (the later region where several hold it), NaN where none does."""
         values = np.asarray(numbers, dtype=np.float64)
         regions = _Regions(flat)
@@ -56,7 +73,7 @@ class RectilinearGrid(PointGrid):
         return self.reorder(self._lazy_windows(chunks, lambda row0, col0, height, width: self.numbers(
             regions, values, row0, col0, height, width), np.float64))
 
-    def layers(self, flat: PolygonList, chunks=None):
+    def layers(self, flat: PolygonList, chunks: object = None) -> LazyOrEager:
         """A bool stack (region, lat, lon) in the fill's order: each region's points, second tries added."""
         regions = _Regions(flat)
         if chunks is None:
@@ -65,8 +82,8 @@ class RectilinearGrid(PointGrid):
                                    lambda row0, col0, height, width: self.stack(regions, row0, col0, height, width),
                                    bool, len(flat))
 
-    def numbers(self, regions: "_Regions", values: np.ndarray, row0: int, col0: int, height: int,
-                width: int) -> np.ndarray:
+    def numbers(self, regions: _Regions, values: NDArray[np.float64], row0: int, col0: int, height: int,
+                width: int) -> NDArray[np.float64]:
         """The number (`values`) of the last region holding each point of the window, NaN for none."""
         labels = np.full((height, width), np.nan)
         for index, inside, rows, cols in self._windows(regions, row0, col0, height, width):
@@ -78,7 +95,7 @@ class RectilinearGrid(PointGrid):
             labels[where] = np.where(np.isnan(first), table[second], first)
         return labels
 
-    def stack(self, regions: "_Regions", row0: int, col0: int, height: int, width: int) -> np.ndarray:
+    def stack(self, regions: _Regions, row0: int, col0: int, height: int, width: int) -> MaskArray:
         layers = np.zeros((len(regions.turned), height, width), dtype=bool)
         for index, inside, rows, cols in self._windows(regions, row0, col0, height, width):
             layers[index, rows, cols] |= inside
@@ -89,7 +106,8 @@ class RectilinearGrid(PointGrid):
                 layers[index][where] |= _which(one, x, y) > 0
         return layers
 
-    def _windows(self, regions: "_Regions", row0: int, col0: int, height: int, width: int):
+    def _windows(self, regions: _Regions, row0: int, col0: int, height: int,
+                 width: int) -> Iterator[tuple[int, MaskArray, slice, slice]]:
         """(region index, inside, row slice, col slice) for each region's bounding box within the window."""
         x, y = self.x[col0:col0 + width], self.y[row0:row0 + height]
         for index in range(len(regions.turned)):
@@ -105,14 +123,15 @@ class RectilinearGrid(PointGrid):
             _points.contains_grid(vertices, x[c0:c1], y[r0:r1], inside, 0, 1, ring_ends)
             yield index, inside.view(bool), slice(r0, r1), slice(c0, c1)
 
-    def _edge_points(self, row0: int, col0: int, height: int, width: int):
+    def _edge_points(self, row0: int, col0: int, height: int, width: int) -> Iterator[EdgePoints]:
         """((rows, cols), lon, lat, dateline, pole): the window's edge points as flat arrays, or nothing."""
         col = self.dateline_col if self.dateline_col is not None and col0 <= self.dateline_col < col0 + width \
             else None
         row = self.pole_row if self.pole_row is not None and row0 <= self.pole_row < row0 + height else None
         if col is None and row is None:
             return
-        rows, cols = [], []
+        rows: list[NDArray[np.intp]] = []
+        cols: list[NDArray[np.intp]] = []
         if col is not None:  # the dateline column, its pole cell included
             rows.append(np.arange(height))
             cols.append(np.full(height, col - col0))
@@ -127,7 +146,7 @@ class RectilinearGrid(PointGrid):
         pole = (row_index == row - row0) if row is not None else np.zeros(len(row_index), dtype=bool)
         yield (row_index, col_index), lon, lat, dateline, pole
 
-    def _lazy_windows(self, chunks, window, dtype, layers: int | None = None):
+    def _lazy_windows(self, chunks: object, window: Window, dtype: DTypeLike, layers: int | None = None) -> da.Array:
         import dask.array as da
 
         from polymask.dask import _chunks
@@ -138,22 +157,28 @@ class RectilinearGrid(PointGrid):
             raise ValueError(f"chunks must be positive block sizes for a grid of shape {self.fill_shape}, "
                              f"got {chunks!r}") from None
 
-        def block(block_info=None):
+        def block(block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> NDArray[Any]:
+            assert block_info is not None  # dask passes it to every block of map_blocks
             location = block_info[None]["array-location"][-2:]
             (row_begin, row_end), (col_begin, col_end) = location
             return window(row_begin, col_begin, row_end - row_begin, col_end - col_begin)
 
+        lazy: da.Array
         if layers is None:
-            return da.map_blocks(block, chunks=block_chunks, dtype=dtype, meta=np.empty((0, 0), dtype=dtype))
-        return da.map_blocks(block, chunks=((layers,),) + block_chunks, dtype=dtype,
-                             meta=np.empty((0, 0, 0), dtype=dtype))
+            lazy = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+                block, chunks=block_chunks, dtype=dtype, meta=np.empty((0, 0), dtype=dtype))
+        else:
+            lazy = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+                block, chunks=((layers,),) + block_chunks, dtype=dtype, meta=np.empty((0, 0, 0), dtype=dtype))
+        return lazy
 
     # ---- the result -------------------------------------------------------------
 
-    def reorder(self, filled):
-        return _Grid.reorder(self, filled)
+    def reorder(self, filled: LazyOrEager) -> LazyOrEager:
+        return reorder(filled, self.lat_order, self.lon_order)
 
-    def to_dataarray(self, values, name, extra_dims=(), extra_coords=None):
+    def to_dataarray(self, values: object, name: str, extra_dims: tuple[str, ...] = (),
+                     extra_coords: dict[Hashable, object] | None = None) -> xr.DataArray:
         return self.grid.to_dataarray(values, name, extra_dims, extra_coords)
 
 
@@ -171,7 +196,7 @@ class _Regions:
             part = self.turned.vertices[self.begins[index]:self.ends[index]]
             self.low[index], self.high[index] = part.min(axis=0), part.max(axis=0)
 
-    def single(self, index: int):
+    def single(self, index: int) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
         """(vertices, ring_ends, polygon_ends) of region `index` alone."""
         begin, end = int(self.begins[index]), int(self.ends[index])
         ring_ends = self.turned.ring_ends[self.ring_begins[index]:self.turned.polygon_ends[index]] - begin

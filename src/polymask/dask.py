@@ -30,11 +30,12 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from typing import Any
+from typing import Any, NoReturn
 
 try:
     import dask
     import dask.array as da
+    from dask.delayed import delayed  # dask's namespace re-exports it without declaring it
 except ImportError as error:  # pragma: no cover - exercised by a test that hides dask
     raise ImportError(
         "polymask.dask needs Dask, which is not installed: pip install 'polymask[dask]' "
@@ -125,10 +126,11 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
     block_chunks = _chunks(chunks, rows_cols, np.dtype(bool))
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks, touched)
-    polygon = dask.delayed(rings, name=f"polymask-polygon-{token}", pure=True)
-    return da.map_blocks(_mask_block, polygon, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
-                         chunks=block_chunks, dtype=bool, meta=np.empty((0, 0), dtype=bool),
-                         name=f"polymask-mask-{token}")
+    polygon = delayed(rings, name=f"polymask-polygon-{token}", pure=True)
+    lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+        _mask_block, polygon, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
+        chunks=block_chunks, dtype=bool, meta=np.empty((0, 0), dtype=bool), name=f"polymask-mask-{token}")
+    return lazy
 
 
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
@@ -199,10 +201,12 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks, touched)
-    burn = dask.delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
-    return da.map_blocks(_rasterize_block, burn, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
-                         chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
-                         name=f"polymask-rasterize-{token}")
+    burn = delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
+    lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+        _rasterize_block, burn, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
+        chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
+        name=f"polymask-rasterize-{token}")
+    return lazy
 
 
 class _Burn:
@@ -294,7 +298,9 @@ def _chunks(chunks: Any, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple
     if count is not None and count > MAX_BLOCKS:
         _refuse_block_count(chunks, count)
     try:
-        normalized = da.core.normalize_chunks(chunks, shape, dtype=dtype)
+        # (dask leaves normalize_chunks unannotated; it returns one tuple of sizes per axis)
+        normalized: tuple[tuple[int, ...], tuple[int, ...]] = da.core.normalize_chunks(  # type: ignore[no-untyped-call]
+            chunks, shape, dtype=dtype)
     except (ValueError, TypeError, ZeroDivisionError, RecursionError) as error:  # chunks=0 divides by zero inside Dask
         raise ValueError(f"{expected}, got {short_repr(chunks)}: {error or type(error).__name__}") from None
     if any(size < 1 for sizes in normalized for size in sizes):
@@ -317,7 +323,7 @@ def _simple_block_count(chunks: Any, shape: tuple[int, int]) -> int | None:
     return math.ceil(shape[0] / sides[0]) * math.ceil(shape[1] / sides[1])
 
 
-def _refuse_block_count(chunks: Any, count: int):
+def _refuse_block_count(chunks: Any, count: int) -> NoReturn:
     raise ValueError(f"chunks={short_repr(chunks)} would make {count:,} blocks; at most {MAX_BLOCKS:,} are allowed "
                      f"(each block is a Dask task); use larger chunks, such as the default {DEFAULT_CHUNK}")
 
@@ -418,11 +424,11 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     fraction_dtype = _coverage_dtype(dtype, None)
     block_chunks = _chunks(chunks, rows_cols, fraction_dtype)
     token = dask.base.tokenize(coordinates, ring_ends, rows_cols, rule, fraction_dtype.str, block_chunks)
-    rings = dask.delayed((coordinates, ring_ends), name=f"polymask-coverage-polygon-{token}", pure=True)
-    return da.map_blocks(_coverage_block, rings, rule, thread_count, fraction_dtype, _block_starts(block_chunks),
-                         chunks=block_chunks,
-                         dtype=fraction_dtype, meta=np.empty((0, 0), dtype=fraction_dtype),
-                         name=f"polymask-coverage-{token}")
+    rings = delayed((coordinates, ring_ends), name=f"polymask-coverage-polygon-{token}", pure=True)
+    lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+        _coverage_block, rings, rule, thread_count, fraction_dtype, _block_starts(block_chunks), chunks=block_chunks,
+        dtype=fraction_dtype, meta=np.empty((0, 0), dtype=fraction_dtype), name=f"polymask-coverage-{token}")
+    return lazy
 
 
 def _coverage_block(rings: Any, rule: int, threads: int, dtype: np.dtype, starts: Any,

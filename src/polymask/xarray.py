@@ -47,7 +47,8 @@ xarray is an optional extra: ``pip install 'polymask[xarray]'``.
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 try:
     import xarray as xr
@@ -56,17 +57,23 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
                       f"(xarray, rioxarray, dask); the rest of polymask works without it ({error})") from error
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from polymask import _core, _inputs, _polygons
 from polymask._describe import short_repr
 from polymask._geometries import geometry_array
 from polymask._rings import PolygonList, vertex_ranges
 from polymask._validation import _describe
-from polymask._xarray_grids import _Grid
+from polymask._xarray_grids import LazyOrEager, _EdgePoints, _Grid
 from polymask._xarray_points import PointGrid, point_grid
 from polymask._xarray_rectilinear import RectilinearGrid
-from polymask.typing import PolygonLike
+from polymask.typing import MaskArray, PolygonLike
+
+if TYPE_CHECKING:
+    import dask.array as da
+
+#: polymask.dask._chunks: (chunks, shape, dtype) -> one tuple of block sizes per axis.
+ChunkCheck = Callable[[Any, tuple[int, int], np.dtype[Any]], tuple[tuple[int, ...], tuple[int, ...]]]
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
 
@@ -214,11 +221,21 @@ def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     last = _burn(grid, flat, index, chunks)
     if not later_wins and declared is None and len(flat) > 1:
         first = _burn(grid, _reversed(flat), index[::-1].copy(), chunks)  # the earliest region holding each point
-        last = _one_region(last, first) if isinstance(last, np.ndarray) else last.map_blocks(
-            _one_region, first, dtype=np.float64)
+        if isinstance(last, np.ndarray):
+            last = _one_region(last, cast("NDArray[np.float64]", first))  # burnt as `last` was: in memory
+        else:
+            import dask.array as da
+
+            last = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+                _one_region, last, first, dtype=np.float64)
     table = np.concatenate([np.asarray(numbers, dtype=np.float64), [np.nan]])
-    labels = table[np.where(np.isnan(last), -1, last).astype(np.intp)] if isinstance(last, np.ndarray) else \
-        last.map_blocks(_numbers_of, table, dtype=np.float64)
+    if isinstance(last, np.ndarray):
+        labels = table[np.where(np.isnan(last), -1, last).astype(np.intp)]
+    else:
+        import dask.array as da
+
+        labels = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+            _numbers_of, last, table, dtype=np.float64)
     return grid.to_dataarray(labels, "mask")
 
 
@@ -340,12 +357,13 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
         from polymask.dask import DEFAULT_CHUNK, _chunks
 
         block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
-        layers = da.map_blocks(_Stack(grid, flat).block, chunks=((len(flat),),) + block_chunks, dtype=bool,
-                               meta=np.empty((0, 0, 0), dtype=bool))
+        layers = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
+            _Stack(grid, flat).block, chunks=((len(flat),),) + block_chunks, dtype=bool,
+            meta=np.empty((0, 0, 0), dtype=bool))
     if not one_per_point:  # _burn's labels are in the grid's order already
         layers = grid.reorder(layers)
     keep = np.asarray(layers.any(axis=tuple(range(1, layers.ndim)))) if drop else np.ones(len(flat), dtype=bool)
-    coords = {"region": np.asarray(numbers)[keep]}
+    coords: dict[Hashable, object] = {"region": np.asarray(numbers)[keep]}
     if names is not None:
         coords["names"] = ("region", np.asarray(names, dtype=object)[keep])
     if abbrevs is not None:
@@ -370,33 +388,34 @@ class _Stack:
         both = self.col is not None and self.row is not None
         self.corner = grid.dateline_frame(flat.vertices, pole=True) if both else None
 
-    def window(self, row0: int, col0: int, height: int, width: int) -> np.ndarray:
+    def window(self, row0: int, col0: int, height: int, width: int) -> MaskArray:
         layers = np.zeros((len(self.flat), height, width), dtype=bool)
         _fill_layers(layers, self.vertices, self.flat, row0, col0)
-        in_cols = self.col is not None and col0 <= self.col < col0 + width
-        in_rows = self.row is not None and row0 <= self.row < row0 + height
-        if in_cols:
+        col = self.col if self.col is not None and col0 <= self.col < col0 + width else None  # in the window
+        row = self.row if self.row is not None and row0 <= self.row < row0 + height else None
+        if col is not None:
             assert self.dateline is not None  # made whenever there is a dateline column
             column = np.zeros((len(self.flat), height, 1), dtype=bool)
-            _fill_layers(column, self.dateline, self.flat, row0, self.col)
-            if in_rows:
-                column[:, self.row - row0] = False  # the corner: tried below
-            layers[:, :, self.col - col0] |= column[:, :, 0]
-        if in_rows:
+            _fill_layers(column, self.dateline, self.flat, row0, col)
+            if row is not None:
+                column[:, row - row0] = False  # the corner: tried below
+            layers[:, :, col - col0] |= column[:, :, 0]
+        if row is not None:
             assert self.pole is not None  # made whenever there is a pole row
             line = np.zeros((len(self.flat), 1, width), dtype=bool)
-            _fill_layers(line, self.pole, self.flat, self.row, col0)
-            if in_cols:
-                line[:, :, self.col - col0] = False
-            layers[:, self.row - row0, :] |= line[:, 0, :]
-        if in_cols and in_rows:
+            _fill_layers(line, self.pole, self.flat, row, col0)
+            if col is not None:
+                line[:, :, col - col0] = False
+            layers[:, row - row0, :] |= line[:, 0, :]
+        if col is not None and row is not None:
             assert self.corner is not None  # made whenever there are both
             corner = np.zeros((len(self.flat), 1, 1), dtype=bool)
-            _fill_layers(corner, self.corner, self.flat, self.row, self.col)
-            layers[:, self.row - row0, self.col - col0] |= corner[:, 0, 0]
+            _fill_layers(corner, self.corner, self.flat, row, col)
+            layers[:, row - row0, col - col0] |= corner[:, 0, 0]
         return layers
 
-    def block(self, block_info=None) -> np.ndarray:
+    def block(self, block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> MaskArray:
+        assert block_info is not None  # dask passes it to every block of map_blocks
         _, (row_begin, row_end), (col_begin, col_end) = block_info[None]["array-location"]
         return self.window(row_begin, col_begin, row_end - row_begin, col_end - col_begin)
 
@@ -418,7 +437,8 @@ def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, ro
 # ---- regions -------------------------------------------------------------------
 
 
-def _regions(regions, numbers, like=None):
+def _regions(regions: Any, numbers: ArrayLike | None,
+             like: Any = None) -> tuple[PolygonList, NDArray[Any], list[str] | None, list[str] | None]:
     """(PolygonList, numbers, names, abbrevs) of any accepted regions form.
 
     A GeoDataFrame or GeoSeries with a CRS is reprojected to the CRS of a
@@ -443,7 +463,7 @@ def _regions(regions, numbers, like=None):
     return flat, numbers, names, abbrevs
 
 
-def _in_crs_of(regions, like):
+def _in_crs_of(regions: Any, like: Any) -> Any:
     """`regions` reprojected to like's rioxarray CRS when both have one (GeoPandas only)."""
     source = getattr(regions, "crs", None)
     if source is None or like is None or not type(regions).__module__.startswith("geopandas"):
@@ -459,7 +479,7 @@ def _in_crs_of(regions, like):
     return regions.to_crs(target)
 
 
-def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
+def _burn(grid: _Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chunks: Any) -> LazyOrEager:
     """The float64 label image (NaN background) of the regions on the grid, in the grid's order."""
     if isinstance(grid, PointGrid):
         return grid.labels(flat, numbers, _point_chunks(chunks, int(np.prod(grid.fill_shape))))
@@ -475,24 +495,26 @@ def _burn(grid: _Grid, flat: PolygonList, numbers: np.ndarray, chunks):
         if edges is not None:
             edges.patch(out, 0, 0)
         return grid.reorder(out)
-    import dask
     import dask.array as da
+    from dask.delayed import delayed  # dask's namespace re-exports it without declaring it
 
     from polymask.dask import DEFAULT_CHUNK, _block_starts, _Burn, _chunks, _rasterize_block
 
     # The lazy burn's background is 0, so burn index + 1 and look the numbers up per block.
     indices = np.arange(1, len(flat) + 1, dtype=np.int32)
     block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, indices.dtype)
-    burn = dask.delayed(_Burn(frame, indices), pure=True)  # one key: every block shares the polygons
-    labels = da.map_blocks(_rasterize_block, burn, _core.EVEN_ODD, 1, _block_starts(block_chunks),
-                           chunks=block_chunks, dtype=indices.dtype,
-                           meta=np.empty((0, 0), dtype=indices.dtype))
+    burn = delayed(_Burn(frame, indices), pure=True)  # one key: every block shares the polygons
+    # (dask leaves map_blocks unannotated)
+    labels: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]
+        _rasterize_block, burn, _core.EVEN_ODD, 1, _block_starts(block_chunks), chunks=block_chunks,
+        dtype=indices.dtype, meta=np.empty((0, 0), dtype=indices.dtype))
     table = np.concatenate([[np.nan], values])
-    numbers_lazy = labels.map_blocks(_lookup, table, edges, dtype=np.float64, meta=np.empty((0, 0)))
+    numbers_lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]
+        _lookup, labels, table, edges, dtype=np.float64, meta=np.empty((0, 0)))
     return grid.reorder(numbers_lazy)
 
 
-def _point_chunks(chunks, points: int):
+def _point_chunks(chunks: Any, points: int) -> Any:
     """Dask chunks for a grid tested point by point: `chunks`, or the default for a grid too large to hold."""
     if chunks is None and points > LAZY_POINTS:
         from polymask.dask import DEFAULT_CHUNK
@@ -501,7 +523,8 @@ def _point_chunks(chunks, points: int):
     return chunks
 
 
-def _block_chunks(normalize, chunks, shape, dtype):
+def _block_chunks(normalize: ChunkCheck, chunks: Any, shape: tuple[int, int],
+                  dtype: DTypeLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """polymask.dask's chunk check, with zero-sized blocks refused here too."""
     try:
         return normalize(chunks, shape, np.dtype(dtype))
@@ -510,10 +533,12 @@ def _block_chunks(normalize, chunks, shape, dtype):
                          f"got {short_repr(chunks)}") from None
 
 
-def _lookup(block: np.ndarray, table: np.ndarray, edges, block_info=None) -> np.ndarray:
+def _lookup(block: NDArray[np.int32], table: NDArray[np.float64], edges: _EdgePoints | None,
+            block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> NDArray[np.float64]:
     """Region numbers (NaN for 0) of a block of burned indices, the edge points patched."""
     numbers = table[block]
     if edges is not None:
+        assert block_info is not None  # dask passes it to every block of map_blocks
         (row0, _), (col0, _) = block_info[0]["array-location"]
         edges.patch(numbers, row0, col0)
     return numbers
