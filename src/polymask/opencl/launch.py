@@ -26,11 +26,8 @@ from polymask.opencl.programs import PACKING_KERNELS
 if TYPE_CHECKING:
     from pyopencl.typing import KernelArg
 
-    #: A buffer argument: a cl.Buffer, or the MemoryObjectHolder that a pyopencl.array.Array's
-    #: base_data is (a pooled allocation); Kernel.set_args takes both.
-    KernelBuffer = KernelArg | cl.MemoryObjectHolder
-    #: The kernel's arguments, in its signature's order.
-    KernelArguments = tuple[KernelBuffer, ...]
+# Kernel arguments are typed KernelArg | cl.MemoryObjectHolder: a buffer argument is a cl.Buffer or the
+# MemoryObjectHolder that a pyopencl.array.Array's base_data is (a pooled allocation), and set_args takes both.
 
 PIXEL_GROUP = (16, 4)
 SCANLINE_GROUP = 64
@@ -86,8 +83,9 @@ class Launcher:
         self.limit = self.kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, device)
         self._key: tuple[object, ...] | None = None
 
-    def launch(self, kernel: str, key: tuple[object, ...], arguments: Callable[[], KernelArguments],
-               shape: tuple[int, int], wait_for: Sequence[cl.Event] | None = None) -> cl.Event:
+    def launch(self, kernel: str, key: tuple[object, ...],
+               arguments: Callable[[], tuple[KernelArg | cl.MemoryObjectHolder, ...]], shape: tuple[int, int],
+               wait_for: Sequence[cl.Event] | None = None) -> cl.Event:
         """Enqueue the kernel over a `shape` mask; returns its event without waiting.
 
         `key` is a tuple of plain values that identifies the arguments;
@@ -111,8 +109,10 @@ def forget(launchers: Iterable[Launcher]) -> None:
         launcher._key = None
 
 
-def kernel_arguments(kernel: str, d_vertices: KernelBuffer, n_vertices: int, d_mask: KernelBuffer,
-                     shape: tuple[int, int], packed: bool) -> tuple[tuple[object, ...], Callable[[], KernelArguments]]:
+def kernel_arguments(
+        kernel: str, d_vertices: KernelArg | cl.MemoryObjectHolder, n_vertices: int,
+        d_mask: KernelArg | cl.MemoryObjectHolder, shape: tuple[int, int], packed: bool,
+) -> tuple[tuple[object, ...], Callable[[], tuple[KernelArg | cl.MemoryObjectHolder, ...]]]:
     """(key, make): the key identifies the kernel's arguments, make() builds them in its signature's order.
 
     The key holds the buffers themselves, so that none of them can be freed
@@ -120,7 +120,7 @@ def kernel_arguments(kernel: str, d_vertices: KernelBuffer, n_vertices: int, d_m
     """
     key = (d_vertices, n_vertices, d_mask, shape[0], shape[1], packed)
 
-    def make() -> KernelArguments:
+    def make() -> tuple[KernelArg | cl.MemoryObjectHolder, ...]:
         common = (d_vertices, np.int32(n_vertices), d_mask, np.int32(shape[0]), np.int32(shape[1]))
         return (*common, np.int32(1 if packed else 0)) if kernel == "rows" else common  # only rows.cl packs
 

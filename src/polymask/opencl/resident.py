@@ -23,8 +23,7 @@ from polymask.typing import ShapeLike
 if TYPE_CHECKING:
     from pyopencl.array import Array
     from pyopencl.tools import MemoryPool
-
-    from polymask.opencl.launch import KernelBuffer
+    from pyopencl.typing import KernelArg
 
 
 class DeviceResults(EngineState):
@@ -96,7 +95,7 @@ class DeviceResults(EngineState):
                     wait_for = list(d_vertices.events)
                 n_vertices = d_vertices.shape[0]
                 if n_vertices:
-                    vertex_buffer: KernelBuffer = d_vertices.base_data
+                    vertex_buffer: KernelArg | cl.MemoryObjectHolder = d_vertices.base_data
                 else:
                     vertex_buffer = self._buffer("_d_vertices", 16, cl.mem_flags.READ_ONLY, "polygon")
                 d_mask = self._device_result(out_shape, np.uint8 if packed else np.bool_)
