@@ -268,3 +268,17 @@ def test_the_facade_keeps_every_public_name_and_one_cache():
     # One cache object, one lock: every per-process OpenCL object is in it.
     assert discovery.CACHE is programs.CACHE is shared.CACHE is common.CACHE
     # The modules' sizes are capped by scripts/lint.py, with every module's.
+
+
+@needs_device
+def test_the_module_docstrings_example_runs(capsys):
+    # The reference page's example is a literal block (doctest does not collect it): run it here.
+    docstring = opencl.__doc__
+    start = docstring.index("::\n\n") + len("::\n\n")
+    block = []
+    for line in docstring[start:].splitlines():
+        if line and not line.startswith("    "):
+            break
+        block.append(line)
+    exec(compile(textwrap.dedent("\n".join(block)), "polymask.opencl.__doc__", "exec"), {})
+    assert capsys.readouterr().out.strip()

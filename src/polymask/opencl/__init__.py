@@ -1,36 +1,85 @@
-"""polymask on OpenCL devices: a small façade over its modules.
+"""Polygon masks on an OpenCL device: a GPU, an accelerator, or a CPU through PoCL.
 
-* ``polymask.opencl.common`` -- the one ``pyopencl`` import, the errors,
-  the environment variables and the one locked cache (devices, contexts,
-  programs, shared engines).
-* ``polymask.opencl.programs`` -- kernels as package resources
-  (``kernels/pixel.cl``, ``kernels/scanline.cl`` and ``kernels/rows.cl``,
-  which include the C++ core's ``polymask/crossing.h``), build options,
-  programs built once; ``polymask.opencl.launch`` -- how each is launched.
-* ``polymask.opencl.discovery`` -- discovery (:func:`devices`), choice
-  (:func:`select_device`: argument, ``$POLYMASK_DEVICE``, ``$PYOPENCL_CTX``,
-  then the best device that builds the kernels; ``POLYMASK_OPENCL=0`` turns
-  OpenCL off), precision (double where the device has fp64, see
-  :data:`SINGLE_PRECISION_NOTE` otherwise), and availability.
-* ``polymask.opencl.processing`` -- :class:`MaskEngine`, the resident
-  engine (programs, buffers, events; it waits for what it enqueued before
-  anything is freed, and frees big buffers after their result), with
-  ``polymask.opencl.pinned``'s page-locked memory for large results.
-* ``polymask.opencl.shared`` -- the shared engines (:func:`engine`,
-  :func:`mask`, :func:`release`), :func:`unpack` for bit-packed results,
-  and :func:`profile`.
+:func:`mask` gives the same mask as :func:`polymask.mask`, bit for bit in
+double precision, computed by an OpenCL kernel on a device.  Use it when the
+masks are large and a GPU is at hand, when the vertices already live on the
+device (a ``pyopencl.array.Array`` gives a mask that stays there), or to
+compare the course's kernels.  On a CPU alone, :func:`polymask.mask` (the
+threaded scanline core) is usually as fast and needs nothing more.
 
-:func:`mask` runs the ``"rows"`` kernel unless told otherwise: one
-work-group per row, the scanline algorithm in the shape a GPU wants.  The
-course's kernels, ``"pixel"`` (lesson 7) and ``"scanline"``, give the same
-mask, bit for bit.
+``pip install "polymask[opencl]"`` brings PyOpenCL and PoCL, a CPU runtime;
+a GPU needs its vendor's OpenCL driver.  :func:`available` says whether a
+device here can build the kernels, :func:`unavailable_reason` why not, and
+``python -m polymask.opencl`` lists the devices.
 
-Errors: build failures raise :class:`OpenCLBuildError` with the device and
-the build log; other OpenCL failures raise :class:`OpenCLError` naming the
-device (:class:`OpenCLMemoryError`, also a MemoryError, when a buffer cannot
-be allocated); a missing runtime raises :class:`OpenCLUnavailable` (an
-ImportError) saying how to install one.
+Example (it runs on any device, PoCL's CPU device included)::
+
+    import numpy as np
+    import polymask
+    from polymask import opencl
+
+    triangle = np.array([(1.0, 1.0), (30.0, 3.0), (20.0, 29.0)])
+    if opencl.available():
+        device_mask = opencl.mask(triangle, (32, 32))        # the shared engine of the default device
+        assert (device_mask == polymask.mask(triangle, (32, 32))).all()
+
+        engine = opencl.MaskEngine(precision="double")       # an engine of one's own
+        packed = engine.mask(triangle, (32, 32), packed=True)  # one bit a pixel: 8x fewer bytes back
+        assert (opencl.unpack(packed, (32, 32)) == device_mask).all()
+
+        timing = opencl.profile(triangle, (32, 32))          # kernel and transfer seconds
+        print(opencl.describe_default_device(), timing["kernel_s"])
+
+The main calls:
+
+* :func:`mask` -- one polygon's mask, through the process's shared engine
+  (:func:`engine`) for the device and precision; :func:`release` frees the
+  shared engines' buffers.
+* :class:`MaskEngine` -- an engine of one's own: the program is built once,
+  buffers stay on the device between calls, and ``enqueue()`` /
+  ``result()`` let the host work while the kernel runs.
+* :func:`unpack` -- the bool mask from a ``packed=True`` result.
+* :func:`profile` -- kernel and transfer times of one mask, from OpenCL events.
+* :func:`devices`, :func:`select_device`, :func:`describe_default_device` --
+  what is here and which device a call uses.
+
+Choosing a device: pass ``device=`` to :func:`mask`, :func:`engine` or
+:class:`MaskEngine` -- ``"gpu"``, ``"cpu"`` or ``"accelerator"`` (the best
+of that type), ``"gpu:1"`` (the second GPU), ``"0:1"`` (platform 0, device 1,
+as PyOpenCL counts them), part of a device or platform name, a
+:class:`DeviceInfo` or a ``pyopencl.Device``.  Without it, the environment
+decides: ``POLYMASK_DEVICE`` (the same forms), then PyOpenCL's
+``PYOPENCL_CTX``, then the best device that builds the kernels (GPU, then
+accelerator, then CPU; fp64 first).  ``POLYMASK_OPENCL=0`` turns OpenCL off.
+
+Precision is double where the device has fp64; ``precision="single"`` runs
+on devices without it, within the bound of :data:`SINGLE_PRECISION_NOTE`.
+
+Errors: a kernel that does not build raises :class:`OpenCLBuildError` with
+the device and the build log; other failures raise :class:`OpenCLError`
+naming the device (:class:`OpenCLMemoryError`, also a MemoryError, when a
+buffer cannot be allocated); a missing runtime raises
+:class:`OpenCLUnavailable` (an ImportError) saying how to install one.
+
+The guide, :doc:`/guide/opencl`, covers the kernels, transfers, memory and
+speed in more depth.
 """
+# For contributors, the package's layout:
+#
+# * common.py -- the one ``pyopencl`` import, the errors, the environment
+#   variables and the one locked cache (devices, contexts, programs, shared engines).
+# * programs.py -- kernels as package resources (kernels/pixel.cl, scanline.cl and
+#   rows.cl, which include the C++ core's polymask/crossing.h), build options,
+#   programs built once; launch.py -- how each kernel is launched.
+# * discovery.py -- discovery (devices()), choice (select_device(): argument,
+#   $POLYMASK_DEVICE, $PYOPENCL_CTX, then the best device that builds the kernels),
+#   precision, and availability.
+# * processing.py -- MaskEngine, the resident engine, assembled from host.py (host
+#   vertices and results) and resident.py (device-resident vertices); buffers.py
+#   allocates and waits, pinned.py holds page-locked memory for large results,
+#   _state.py declares the engine's attributes for type checkers.
+# * shared.py -- the shared engines (engine(), mask(), release()), unpack() and profile().
+
 from __future__ import annotations
 
 from polymask.opencl.common import (

@@ -15,9 +15,11 @@ if TYPE_CHECKING:
     import numpy as np
     import pyopencl as cl
     from numpy.typing import NDArray
+    from pyopencl.array import Array
 
     from polymask.opencl.launch import Launcher
     from polymask.opencl.pinned import PinnedPool
+    from polymask.typing import ShapeLike
 
 
 class EngineState:
@@ -39,16 +41,16 @@ class EngineState:
         builds: int
         allocations: int
         _launchers: dict[str, Launcher]
-        # The device buffers: None until _buffer() sets them by name, then a cl.Buffer.
-        _d_vertices: Any
-        _d_mask: Any
+        # The device buffers: None until _buffer() sets them by name.
+        _d_vertices: cl.Buffer | None
+        _d_mask: cl.Buffer | None
         _sizes: dict[int, int]
         _h_vertices: NDArray[Any] | None
         _resident: tuple[cl.Buffer, NDArray[Any]] | None
         _h_result: NDArray[Any] | None
         _in_flight: bool
         # (shape, kernel, packed, n_vertices) of the last enqueue, None once its result is taken.
-        _call: Any
+        _call: tuple[tuple[int, int], str, bool, int] | None
         _events: dict[str, cl.Event]
         _lock: threading.RLock
 
@@ -76,5 +78,6 @@ class EngineState:
     def _drop_buffers(self, keep_bytes: int) -> None:
         raise NotImplementedError
 
-    def mask_on_device(self, d_vertices: Any, shape: Any, *, kernel: str = "auto", packed: bool = False) -> Any:
+    def mask_on_device(self, d_vertices: Array, shape: ShapeLike, *, kernel: str = "auto",
+                       packed: bool = False) -> Array:
         raise NotImplementedError

@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 import sys
 import time
+from typing import TYPE_CHECKING, SupportsIndex
 
 import numpy as np
 
@@ -19,8 +20,13 @@ from polymask.opencl.common import OpenCLError, OpenCLMemoryError, cl, device_la
 #: Room the runtime needs beside a CPU device's buffer (its own bookkeeping, the launch).
 HOST_MARGIN_BYTES = 64 * 2**20
 
+if TYPE_CHECKING:
+    from pyopencl.array import Array
+    from typing_extensions import TypeIs
 
-def allocated_buffer(context, queue, device, flags, nbytes: int, what: str):
+
+def allocated_buffer(context: cl.Context, queue: cl.CommandQueue, device: cl.Device, flags: int, nbytes: int,
+                     what: str) -> cl.Buffer:
     """A device buffer of `nbytes` on `device` whose allocation has really happened (or a clean error).
 
     Runtimes may reserve memory only when a buffer is first used, and
@@ -43,7 +49,7 @@ def allocated_buffer(context, queue, device, flags, nbytes: int, what: str):
                                 f"{device_label(device)} failed: {error or type(error).__name__}") from None
 
 
-def check_fits(device, nbytes: int, what: str) -> None:
+def check_fits(device: cl.Device, nbytes: int, what: str) -> None:
     """OpenCLError when `what` needs more bytes than `device` allows in one buffer."""
     if nbytes > device.max_mem_alloc_size:
         raise OpenCLError(
@@ -51,7 +57,7 @@ def check_fits(device, nbytes: int, what: str) -> None:
             f"{device.max_mem_alloc_size:,} bytes per buffer; use a smaller image or polymask.mask")
 
 
-def byte_count(value) -> int:
+def byte_count(value: SupportsIndex) -> int:
     """`value` as a number of bytes >= 0 (NumPy integers too); TypeError / ValueError otherwise."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"keep_bytes must be an integer number of bytes, got {short_repr(value)}")
@@ -65,7 +71,7 @@ def byte_count(value) -> int:
     return count
 
 
-def is_device_array(value) -> bool:
+def is_device_array(value: object) -> TypeIs[Array]:
     """Whether `value` is a pyopencl.array.Array (without importing pyopencl.array)."""
     if cl is None:
         return False
@@ -74,7 +80,7 @@ def is_device_array(value) -> bool:
     return array_module is not None and isinstance(value, array_module.Array)
 
 
-def event_seconds(event) -> float:
+def event_seconds(event: cl.Event) -> float:
     """The profiled duration of a finished `event` (its queue was made with profiling on)."""
     return (event.profile.end - event.profile.start) * 1e-9
 
@@ -83,7 +89,7 @@ def event_seconds(event) -> float:
 SPIN_SECONDS = 0.02
 
 
-def wait_in_python(event, spin: bool = False) -> None:
+def wait_in_python(event: cl.Event, spin: bool = False) -> None:
     """Wait for `event` from Python, so Ctrl-C raises KeyboardInterrupt within milliseconds.
 
     A blocking wait inside the driver would hold Python's signal handlers
@@ -105,7 +111,7 @@ def wait_in_python(event, spin: bool = False) -> None:
         time.sleep(0.0001)
 
 
-def check_device_vertices(d_vertices, context, device) -> None:
+def check_device_vertices(d_vertices: object, context: cl.Context, device: cl.Device) -> None:
     """TypeError / ValueError unless `d_vertices` is an (N, 2) float array on the device, in `context`."""
     if not is_device_array(d_vertices):
         raise TypeError(f"d_vertices must be a pyopencl.array.Array, got {type(d_vertices).__name__}")

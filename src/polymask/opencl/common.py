@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable, Hashable
+from typing import TypeVar, overload
 
 try:
     import pyopencl as cl
@@ -19,6 +21,14 @@ except ImportError as _error:  # reported by unavailable_reason(), never raised 
     PYOPENCL_IMPORT_ERROR = f"{type(_error).__name__}: {_error}"
 else:
     PYOPENCL_IMPORT_ERROR = ""
+
+# `cl` is listed so that the other modules may import it from here (mypy --strict
+# re-exports only what __all__ names).
+__all__ = [
+    "CACHE", "DEVICE_ENV", "INSTALL_HINT", "OPENCL_ENV", "PYOPENCL_ENV", "PYOPENCL_IMPORT_ERROR", "Cache",
+    "OpenCLBuildError", "OpenCLError", "OpenCLMemoryError", "OpenCLUnavailable", "check_not_forked", "cl",
+    "device_label", "require_pyopencl", "turned_off",
+]
 
 #: Set to 0 to turn OpenCL off (the stage then reports itself unavailable).
 OPENCL_ENV = "POLYMASK_OPENCL"
@@ -83,7 +93,7 @@ class OpenCLMemoryError(OpenCLError, MemoryError):
     """
 
 
-def device_label(device) -> str:
+def device_label(device: cl.Device) -> str:
     """The device, its platform and the platform's version, for error messages."""
     return f"{device.name.strip()!r} on {device.platform.name.strip()!r} ({device.platform.version.strip()})"
 
@@ -102,6 +112,7 @@ def require_pyopencl() -> None:
 
 
 _MISSING = object()
+_Entry = TypeVar("_Entry")
 
 
 class Cache:
@@ -112,16 +123,21 @@ class Cache:
     precision), "engine" (per device and precision).  `get` makes a missing
     entry while holding the lock, so each is made once; the lock is
     re-entrant because making one entry needs others (a program needs its
-    device's context).
+    device's context).  An entry is only ever made by one kind of `make`
+    (the section and key say which), so `get` returns what that `make` returns.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.RLock()
-        self._entries: dict = {}
+        self._entries: dict[tuple[str, Hashable], object] = {}
         #: Programs compiled by this process (each once per device, kernel and precision).
         self.build_count = 0
 
-    def get(self, section: str, key, make=None):
+    @overload
+    def get(self, section: str, key: Hashable, make: Callable[[], _Entry]) -> _Entry: ...
+    @overload
+    def get(self, section: str, key: Hashable, make: None = None) -> object | None: ...
+    def get(self, section: str, key: Hashable, make: Callable[[], object] | None = None) -> object | None:
         """The entry, made by `make()` if missing (None when missing and no `make`)."""
         with self.lock:
             found = self._entries.get((section, key), _MISSING)
@@ -132,7 +148,7 @@ class Cache:
                 self._entries[(section, key)] = found
             return found
 
-    def entries(self, section: str) -> list:
+    def entries(self, section: str) -> list[tuple[Hashable, object]]:
         """Every (key, value) of one section, a snapshot."""
         with self.lock:
             return [(key, value) for (name, key), value in self._entries.items() if name == section]

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from polymask._describe import short_repr
 from polymask.opencl import programs
@@ -33,6 +35,7 @@ from polymask.opencl.common import (
     require_pyopencl,
     turned_off,
 )
+from polymask.typing import ShapeLike
 
 PRECISIONS = ("auto", "double", "single")
 
@@ -57,7 +60,7 @@ The bound needs coordinates within float32 range and image sides below
 """
 
 
-def single_precision_tolerance(vertices, shape) -> float:
+def single_precision_tolerance(vertices: ArrayLike, shape: ShapeLike) -> float:
     """The float32 distance bound 2**-20 * M for this polygon and image (see SINGLE_PRECISION_NOTE).
 
     Parameters
@@ -207,16 +210,17 @@ class DeviceInfo:
     #: True when the device does double precision (then the mask is bit-exact).
     fp64: bool
     #: The pyopencl.Device (None in an unpickled copy whose device this process does not have).
-    device: Any = field(repr=False, compare=False)
+    device: cl.Device | None = field(repr=False, compare=False)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], DeviceInfo], tuple[dict[str, Any]]]:
         # A pyopencl.Device does not pickle: the description travels, and the
         # receiving process looks up its own device of the same key and name.
         described = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "device"}
         return (_unpickled_device_info, (described,))
 
 
-def _unpickled_device_info(described: dict) -> DeviceInfo:
+# Any: the values are the dataclass's own fields (str, int, bool), passed back as keywords.
+def _unpickled_device_info(described: dict[str, Any]) -> DeviceInfo:
     here = next((info.device for info in devices()
                  if info.key == described["key"] and info.name == described["name"]), None)
     return DeviceInfo(**described, device=here)
@@ -225,14 +229,14 @@ def _unpickled_device_info(described: dict) -> DeviceInfo:
 _TYPE_NAMES = ("gpu", "accelerator", "cpu")
 
 
-def _type_name(device) -> str:
+def _type_name(device: cl.Device) -> str:
     for name in _TYPE_NAMES:
         if device.type & getattr(cl.device_type, name.upper()):
             return name
     return "other"
 
 
-def _has_fp64(device) -> bool:
+def _has_fp64(device: cl.Device) -> bool:
     return bool(device.double_fp_config) or "cl_khr_fp64" in device.extensions.split()
 
 
@@ -280,21 +284,29 @@ def _discover() -> list[DeviceInfo]:
     return found
 
 
-def _preference(info: DeviceInfo):
+def _preference(info: DeviceInfo) -> tuple[int, bool, int]:
     rank = _TYPE_NAMES.index(info.type) if info.type in _TYPE_NAMES else len(_TYPE_NAMES)
     return (rank, not info.fp64, -info.compute_units)
 
 
-def _first_that_builds(candidates: list[DeviceInfo], wanted: str):
+def _device_of(info: DeviceInfo) -> cl.Device:
+    """The device of `info`; ValueError for an unpickled copy whose device this process does not have."""
+    if info.device is None:
+        raise ValueError(f"the DeviceInfo {info.key} {info.name!r} ({info.platform}) came from another "
+                         f"process, which has a device this one lacks; {_listing()}")
+    return info.device
+
+
+def _first_that_builds(candidates: list[DeviceInfo], wanted: str) -> cl.Device:
     """The most preferred candidate that builds the pixel kernel (a broken runtime is skipped)."""
     failures = []
     for info in sorted(candidates, key=_preference):
         try:
-            programs.program(info.device, "pixel", info.fp64)
+            programs.program(_device_of(info), "pixel", info.fp64)
         except OpenCLBuildError as error:
             failures.append(f"  {info.key} {info.name!r} ({info.platform}): {_first_error_line(str(error))}")
             continue
-        return info.device
+        return _device_of(info)
     detail = "\n".join(failures) if failures else "  (none)"
     raise OpenCLError(f"no OpenCL device {wanted} can build polymask's kernels:\n{detail}\n{INSTALL_HINT}")
 
@@ -306,7 +318,7 @@ def _first_error_line(log: str) -> str:
     return log.strip().splitlines()[0] if log.strip() else ""
 
 
-def _best_device():
+def _best_device() -> cl.Device:
     """GPU before accelerator before CPU, fp64 first, most compute units first; must build the kernels."""
     return CACHE.get("best", None, lambda: _first_that_builds(devices(), "here"))
 
@@ -322,7 +334,7 @@ _TYPE_SPEC = re.compile(r"^(gpu|cpu|accelerator|acc)(?::(\d+))?$")
 _INDEX_SPEC = re.compile(r"^(\d+)(?::(\d+))?$")
 
 
-def _device_from_string(spec: str, source: str):
+def _device_from_string(spec: str, source: str) -> cl.Device:
     text = spec.strip().lower()
     found = devices()
     expected = ("expected 'gpu', 'cpu' or 'accelerator' (optionally ':N' for the N-th of that type), "
@@ -339,14 +351,14 @@ def _device_from_string(spec: str, source: str):
         if index >= len(of_type):
             raise ValueError(f"{source} = {spec!r}: there are {len(of_type)} {kind} devices, "
                              f"so the index must be below {len(of_type)}; {_listing()}")
-        return of_type[index].device
+        return _device_of(of_type[index])
     match = _INDEX_SPEC.match(text)
     if match:
         # PYOPENCL_CTX's numbering: platforms as the ICD loader lists them.
         platform_index, device_index = int(match.group(1)), int(match.group(2) or 0)
         by_platform: dict[int, list[DeviceInfo]] = {}
         for info in found:
-            by_platform.setdefault(info.device.platform.int_ptr, []).append(info)
+            by_platform.setdefault(_device_of(info).platform.int_ptr, []).append(info)
         try:
             platforms = cl.get_platforms()
         except cl.Error:
@@ -355,14 +367,14 @@ def _device_from_string(spec: str, source: str):
                 or device_index >= len(by_platform.get(platforms[platform_index].int_ptr, []))):
             raise ValueError(f"{source} = {spec!r}: no platform {platform_index} with a device "
                              f"{device_index}; {_listing()}")
-        return by_platform[platforms[platform_index].int_ptr][device_index].device
+        return _device_of(by_platform[platforms[platform_index].int_ptr][device_index])
     named = [info for info in found if text and (text in info.name.lower() or text in info.platform.lower())]
     if named:
         return _first_that_builds(named, f"matching {spec!r}")
     raise ValueError(f"{source} = {spec!r} names no OpenCL device; {expected}; {_listing()}")
 
 
-def select_device(device=None):
+def select_device(device: str | DeviceInfo | cl.Device | None = None) -> cl.Device:
     """The pyopencl.Device to use.
 
     `device` may be a pyopencl.Device, a DeviceInfo, or a string: "gpu",
@@ -409,14 +421,15 @@ def select_device(device=None):
     if isinstance(device, cl.Device):
         return device
     if isinstance(device, DeviceInfo):
-        return device.device
+        return _device_of(device)
     if isinstance(device, str):
         return _device_from_string(device, "device")
     raise TypeError(f"device must be None, a pyopencl.Device, a DeviceInfo or a string such as 'cpu' "
                     f"or 'gpu:1', got {device!r} (type {type(device).__name__})")
 
 
-def build_program(source: str, device=None, options=(), label: str = "<source>"):
+def build_program(source: str, device: str | DeviceInfo | cl.Device | None = None, options: Sequence[str] = (),
+                  label: str = "<source>") -> cl.Program:
     """Build OpenCL C `source` for `device`; OpenCLBuildError with the build log on failure.
 
     Parameters
@@ -449,8 +462,8 @@ def build_program(source: str, device=None, options=(), label: str = "<source>")
     ...     program = opencl.build_program("__kernel void twice(__global float *a) { a[0] *= 2; }")
     """
     require_pyopencl()
-    device = select_device(device)
-    return programs.build(programs.context_for(device), device, source, list(options), label)
+    chosen = select_device(device)
+    return programs.build(programs.context_for(chosen), chosen, source, list(options), label)
 
 
 def describe_default_device() -> str:
@@ -478,7 +491,7 @@ def describe_default_device() -> str:
 
 
 
-def resolve_precision(precision: str, device) -> bool:
+def resolve_precision(precision: str, device: cl.Device) -> bool:
     """True for double, False for float32: "auto" is double where the device has fp64."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(map(repr, PRECISIONS))}, got {short_repr(precision)}")

@@ -10,7 +10,10 @@ while the kernel runs.  It uses the engine's lock, launchers and buffers (proces
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, overload
+
 import numpy as np
+from numpy.typing import NDArray
 
 from polymask import _inputs
 from polymask._outputs import result_array
@@ -27,9 +30,13 @@ from polymask.opencl.launch import (
     result_shape,
 )
 from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
+from polymask.typing import PolygonLike, ShapeLike
+
+if TYPE_CHECKING:
+    from pyopencl.array import Array
 
 
-def _one_ring(vertices) -> np.ndarray:
+def _one_ring(vertices: PolygonLike) -> NDArray[np.float64]:
     """`vertices` through the library's funnel (polymask/_inputs.py), as the one ring the kernels fill."""
     rings = _inputs.polygon(vertices)
     if rings.ring_ends is not None and len(rings.ring_ends) > 1:
@@ -41,7 +48,7 @@ def _one_ring(vertices) -> np.ndarray:
 class HostResults(EngineState):
     """MaskEngine's host path (mixed into the engine; see processing.py)."""
 
-    def _holds(self, h_vertices: np.ndarray) -> bool:
+    def _holds(self, h_vertices: NDArray[Any]) -> bool:
         """Whether the vertex buffer already holds exactly these vertices, bit for bit.
 
         Comparing the bits on the host costs far less than sending them, and
@@ -57,7 +64,8 @@ class HostResults(EngineState):
             return held.tobytes() == h_vertices.tobytes()
         return bool(np.array_equal(held.view(np.uint8), h_vertices.view(np.uint8)))
 
-    def enqueue(self, vertices, shape, *, kernel: str = DEFAULT_KERNEL, packed: bool = False):
+    def enqueue(self, vertices: PolygonLike, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL,
+                packed: bool = False) -> cl.Event:
         """Send the polygon and start the kernel; return its event without waiting.
 
         The vertices are copied first, so the caller may change its array as
@@ -101,7 +109,8 @@ class HostResults(EngineState):
         """
         return self._enqueue(_one_ring(vertices), as_shape(shape), kernel, as_packed(packed))
 
-    def _enqueue(self, coordinates: np.ndarray, shape: tuple[int, int], kernel: str, packed: bool = False):
+    def _enqueue(self, coordinates: NDArray[np.float64], shape: tuple[int, int], kernel: str,
+                 packed: bool = False) -> cl.Event:
         check_not_forked()  # enqueue() of checked vertices and shape from here on
         kernel = chosen_kernel(kernel, self.device_type, packed)
         check_packing(kernel, packed)
@@ -120,21 +129,20 @@ class HostResults(EngineState):
             self._call = None
             try:
                 launcher = self._launcher(kernel)
-                self._buffer("_d_vertices", h_vertices.nbytes, cl.mem_flags.READ_ONLY, "polygon")
-                self._buffer("_d_mask", rows * cols, cl.mem_flags.READ_WRITE, "mask")
+                d_vertices = self._buffer("_d_vertices", h_vertices.nbytes, cl.mem_flags.READ_ONLY, "polygon")
+                d_mask = self._buffer("_d_mask", rows * cols, cl.mem_flags.READ_WRITE, "mask")
                 self._in_flight = True
                 if len(h_vertices) and not self._holds(h_vertices):
                     self._h_vertices = h_vertices
                     try:
-                        self._events["upload"] = cl.enqueue_copy(self.queue, self._d_vertices, h_vertices,
+                        self._events["upload"] = cl.enqueue_copy(self.queue, d_vertices, h_vertices,
                                                                  is_blocking=False)
                     except cl.Error as error:
                         raise OpenCLError(f"uploading {len(h_vertices)} vertices to device "
                                           f"{device_label(self.device)} failed: {error}") from None
-                    self._resident = (self._d_vertices, h_vertices)
+                    self._resident = (d_vertices, h_vertices)
                 # The queue runs in order: the kernel starts after the upload without being told.
-                key, arguments = kernel_arguments(kernel, self._d_vertices, len(h_vertices), self._d_mask, shape,
-                                                  packed)
+                key, arguments = kernel_arguments(kernel, d_vertices, len(h_vertices), d_mask, shape, packed)
                 event = launcher.launch(kernel, key, arguments, shape)
             except BaseException:
                 self._abandon()
@@ -143,7 +151,7 @@ class HostResults(EngineState):
             self._call = (shape, kernel, packed, len(h_vertices))
             return event
 
-    def result(self, out=None) -> np.ndarray:
+    def result(self, out: NDArray[Any] | None = None) -> NDArray[Any]:
         """Wait for the last :meth:`enqueue` and copy its mask back.
 
         Parameters
@@ -183,7 +191,7 @@ class HostResults(EngineState):
                 raise
             return self._download(result)
 
-    def _host_result(self, out, shape: tuple[int, int], packed: bool) -> np.ndarray:
+    def _host_result(self, out: NDArray[Any] | None, shape: tuple[int, int], packed: bool) -> NDArray[Any]:
         """Where the result goes: `out`, else page-locked memory from the pool, else a new array."""
         if packed:
             if out is not None:
@@ -196,10 +204,13 @@ class HostResults(EngineState):
                 return found
         return result_array(out, shape)
 
-    def _download(self, result: np.ndarray) -> np.ndarray:
+    def _download(self, result: NDArray[Any]) -> NDArray[Any]:
         """Copy the last kernel's mask into `result` with the call's one wait, and return `result`."""
         with self._lock:
-            shape, kernel, _, n_vertices = self._call
+            call, d_mask = self._call, self._d_mask
+            if call is None or d_mask is None:  # never: result() checks, mask() and fill() have just enqueued
+                raise RuntimeError("result() needs a mask: call enqueue(vertices, shape) first")
+            shape, kernel, _, n_vertices = call
             host = result  # a C-contiguous bool or uint8 array: the copy takes its bytes as they are
             # The queue runs in order, so the copy follows the kernel.  A small
             # call waits in the runtime, the cheapest wait for it (an H200: 58 us
@@ -210,7 +221,7 @@ class HostResults(EngineState):
             # whose kernel needs the cores (buffers.wait_in_python).
             blocking = edge_tests(kernel, shape, n_vertices) < BLOCKING_WAIT_EDGE_TESTS
             try:
-                download = cl.enqueue_copy(self.queue, host, self._d_mask, is_blocking=blocking)
+                download = cl.enqueue_copy(self.queue, host, d_mask, is_blocking=blocking)
             except cl.Error as error:
                 self._abandon()
                 raise OpenCLError(f"copying a {shape} mask back from device "
@@ -237,7 +248,17 @@ class HostResults(EngineState):
             self._drop_buffers(self.keep_bytes)  # the size policy: big masks do not stay resident
             return result
 
-    def mask(self, vertices, shape, *, kernel: str = DEFAULT_KERNEL, out=None, packed: bool = False):
+    @overload
+    def mask(self, vertices: Array, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL, out: None = None,
+             packed: bool = False) -> Array: ...
+    @overload
+    def mask(self, vertices: PolygonLike, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL,
+             out: NDArray[Any] | None = None, packed: bool = False) -> NDArray[Any]: ...
+    @overload
+    def mask(self, vertices: PolygonLike | Array, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL,
+             out: NDArray[Any] | None = None, packed: bool = False) -> NDArray[Any] | Array: ...
+    def mask(self, vertices: PolygonLike | Array, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL,
+             out: NDArray[Any] | None = None, packed: bool = False) -> NDArray[Any] | Array:
         """The mask of a polygon on a `shape` image, on this engine's device.
 
         Host vertices give a NumPy array; a ``pyopencl.array.Array`` of
@@ -295,8 +316,8 @@ class HostResults(EngineState):
             self._enqueue(coordinates, shape, kernel, packed)
             return self._download(result)
 
-    def fill(self, coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *,
-             kernel: str = DEFAULT_KERNEL) -> np.ndarray:
+    def fill(self, coordinates: NDArray[np.float64], shape: tuple[int, int], out: NDArray[Any] | None = None, *,
+             kernel: str = DEFAULT_KERNEL) -> NDArray[Any]:
         """The course's entry: :meth:`mask` of arguments already checked, checked no more.
 
         Parameters

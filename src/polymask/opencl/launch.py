@@ -14,11 +14,20 @@ asks the runtime nothing it already knows.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from polymask._describe import short_repr
 from polymask.opencl.common import OpenCLError, cl, device_label
 from polymask.opencl.programs import PACKING_KERNELS
+
+if TYPE_CHECKING:
+    from pyopencl.typing import KernelArg
+
+# Kernel arguments are typed KernelArg | cl.MemoryObjectHolder: a buffer argument is a cl.Buffer or the
+# MemoryObjectHolder that a pyopencl.array.Array's base_data is (a pooled allocation), and set_args takes both.
 
 PIXEL_GROUP = (16, 4)
 SCANLINE_GROUP = 64
@@ -66,22 +75,25 @@ def edge_tests(kernel: str, shape: tuple[int, int], n_vertices: int) -> int:
 class Launcher:
     """Launches one kernel of one built program on one queue, remembering what stays the same."""
 
-    def __init__(self, program, function: str, device, queue):
+    def __init__(self, program: cl.Program, function: str, device: cl.Device, queue: cl.CommandQueue) -> None:
         self.name = function
         self.kernel = cl.Kernel(program, function)
         self.device = device
         self.queue = queue
         self.limit = self.kernel.get_work_group_info(cl.kernel_work_group_info.WORK_GROUP_SIZE, device)
-        self._key: tuple | None = None
+        self._key: tuple[object, ...] | None = None
 
-    def launch(self, kernel: str, key: tuple, arguments, shape: tuple[int, int], wait_for=None):
+    def launch(self, kernel: str, key: tuple[object, ...],
+               arguments: Callable[[], tuple[KernelArg | cl.MemoryObjectHolder, ...]], shape: tuple[int, int],
+               wait_for: Sequence[cl.Event] | None = None) -> cl.Event:
         """Enqueue the kernel over a `shape` mask; returns its event without waiting.
 
         `key` is a tuple of plain values that identifies the arguments;
         `arguments()` makes them, and is called only when `key` changed.
         """
         if key != self._key:
-            self.kernel.set_args(*arguments())
+            # pyopencl's KernelArg alias omits MemoryObjectHolder (pooled buffers), which set_args takes.
+            self.kernel.set_args(*arguments())  # type: ignore[arg-type]
             self._key = key
         global_size, local = geometry(kernel, shape, self.limit)
         try:
@@ -91,14 +103,16 @@ class Launcher:
                               f"device {device_label(self.device)} failed: {error}") from None
 
 
-def forget(launchers) -> None:
+def forget(launchers: Iterable[Launcher]) -> None:
     """Drop the arguments `launchers` remember (and the buffers their keys hold)."""
     for launcher in launchers:
         launcher._key = None
 
 
-def kernel_arguments(kernel: str, d_vertices, n_vertices: int, d_mask, shape: tuple[int, int],
-                     packed: bool) -> tuple[tuple, object]:
+def kernel_arguments(
+        kernel: str, d_vertices: KernelArg | cl.MemoryObjectHolder, n_vertices: int,
+        d_mask: KernelArg | cl.MemoryObjectHolder, shape: tuple[int, int], packed: bool,
+) -> tuple[tuple[object, ...], Callable[[], tuple[KernelArg | cl.MemoryObjectHolder, ...]]]:
     """(key, make): the key identifies the kernel's arguments, make() builds them in its signature's order.
 
     The key holds the buffers themselves, so that none of them can be freed
@@ -106,7 +120,7 @@ def kernel_arguments(kernel: str, d_vertices, n_vertices: int, d_mask, shape: tu
     """
     key = (d_vertices, n_vertices, d_mask, shape[0], shape[1], packed)
 
-    def make() -> tuple:
+    def make() -> tuple[KernelArg | cl.MemoryObjectHolder, ...]:
         common = (d_vertices, np.int32(n_vertices), d_mask, np.int32(shape[0]), np.int32(shape[1]))
         return (*common, np.int32(1 if packed else 0)) if kernel == "rows" else common  # only rows.cl packs
 
@@ -118,7 +132,7 @@ def result_shape(shape: tuple[int, int], packed: bool) -> tuple[int, int]:
     return (shape[0], -(-shape[1] // 8)) if packed else shape
 
 
-def as_packed(packed) -> bool:
+def as_packed(packed: object) -> bool:
     """`packed` as a bool; TypeError unless it is True or False (NumPy's too)."""
     if not isinstance(packed, (bool, np.bool_)):
         raise TypeError(f"packed must be True or False, got {short_repr(packed)} (type {type(packed).__name__})")

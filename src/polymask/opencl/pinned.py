@@ -27,8 +27,10 @@ from __future__ import annotations
 import math
 import threading
 import weakref
+from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike, NDArray
 
 from polymask.opencl.common import cl
 
@@ -36,7 +38,7 @@ from polymask.opencl.common import cl
 PINNED_MIN_BYTES = 64 << 10
 
 
-def page_locked(context, queue, nbytes: int):
+def page_locked(context: cl.Context, queue: cl.CommandQueue, nbytes: int) -> tuple[cl.Buffer, NDArray[np.uint8]]:
     """(buffer, host): an ALLOC_HOST_PTR buffer of `nbytes` and its host memory, mapped for good."""
     buffer = cl.Buffer(context, cl.mem_flags.READ_WRITE | cl.mem_flags.ALLOC_HOST_PTR, nbytes)
     # pyopencl's stubs take neither an OR of map_flags (an int) nor a scalar type as the dtype.
@@ -50,7 +52,7 @@ class _Block:
 
     __slots__ = ("buffer", "host", "nbytes")
 
-    def __init__(self, buffer, host: np.ndarray):
+    def __init__(self, buffer: cl.Buffer, host: NDArray[np.uint8]) -> None:
         self.buffer = buffer
         self.host = host
         self.nbytes = host.nbytes
@@ -61,7 +63,7 @@ class _Lease:
 
     __slots__ = ("__array_interface__", "block", "__weakref__")
 
-    def __init__(self, block: _Block, shape: tuple[int, ...], dtype: np.dtype):
+    def __init__(self, block: _Block, shape: tuple[int, ...], dtype: np.dtype[Any]) -> None:
         self.block = block  # keeps the mapped memory alive as long as any view of the result lives
         self.__array_interface__ = {
             "shape": shape, "typestr": dtype.str, "version": 3,
@@ -72,7 +74,7 @@ class _Lease:
 class PinnedPool:
     """Page-locked host arrays for one engine's results (see the module docstring)."""
 
-    def __init__(self, context, queue, keep_bytes: int):
+    def __init__(self, context: cl.Context, queue: cl.CommandQueue, keep_bytes: int) -> None:
         self.context = context
         self.queue = queue
         self.keep_bytes = keep_bytes
@@ -83,7 +85,7 @@ class PinnedPool:
         # given back, by a garbage collection that runs inside this pool's own code.
         self._lock = threading.RLock()
 
-    def array(self, shape: tuple[int, ...], dtype) -> np.ndarray | None:
+    def array(self, shape: tuple[int, ...], dtype: DTypeLike) -> NDArray[Any] | None:
         """A C-contiguous array of `shape` and `dtype` in page-locked memory, or None to use np.empty."""
         dtype = np.dtype(dtype)
         nbytes = math.prod(shape) * dtype.itemsize

@@ -28,7 +28,7 @@ from polymask.opencl.buffers import (
     event_seconds,
 )
 from polymask.opencl.common import OpenCLError, cl, device_label
-from polymask.opencl.discovery import resolve_precision, select_device
+from polymask.opencl.discovery import DeviceInfo, resolve_precision, select_device
 from polymask.opencl.host import HostResults
 from polymask.opencl.launch import (
     Launcher,
@@ -89,8 +89,8 @@ class MaskEngine(HostResults, DeviceResults):
     #: Kept on a GPU or accelerator (at most an eighth of its memory): a 16384 x 16384 mask stays.
     GPU_KEEP_BYTES = 2**30
 
-    def __init__(self, device=None, *, precision: str = "auto", profiling: bool = False,
-                 keep_bytes: int | None = None):
+    def __init__(self, device: str | DeviceInfo | cl.Device | None = None, *, precision: str = "auto",
+                 profiling: bool = False, keep_bytes: int | None = None) -> None:
         self.device = select_device(device)
         if keep_bytes is not None:
             self.keep_bytes = byte_count(keep_bytes)
@@ -131,7 +131,7 @@ class MaskEngine(HostResults, DeviceResults):
         self._events = {}
         self._lock = threading.RLock()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"MaskEngine(device={self.device.name.strip()!r}, precision={self.precision!r})"
 
     # -- pieces --
@@ -147,10 +147,10 @@ class MaskEngine(HostResults, DeviceResults):
             self._launchers[kernel] = found
         return found
 
-    def _buffer(self, name: str, nbytes: int, flags, what: str):
+    def _buffer(self, name: str, nbytes: int, flags: int, what: str) -> cl.Buffer:
         """The buffer in attribute `name` if it holds `nbytes`, else a new, larger one there (settled first)."""
         nbytes = max(nbytes, 16)  # OpenCL forbids empty buffers
-        current = getattr(self, name)
+        current: cl.Buffer | None = getattr(self, name)  # _d_vertices or _d_mask
         if current is not None and self._sizes.get(id(current), 0) >= nbytes:
             return current
         check_fits(self.device, nbytes, f"the {what}")
@@ -166,10 +166,10 @@ class MaskEngine(HostResults, DeviceResults):
         self.allocations += 1
         return buffer
 
-    def _new_buffer(self, flags, nbytes: int, what: str):
+    def _new_buffer(self, flags: int, nbytes: int, what: str) -> cl.Buffer:
         return allocated_buffer(self.context, self.queue, self.device, flags, nbytes, what)
 
-    def _check_size(self, shape, packed: bool = False):
+    def _check_size(self, shape: tuple[int, int], packed: bool = False) -> None:
         rows, cols = result_shape(shape, packed)
         if rows * cols > self.max_alloc_bytes:
             check_fits(self.device, rows * cols, f"a {shape[0]}x{shape[1]} mask")
@@ -259,7 +259,7 @@ class MaskEngine(HostResults, DeviceResults):
 
     # -- profiling --
 
-    def timings(self) -> dict:
+    def timings(self) -> dict[str, float]:
         """Seconds of the last call, from OpenCL events.
 
         Returns

@@ -143,11 +143,11 @@ def build_options(use_double: bool) -> list[str]:
             "-cl-fp32-correctly-rounded-divide-sqrt"]
 
 
-def context_for(device):
+def context_for(device: cl.Device) -> cl.Context:
     """One context per device, shared by every engine on it (programs are per context)."""
     check_not_forked()
 
-    def make():
+    def make() -> cl.Context:
         try:
             return cl.Context([device])
         except cl.Error as error:
@@ -156,14 +156,16 @@ def context_for(device):
     return CACHE.get("context", device.int_ptr, make)
 
 
-def build(context, device, source, options, label):
+def build(context: cl.Context, device: cl.Device, source: str, options: list[str], label: str) -> cl.Program:
     program = cl.Program(context, source)
     try:
-        return program.build(options=options, devices=[device])
+        program.build(options=options, devices=[device])  # returns `program` itself
+        return program
     except cl.Error as error:
         log = ""
         try:
-            log = program.get_build_info(device, cl.program_build_info.LOG).strip()
+            # pyopencl leaves Program.get_build_info unannotated (it forwards *args to the built program).
+            log = program.get_build_info(device, cl.program_build_info.LOG).strip()  # type: ignore[no-untyped-call]
         except Exception:  # a failed query must not hide the build error: PyOpenCL's message holds the log too
             pass
         summary = str(error).splitlines()[0] if str(error) else type(error).__name__
@@ -172,9 +174,9 @@ def build(context, device, source, options, label):
             f"{summary}\nbuild log:\n{log or str(error)}") from None
 
 
-def program(device, kernel: str, use_double: bool):
+def program(device: cl.Device, kernel: str, use_double: bool) -> cl.Program:
     """The built program of `kernel` for `device`: compiled once per process, then cached."""
-    def make():
+    def make() -> cl.Program:
         filename, _ = kernel_entry(kernel)
         built = build(context_for(device), device, kernel_source(kernel), build_options(use_double),
                        f"kernels/{filename}")

@@ -7,7 +7,10 @@ or from the host.  It uses the engine's lock, launchers and buffers.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import DTypeLike
 
 from polymask._validation import as_shape
 from polymask.opencl._state import EngineState
@@ -15,14 +18,21 @@ from polymask.opencl.buffers import check_device_vertices
 from polymask.opencl.common import OpenCLMemoryError, cl, device_label
 from polymask.opencl.launch import as_packed, check_packing, forget, kernel_arguments, result_shape
 from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
+from polymask.typing import ShapeLike
+
+if TYPE_CHECKING:
+    from pyopencl.array import Array
+    from pyopencl.tools import MemoryPool
+    from pyopencl.typing import KernelArg
 
 
 class DeviceResults(EngineState):
     """MaskEngine's device-resident path (mixed into the engine; see processing.py)."""
 
-    _device_pool = None  # pyopencl.tools.MemoryPool of results on a GPU, made on first use
+    _device_pool: MemoryPool | None = None  # the pool of results on a GPU, made on first use
 
-    def mask_on_device(self, d_vertices, shape, *, kernel: str = DEFAULT_KERNEL, packed: bool = False):
+    def mask_on_device(self, d_vertices: Array, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL,
+                       packed: bool = False) -> Array:
         """The mask as a new pyopencl.array.Array of bool, computed from device-resident vertices.
 
         `d_vertices` is an (N, 2) pyopencl.array.Array of float32 or float64
@@ -67,14 +77,12 @@ class DeviceResults(EngineState):
         ...     print(13)
         13
         """
-        import pyopencl.array as cl_array
-
-        shape, packed = as_shape(shape), as_packed(packed)
+        checked_shape, packed = as_shape(shape), as_packed(packed)
         kernel = chosen_kernel(kernel, self.device_type, packed)
         check_packing(kernel, packed)
         check_device_vertices(d_vertices, self.context, self.device)
-        self._check_size(shape, packed)
-        out_shape = result_shape(shape, packed)
+        self._check_size(checked_shape, packed)
+        out_shape = result_shape(checked_shape, packed)
         with self._lock:
             # No wait for earlier calls: this path replaces no buffer they use (kernel
             # arguments are taken at enqueue), so masks can be queued back to back.
@@ -87,12 +95,13 @@ class DeviceResults(EngineState):
                     wait_for = list(d_vertices.events)
                 n_vertices = d_vertices.shape[0]
                 if n_vertices:
-                    vertex_buffer = d_vertices.base_data
+                    vertex_buffer: KernelArg | cl.MemoryObjectHolder = d_vertices.base_data
                 else:
                     vertex_buffer = self._buffer("_d_vertices", 16, cl.mem_flags.READ_ONLY, "polygon")
-                d_mask = self._device_result(cl_array, out_shape, np.uint8 if packed else np.bool_)
-                key, arguments = kernel_arguments(kernel, vertex_buffer, n_vertices, d_mask.base_data, shape, packed)
-                event = launcher.launch(kernel, key, arguments, shape, wait_for or None)
+                d_mask = self._device_result(out_shape, np.uint8 if packed else np.bool_)
+                key, arguments = kernel_arguments(kernel, vertex_buffer, n_vertices, d_mask.base_data, checked_shape,
+                                                  packed)
+                event = launcher.launch(kernel, key, arguments, checked_shape, wait_for or None)
                 forget([launcher])  # the result is the caller's: the launcher must not keep it alive
             except BaseException:
                 self._abandon()
@@ -102,7 +111,7 @@ class DeviceResults(EngineState):
             self._in_flight = True  # the caller waits through the array's events; a host call settles first
             return d_mask
 
-    def _device_result(self, cl_array, shape: tuple[int, int], dtype):
+    def _device_result(self, shape: tuple[int, int], dtype: DTypeLike) -> Array:
         """A new device array for a result: from a memory pool on a GPU, allocated for real on a CPU device.
 
         On a GPU, allocating and freeing a large buffer per call costs more
@@ -113,6 +122,8 @@ class DeviceResults(EngineState):
         A CPU device keeps the careful allocation of _new_buffer: PoCL dies
         when a lazily allocated buffer cannot be had.
         """
+        import pyopencl.array as cl_array
+
         nbytes = shape[0] * shape[1]
         if self.device_type & cl.device_type.CPU:
             return cl_array.Array(self.queue, shape, dtype, data=self._new_buffer(cl.mem_flags.READ_WRITE, nbytes,

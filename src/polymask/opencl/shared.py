@@ -10,19 +10,26 @@ from __future__ import annotations
 import operator
 import os
 import statistics
+from typing import TYPE_CHECKING, Any, TypedDict, cast, overload
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from polymask._describe import short_repr
 from polymask._validation import as_shape
 from polymask.opencl.buffers import is_device_array
 from polymask.opencl.common import CACHE, DEVICE_ENV, PYOPENCL_ENV, check_not_forked
-from polymask.opencl.discovery import select_device
+from polymask.opencl.discovery import DeviceInfo, select_device
 from polymask.opencl.processing import MaskEngine
 from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
+from polymask.typing import MaskArray, PolygonLike, ShapeLike
+
+if TYPE_CHECKING:
+    import pyopencl as cl
+    from pyopencl.array import Array
 
 
-def engine(device=None, precision: str = "auto") -> MaskEngine:
+def engine(device: str | DeviceInfo | cl.Device | None = None, precision: str = "auto") -> MaskEngine:
     """The process's shared engine for a device and precision, made on first use.
 
     Parameters
@@ -64,7 +71,7 @@ def engine(device=None, precision: str = "auto") -> MaskEngine:
 
 
 #: engine()'s memo: (device argument, precision, $POLYMASK_DEVICE, $PYOPENCL_CTX) -> the shared engine.
-_ENGINES: dict = {}
+_ENGINES: dict[tuple[str | None, str, str | None, str | None], MaskEngine] = {}
 
 
 def release() -> None:
@@ -78,11 +85,23 @@ def release() -> None:
     >>> opencl.release()
     """
     for _, shared in CACHE.entries("engine"):
-        shared.release()
+        cast(MaskEngine, shared).release()  # the "engine" section holds only what engine() made
 
 
-def mask(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "auto", device=None, out=None,
-         packed: bool = False):
+@overload
+def mask(vertices: Array, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL, precision: str = "auto",
+         device: str | DeviceInfo | cl.Device | None = None, out: None = None, packed: bool = False) -> Array: ...
+@overload
+def mask(vertices: PolygonLike, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL, precision: str = "auto",
+         device: str | DeviceInfo | cl.Device | None = None, out: NDArray[Any] | None = None,
+         packed: bool = False) -> NDArray[Any]: ...
+@overload
+def mask(vertices: PolygonLike | Array, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL, precision: str = "auto",
+         device: str | DeviceInfo | cl.Device | None = None, out: NDArray[Any] | None = None,
+         packed: bool = False) -> NDArray[Any] | Array: ...
+def mask(vertices: PolygonLike | Array, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL, precision: str = "auto",
+         device: str | DeviceInfo | cl.Device | None = None, out: NDArray[Any] | None = None,
+         packed: bool = False) -> NDArray[Any] | Array:
     """The mask of a polygon on an OpenCL device, through the process's shared engine.
 
     The same mask as :func:`polymask.mask`, bit for bit, in double precision.
@@ -138,7 +157,7 @@ def mask(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "aut
     return engine(device, precision).mask(vertices, shape, kernel=kernel, out=out, packed=packed)
 
 
-def unpack(packed, shape) -> np.ndarray:
+def unpack(packed: ArrayLike | Array, shape: ShapeLike) -> MaskArray:
     """The bool mask from a result of ``mask(..., packed=True)``, which holds one bit a pixel.
 
     Parameters
@@ -168,18 +187,31 @@ def unpack(packed, shape) -> np.ndarray:
     array([[ True, False,  True]])
     """
     rows, cols = as_shape(shape)
-    if is_device_array(packed):
-        packed = packed.get()
-    packed = np.asarray(packed)
+    bits = np.asarray(packed.get() if is_device_array(packed) else packed)
     expected = (rows, -(-cols // 8))
-    if packed.dtype != np.uint8 or packed.shape != expected:
+    if bits.dtype != np.uint8 or bits.shape != expected:
         raise ValueError(f"a packed {rows}x{cols} mask is a uint8 array of shape {expected}, got "
-                         f"{packed.dtype} of shape {packed.shape}")
-    return np.unpackbits(packed, axis=1, count=cols).view(np.bool_)
+                         f"{bits.dtype} of shape {bits.shape}")
+    return np.unpackbits(bits, axis=1, count=cols).view(np.bool_)
 
 
-def profile(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "auto", repeats: int = 5,
-            device=None) -> dict:
+class Profile(TypedDict):
+    """What :func:`profile` returns: median seconds, and what was timed."""
+
+    kernel_s: float
+    upload_s: float
+    download_s: float
+    transfer_s: float
+    device: str
+    platform: str
+    kernel: str
+    precision: str
+    shape: tuple[int, ...]
+    repeats: int
+
+
+def profile(vertices: PolygonLike, shape: ShapeLike, *, kernel: str = DEFAULT_KERNEL, precision: str = "auto",
+            repeats: int = 5, device: str | DeviceInfo | cl.Device | None = None) -> Profile:
     """Kernel and transfer time of one mask, medians over `repeats` calls, from OpenCL events.
 
     One untimed call first builds the program and allocates the buffers; every
@@ -234,8 +266,8 @@ def profile(vertices, shape, *, kernel: str = DEFAULT_KERNEL, precision: str = "
     for _ in range(repeats):
         profiled.mask(vertices, shape, kernel=kernel)
         samples.append(profiled.timings())
-    report = {name: statistics.median(sample[name] for sample in samples) for name in samples[0]}
-    report.update(device=profiled.device.name.strip(), platform=profiled.device.platform.name.strip(),
-                  kernel=chosen_kernel(kernel, profiled.device_type), precision=profiled.precision,
-                  shape=tuple(as_shape(shape)), repeats=repeats)
-    return report
+    medians = {name: statistics.median(sample[name] for sample in samples) for name in samples[0]}
+    return Profile(kernel_s=medians["kernel_s"], upload_s=medians["upload_s"], download_s=medians["download_s"],
+                   transfer_s=medians["transfer_s"], device=profiled.device.name.strip(),
+                   platform=profiled.device.platform.name.strip(), kernel=chosen_kernel(kernel, profiled.device_type),
+                   precision=profiled.precision, shape=tuple(as_shape(shape)), repeats=repeats)
