@@ -37,7 +37,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Callable, Literal, TypedDict
+from typing import TYPE_CHECKING, Callable, Literal, TypedDict, Union
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,9 +49,10 @@ from polymask.opencl.pinned import page_locked
 if TYPE_CHECKING:
     import pyopencl as cl
 
-#: The kernels timed, and the key of each one's time in a case.
-Kernel = Literal["rows", "scanline", "pixel"]
-KernelKey = Literal["rows_kernel_ms", "scanline_kernel_ms", "pixel_kernel_ms"]
+#: The kernels timed, and the key of each one's time in a case.  (Unions of
+#: Literals, so that they are Unions at run time too, as type checkers see them.)
+Kernel = Union[Literal["rows"], Literal["scanline"], Literal["pixel"]]
+KernelKey = Union[Literal["rows_kernel_ms"], Literal["scanline_kernel_ms"], Literal["pixel_kernel_ms"]]
 KERNEL_KEYS: dict[str, KernelKey] = {"rows": "rows_kernel_ms", "scanline": "scanline_kernel_ms",
                                      "pixel": "pixel_kernel_ms"}
 

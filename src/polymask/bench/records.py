@@ -14,8 +14,9 @@ from typing import Literal, TypedDict, Union
 FilePath = Union[str, "os.PathLike[str]"]
 
 #: What a row of the table is: a rung of the ladder (or a side stage), the
-#: library's own OpenCL call, a peer library, or the memory floor.
-RowKind = Literal["stage", "side", "library", "peer", "floor"]
+#: library's own OpenCL call, a peer library, or the memory floor.  (A Union of
+#: Literals, so that it is a Union at run time too, as type checkers see it.)
+RowKind = Union[Literal["stage"], Literal["side"], Literal["library"], Literal["peer"], Literal["floor"]]
 
 
 class BenchOptions(argparse.Namespace):
