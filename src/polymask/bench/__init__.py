@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from polymask._validation import MAX_THREADS
 from polymask.bench import report as reports
 from polymask.bench.output import OutputFailed, check_output_path, check_plot_format, check_stages, output, print_table
+from polymask.bench.records import BenchOptions
 from polymask.bench.sweep import SWEEP_VALUES, run_sweep
 from polymask.bench.table import run_table
 from polymask.course.problems import STANDARD_SEED, STANDARD_SIZE, STANDARD_VERTICES
@@ -28,8 +30,10 @@ from polymask.course.problems import STANDARD_SEED, STANDARD_SIZE, STANDARD_VERT
 __all__ = ["main", "parse_args", "run_sweep", "run_table"]
 
 
-def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="polymask bench", description=__doc__.split("\n\n")[0].replace("``", ""),
+def parse_args(argv: Sequence[str] | None) -> BenchOptions:
+    """The options of ``polymask bench`` from `argv` (None: sys.argv[1:]), checked (exit 2 otherwise)."""
+    description = (__doc__ or "").split("\n\n")[0].replace("``", "")
+    parser = argparse.ArgumentParser(prog="polymask bench", description=description,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=STANDARD_SIZE, help="image side in pixels (default 1024)")
     parser.add_argument("--vertices", type=int, default=STANDARD_VERTICES, help="polygon vertex count (default 24)")
@@ -51,7 +55,7 @@ def parse_args(argv):
                         help="time the fast backends and peers over sizes, vertex counts or threads")
     parser.add_argument("--from-json", metavar="FILE", help="print the table from a pytest-benchmark JSON file")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv, namespace=BenchOptions())
     _check_ranges(parser, args)
     check_stages(parser, args.stages)
     for option in ("json", "csv", "plot"):
@@ -69,10 +73,11 @@ MAX_SIZE = 2**15
 MAX_VERTICES = 10**7
 
 
-def _check_ranges(parser, args) -> None:
+def _check_ranges(parser: argparse.ArgumentParser, args: BenchOptions) -> None:
     """Every number within what a run can do, checked before anything runs (exit 2 otherwise)."""
-    limits = {"size": (1, MAX_SIZE), "vertices": (1, MAX_VERTICES), "repeats": (1, None),
-              "slow_repeats": (1, None), "threads": (0, MAX_THREADS), "seed": (0, None)}
+    limits: dict[str, tuple[int, int | None]] = {
+        "size": (1, MAX_SIZE), "vertices": (1, MAX_VERTICES), "repeats": (1, None),
+        "slow_repeats": (1, None), "threads": (0, MAX_THREADS), "seed": (0, None)}
     for name, (low, high) in limits.items():
         value = getattr(args, name)
         option = f"--{name.replace('_', '-')}"
@@ -82,7 +87,7 @@ def _check_ranges(parser, args) -> None:
             parser.error(f"{option} must be at most {high:,}, got {value:,}")
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         return _run(args)
@@ -95,7 +100,7 @@ def main(argv=None) -> int:
         return 2
 
 
-def _run(args) -> int:
+def _run(args: BenchOptions) -> int:
     if args.from_json:
         from polymask.bench.from_json import table_from_pytest_benchmark
 

@@ -16,8 +16,9 @@ import math
 import os
 import stat
 from collections import defaultdict
-from typing import Any
+from typing import TypedDict
 
+from polymask.bench.records import FilePath
 from polymask.bench.report import format_ratio, format_seconds
 from polymask.course import peers as peer_registry
 from polymask.course import stages as stage_registry
@@ -38,7 +39,30 @@ def _describe(backend: str) -> tuple[str, float | None]:
 MAX_JSON_BYTES = 64 * 2**20
 
 
-def read_document(path):
+class BenchmarkRow(TypedDict):
+    """One benchmark of a pytest-benchmark file, as a row of its group's table."""
+
+    #: The backend it timed (``extra_info["backend"]``, else the benchmark's name).
+    id: str
+    title: str
+    #: The median, scaled to the group's problem by ``extra_info["scale"]``.
+    seconds: float
+    extrapolated: bool
+    seconds_2014: float | None
+    matches_contract: bool | None
+    pixels_differing: int | None
+    #: The benchmark's name as the file has it (any JSON value).
+    name: object
+
+
+def _json_object(value: object, what: str) -> dict[str, object]:
+    """`value` as a JSON object; TypeError naming `what` otherwise."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{what} must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def read_document(path: FilePath) -> object:
     """The JSON document in the regular file at `path`, read with bounds; ValueError / OSError otherwise.
 
     Only a regular file is opened (a FIFO would block, /dev/zero never ends),
@@ -60,12 +84,12 @@ def read_document(path):
         raise ValueError(f"{path} nests its JSON too deeply to be a pytest-benchmark file") from None
 
 
-def load_rows(path) -> dict[str, list[dict]]:
+def load_rows(path: FilePath) -> dict[str, list[BenchmarkRow]]:
     """Rows per group from a pytest-benchmark JSON file."""
     document = read_document(path)
     if not isinstance(document, dict) or not isinstance(document.get("benchmarks"), list):
         raise ValueError(f"{path} is not a pytest-benchmark JSON file (no 'benchmarks' list)")
-    groups: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+    groups: defaultdict[str, list[BenchmarkRow]] = defaultdict(list)
     for index, entry in enumerate(document["benchmarks"]):
         try:
             _add_row(groups, entry)
@@ -75,17 +99,18 @@ def load_rows(path) -> dict[str, list[dict]]:
     return dict(groups)
 
 
-def _positive(value, what: str) -> float:
+def _positive(value: object, what: str) -> float:
     """`value` as a finite number > 0 (a time, a scale); ValueError naming `what` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{what} must be a positive number, got {value!r}"[:200])
     return float(value)
 
 
-def _add_row(groups, entry: dict) -> None:
+def _add_row(groups: defaultdict[str, list[BenchmarkRow]], item: object) -> None:
     """One benchmark as a row of its group (KeyError / TypeError / ValueError when the layout is not
     pytest-benchmark's or a value cannot be what it names)."""
-    info = entry.get("extra_info", {})
+    entry = _json_object(item, "a benchmark")
+    info = _json_object(entry.get("extra_info", {}), "extra_info")
     backend = info.get("backend") or entry.get("name", "?")
     group = entry.get("group") or "(no group)"
     if not isinstance(backend, str) or not isinstance(group, str):
@@ -101,7 +126,7 @@ def _add_row(groups, entry: dict) -> None:
     groups[group].append({
         "id": backend,
         "title": title,
-        "seconds": _positive(entry["stats"]["median"], "the median time") * scale,
+        "seconds": _positive(_json_object(entry["stats"], "stats")["median"], "the median time") * scale,
         "extrapolated": scale != 1.0,
         "seconds_2014": seconds_2014,
         "matches_contract": matches,
@@ -110,7 +135,7 @@ def _add_row(groups, entry: dict) -> None:
     })
 
 
-def table_from_pytest_benchmark(path) -> str:
+def table_from_pytest_benchmark(path: FilePath) -> str:
     lines = [f"## polymask bench --from-json {path}", ""]
     for group, rows in load_rows(path).items():
         python = next((r["seconds"] for r in rows if r["id"] == "python"), None)

@@ -36,12 +36,85 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Callable, Literal, TypedDict, Union
 
 import numpy as np
+from numpy.typing import NDArray
 
 import polymask
 from polymask import opencl
 from polymask.opencl.pinned import page_locked
+
+if TYPE_CHECKING:
+    import pyopencl as cl
+
+#: The kernels timed, and the key of each one's time in a case.  (Unions of
+#: Literals, so that they are Unions at run time too, as type checkers see them.)
+Kernel = Union[Literal["rows"], Literal["scanline"], Literal["pixel"]]
+KernelKey = Union[Literal["rows_kernel_ms"], Literal["scanline_kernel_ms"], Literal["pixel_kernel_ms"]]
+KERNEL_KEYS: dict[str, KernelKey] = {"rows": "rows_kernel_ms", "scanline": "scanline_kernel_ms",
+                                     "pixel": "pixel_kernel_ms"}
+
+
+class GpuOptions(argparse.Namespace):
+    """The options of ``python -m polymask.bench.gpu``, as parse_args returns them."""
+
+    device: str | None
+    sizes: list[int]
+    repeats: int
+    overhead_repeats: int
+    pixel_limit: float
+    seed: int
+    json: str | None
+
+
+class FloorTimes(TypedDict):
+    """The hardware's floor for a mask's bytes, in milliseconds (Floors.measure)."""
+
+    write_floor_ms: float
+    pinned_download_ms: float
+    pageable_download_ms: float
+
+
+class Case(TypedDict, total=False):
+    """One size and polygon: milliseconds (medians), pixels off, in the order check_case and run fill it in."""
+
+    cpu_ms: float
+    rows_kernel_ms: float
+    #: The scanline and per-pixel kernels' times, where they ran (``--pixel-limit``).
+    scanline_kernel_ms: float
+    pixel_kernel_ms: float
+    upload_ms: float
+    download_ms: float
+    packed_kernel_ms: float
+    wall_ms: float
+    wall_other_wait_ms: float
+    packed_wall_ms: float
+    device_wall_ms: float
+    write_floor_ms: float
+    pinned_download_ms: float
+    pageable_download_ms: float
+    pixels_off: int
+    pinned_blocks_mapped: int
+    size: int
+    polygon: str
+    default_kernel: str
+
+
+class _GpuReportFields(TypedDict):
+    device: str
+    platform: str
+    precision: str
+    cpu_threads: int | None
+    cases: list[Case]
+
+
+class GpuReport(_GpuReportFields, total=False):
+    """What ``--json`` writes: the device, every case, and the warm 32x32 call's cost."""
+
+    #: Microseconds per call, by what was called.
+    warm_32x32_us: dict[str, float]
 
 FLOOR_SOURCE = """
 __kernel void pm_write_floor(__global uint4 *out, const ulong chunks)
@@ -58,20 +131,21 @@ __kernel void pm_touch(__global uchar *out)
 """
 
 
-def star(vertices: int, side: int) -> np.ndarray:
+def star(vertices: int, side: int) -> NDArray[np.float64]:
     """A star of `vertices` points filling most of a `side` x `side` image."""
     angle = np.linspace(0.0, 2.0 * np.pi, vertices, endpoint=False)
     radius = np.where(np.arange(vertices) % 2, 0.2 * side, 0.48 * side)
-    return np.c_[side / 2 + radius * np.cos(angle), side / 2 + radius * np.sin(angle)]
+    points: NDArray[np.float64] = np.c_[side / 2 + radius * np.cos(angle), side / 2 + radius * np.sin(angle)]
+    return points
 
 
-def polygons(side: int, seed: int) -> dict[str, np.ndarray]:
+def polygons(side: int, seed: int) -> dict[str, NDArray[np.float64]]:
     rng = np.random.default_rng(seed)
     return {"24 random vertices": rng.uniform(0.0, side, (24, 2)), "1,000-vertex star": star(1000, side)}
 
 
-def median_ms(function, repeats: int) -> float:
-    samples = []
+def median_ms(function: Callable[[], object], repeats: int) -> float:
+    samples: list[float] = []
     for _ in range(repeats):
         start = time.perf_counter()
         function()
@@ -79,9 +153,9 @@ def median_ms(function, repeats: int) -> float:
     return statistics.median(samples) * 1e3
 
 
-def event_ms(make_event, repeats: int) -> float:
+def event_ms(make_event: Callable[[], cl.Event], repeats: int) -> float:
     """Median device time of the events `make_event()` returns (each is waited for)."""
-    samples = []
+    samples: list[float] = []
     for _ in range(repeats):
         event = make_event()
         event.wait()
@@ -92,7 +166,7 @@ def event_ms(make_event, repeats: int) -> float:
 class Floors:
     """The hardware's floor for a mask of n bytes: writing them once, and copying them to the host."""
 
-    def __init__(self, engine):
+    def __init__(self, engine: opencl.MaskEngine) -> None:
         import pyopencl as cl
 
         self.cl = cl
@@ -101,7 +175,7 @@ class Floors:
         self.write = cl.Kernel(self.program, "pm_write_floor")
         self.touch = cl.Kernel(self.program, "pm_touch")
 
-    def measure(self, nbytes: int, repeats: int) -> dict:
+    def measure(self, nbytes: int, repeats: int) -> FloorTimes:
         cl, queue = self.cl, self.engine.queue
         device_buffer = cl.Buffer(self.engine.context, cl.mem_flags.READ_WRITE, nbytes)
         chunks = -(-nbytes // 16)
@@ -115,14 +189,14 @@ class Floors:
                                                        is_blocking=False), max(3, repeats // 2))
         return {"write_floor_ms": write_ms, "pinned_download_ms": pinned_ms, "pageable_download_ms": pageable_ms}
 
-    def bare_call_us(self, nbytes: int, repeats: int, calls: dict) -> dict:
+    def bare_call_us(self, nbytes: int, repeats: int, calls: dict[str, Callable[[], object]]) -> dict[str, float]:
         """Microseconds of a bare launch + blocking copy and of each of `calls`, medians of alternated runs."""
         cl, queue = self.cl, self.engine.queue
         device_buffer = cl.Buffer(self.engine.context, cl.mem_flags.READ_WRITE, nbytes)
         host = np.empty(nbytes, np.uint8)
         self.touch.set_args(device_buffer)
 
-        def bare():
+        def bare() -> None:
             cl.enqueue_nd_range_kernel(queue, self.touch, (nbytes,), None)
             cl.enqueue_copy(queue, host, device_buffer, is_blocking=True)
 
@@ -136,16 +210,17 @@ class Floors:
         return {name: statistics.median(times) * 1e6 for name, times in samples.items()}
 
 
-def off(result, expected) -> int:
+def off(result: NDArray[np.bool_], expected: NDArray[np.bool_]) -> int:
     return int(np.count_nonzero(np.asarray(result) != expected))
 
 
-def check_case(engine, shared, floors, vertices, side: int, repeats: int, kernels) -> dict:
+def check_case(engine: opencl.MaskEngine, shared: opencl.MaskEngine, floors: Floors, vertices: NDArray[np.float64],
+               side: int, repeats: int, kernels: list[Kernel]) -> Case:
     import pyopencl.array as cl_array
 
     shape = (side, side)
     expected = polymask.mask(vertices, shape)
-    row = {"cpu_ms": median_ms(lambda: polymask.mask(vertices, shape), repeats)}
+    row: Case = {"cpu_ms": median_ms(lambda: polymask.mask(vertices, shape), repeats)}
     differing = 0
     for kernel in kernels:
         differing += off(engine.mask(vertices, shape, kernel=kernel), expected)
@@ -153,7 +228,7 @@ def check_case(engine, shared, floors, vertices, side: int, repeats: int, kernel
         for _ in range(repeats):
             engine.mask(vertices, shape, kernel=kernel)
             samples.append(engine.timings())
-        row[f"{kernel}_kernel_ms"] = statistics.median(sample["kernel_s"] for sample in samples) * 1e3
+        row[KERNEL_KEYS[kernel]] = statistics.median(sample["kernel_s"] for sample in samples) * 1e3
         if kernel == "rows":
             row["upload_ms"] = statistics.median(sample["upload_s"] for sample in samples) * 1e3
             row["download_ms"] = statistics.median(sample["download_s"] for sample in samples) * 1e3
@@ -173,31 +248,36 @@ def check_case(engine, shared, floors, vertices, side: int, repeats: int, kernel
     d_vertices = cl_array.to_device(shared.queue, np.ascontiguousarray(vertices, dtype=shared.dtype))
     differing += off(shared.mask(d_vertices, shape).get(), expected)
 
-    def on_device():
+    def on_device() -> None:
         shared.mask(d_vertices, shape)
         shared.queue.finish()
 
     row["device_wall_ms"] = median_ms(on_device, repeats)
-    row.update(floors.measure(side * side, repeats))
+    floor = floors.measure(side * side, repeats)
+    row["write_floor_ms"] = floor["write_floor_ms"]
+    row["pinned_download_ms"] = floor["pinned_download_ms"]
+    row["pageable_download_ms"] = floor["pageable_download_ms"]
     row["pixels_off"] = differing
     row["pinned_blocks_mapped"] = shared.pinned.allocations  # stays small when results are recycled
     return row
 
 
-def run(args) -> dict:
+def run(args: GpuOptions) -> GpuReport:
     device = opencl.select_device(args.device)
     engine = opencl.MaskEngine(device, precision="double", profiling=True, keep_bytes=2**31)
     shared = opencl.engine(device, precision="auto")
     floors = Floors(engine)
-    report = {"device": device.name.strip(),
+    report: GpuReport = {"device": device.name.strip(),
               "platform": device.platform.name.strip(), "precision": engine.precision,
               "cpu_threads": polymask.build_info().get("threads"), "cases": []}
     for side in args.sizes:
         for name, vertices in polygons(side, args.seed).items():
-            kernels = [k for k in ("rows", "scanline", "pixel")
-                       if k != "pixel" or side * side * len(vertices) <= args.pixel_limit]
+            everything: tuple[Kernel, ...] = ("rows", "scanline", "pixel")
+            kernels = [k for k in everything if k != "pixel" or side * side * len(vertices) <= args.pixel_limit]
             row = check_case(engine, shared, floors, vertices, side, args.repeats, kernels)
-            row.update(size=side, polygon=name, default_kernel=opencl.programs.chosen_kernel("auto", device.type))
+            row["size"] = side
+            row["polygon"] = name
+            row["default_kernel"] = opencl.programs.chosen_kernel("auto", device.type)
             report["cases"].append(row)
             print(line(row), flush=True)
     triangle = [(1.0, 1.0), (30.0, 3.0), (20.0, 29.0)]
@@ -214,24 +294,25 @@ HEADER = ("| size | polygon | rows | scanline | pixel | write floor | rows/floor
           "device wall | cpu | off |")
 
 
-def _ms(value) -> str:
+def _ms(value: float | None) -> str:
     return "" if value is None else f"{value:.3g}"
 
 
-def line(row: dict) -> str:
+def line(row: Case) -> str:
     rows_ms = row["rows_kernel_ms"]
     return (f"| {row['size']}² | {row['polygon']} | {_ms(rows_ms)} | {_ms(row.get('scanline_kernel_ms'))} | "
             f"{_ms(row.get('pixel_kernel_ms'))} | {_ms(row['write_floor_ms'])} | "
             f"{rows_ms / row['write_floor_ms']:.1f}x | {_ms(row['packed_kernel_ms'])} | {_ms(row['upload_ms'])} | "
             f"{_ms(row['download_ms'])} | {_ms(row['pinned_download_ms'])} | {_ms(row['pageable_download_ms'])} | "
             f"{_ms(row['wall_ms'])} | {row['wall_ms'] / (rows_ms + row['pinned_download_ms']):.2f}x | "
-            f"{(row['wall_ms'] - row[row['default_kernel'] + '_kernel_ms'] - row['download_ms']) * 1e3:.0f} | "
+            f"{(row['wall_ms'] - row[KERNEL_KEYS[row['default_kernel']]] - row['download_ms']) * 1e3:.0f} | "
             f"{_ms(row['wall_other_wait_ms'])} | "
             f"{_ms(row['device_wall_ms'])} | {_ms(row['cpu_ms'])} | {row['pixels_off']} |")
 
 
-def parse_args(argv):
-    parser = argparse.ArgumentParser(prog="python -m polymask.bench.gpu", description=__doc__.splitlines()[0])
+def parse_args(argv: Sequence[str] | None) -> GpuOptions:
+    description = (__doc__ or "").partition("\n")[0]
+    parser = argparse.ArgumentParser(prog="python -m polymask.bench.gpu", description=description)
     parser.add_argument("--device", default=None, help="an OpenCL device as polymask.opencl.select_device takes "
                         "it ('gpu', 'cpu', '0:1'); the best device here by default")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1024, 4096, 16384], help="image sides")
@@ -241,13 +322,13 @@ def parse_args(argv):
                         help="skip the per-pixel kernel above this many edge tests (rows*cols*vertices)")
     parser.add_argument("--seed", type=int, default=2014)
     parser.add_argument("--json", default=None, help="also write the figures to this JSON file")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv, namespace=GpuOptions())
     if args.repeats < 1 or args.overhead_repeats < 1 or any(side < 1 for side in args.sizes):
         parser.error("--repeats, --overhead-repeats and --sizes must be positive")
     return args
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if not opencl.available():
         print(f"no OpenCL device: {opencl.unavailable_reason()}", file=sys.stderr)

@@ -10,6 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 import numpy as np
 
 import polymask
+from polymask.bench.records import MachineInfo
 
 
 def cpu_model() -> str:
@@ -70,7 +71,7 @@ def opencl_device() -> str:
         return f"unavailable ({type(error).__name__}: {error})".splitlines()[0][:120]
 
 
-def machine_info() -> dict:
+def machine_info() -> MachineInfo:
     info = polymask.build_info()
     return {
         "cpu": cpu_model(),

@@ -8,16 +8,23 @@ OutputFailed, which polymask bench reports in one line with exit 2.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Callable, TypeVar
+
+from polymask.bench.records import FilePath
+
+#: What an output writes: a report or a sweep.
+Record = TypeVar("Record")
 
 
 class OutputFailed(Exception):
     """Writing a result failed after the run (a full disk, a closed pipe): one line, exit 2."""
 
 
-def check_output_path(parser, option: str, path: str) -> None:
+def check_output_path(parser: argparse.ArgumentParser, option: str, path: str) -> None:
     """The file can be written: its folder exists, and it is not a folder itself (checked before the run)."""
     target = Path(path)
     folder = target.parent
@@ -40,7 +47,7 @@ def check_output_path(parser, option: str, path: str) -> None:
         target.unlink()
 
 
-def check_stages(parser, stages: str) -> None:
+def check_stages(parser: argparse.ArgumentParser, stages: str) -> None:
     """--stages names known stages (exit 2 before the run otherwise)."""
     if stages == "all":
         return
@@ -51,7 +58,7 @@ def check_stages(parser, stages: str) -> None:
         parser.error(f"--stages: unknown stages {unknown}; choose from {', '.join(stage_registry.ids())} or all")
 
 
-def check_plot_format(parser, path: str) -> None:
+def check_plot_format(parser: argparse.ArgumentParser, path: str) -> None:
     """--plot names a file matplotlib can write (by its extension), and matplotlib is installed."""
     try:
         from matplotlib.backend_bases import FigureCanvasBase
@@ -64,10 +71,10 @@ def check_plot_format(parser, path: str) -> None:
                      f"an extension; use one of {', '.join('.' + name for name in sorted(formats))}")
 
 
-def output(what: str, write, *arguments) -> None:
-    """Run write(*arguments); an OSError becomes OutputFailed naming `what`."""
+def output(what: str, write: Callable[[Record, FilePath], None], record: Record, path: FilePath) -> None:
+    """Run write(record, path); an OSError becomes OutputFailed naming `what`."""
     try:
-        write(*arguments)
+        write(record, path)
     except OSError as error:
         raise OutputFailed(f"cannot write {what}: {error.strerror or error}") from None
 

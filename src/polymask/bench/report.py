@@ -8,12 +8,14 @@ from __future__ import annotations
 import csv
 import json
 
+from polymask.bench.records import FilePath, MachineInfo, Report, Row, Sweep
+
 #: The columns of a row, in CSV order.
 FIELDS = ("kind", "id", "title", "seconds", "extrapolated", "speedup", "seconds_2014", "speedup_2014",
           "x_floor", "pixels_differing", "convention", "kernel_seconds", "transfer_seconds", "note")
 
 
-def format_seconds(seconds) -> str:
+def format_seconds(seconds: float | None) -> str:
     """3 significant digits in a unit a human reads at a glance."""
     if seconds is None:
         return "—"
@@ -23,13 +25,13 @@ def format_seconds(seconds) -> str:
     return f"{seconds / 1e-9:.3g} ns"
 
 
-def format_ratio(ratio) -> str:
+def format_ratio(ratio: float | None) -> str:
     if ratio is None:
         return "—"
     return f"{ratio:.3g}" if ratio < 1000 else f"{ratio:,.0f}"
 
 
-def _stage_line(row) -> str:
+def _stage_line(row: Row) -> str:
     time = format_seconds(row["seconds"]) + (" *" if row.get("extrapolated") else "")
     differing = "—" if row.get("pixels_differing") is None else str(row["pixels_differing"])
     return (f"| {row['title']} (`{row['id']}`) | {time} | {format_ratio(row.get('speedup'))} | "
@@ -37,14 +39,14 @@ def _stage_line(row) -> str:
             f"{format_ratio(row.get('x_floor'))} | {differing} | {row.get('note') or ''} |")
 
 
-def _threads(machine: dict) -> str:
+def _threads(machine: MachineInfo) -> str:
     """The fills' default thread count and mechanism (reports before the pool said "openmp_threads")."""
     if "threads" not in machine:
         return f"{machine.get('openmp_threads')}"
     return f"{machine['threads']}, {machine.get('threading', 'polymask thread pool')}"
 
 
-def markdown(report: dict) -> str:
+def markdown(report: Report) -> str:
     """The report as markdown: header, the ladder beside 2014, peers, floor."""
     problem, machine, rows = report["problem"], report["machine"], report["rows"]
     lines = [
@@ -81,12 +83,12 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_json(report: dict, path) -> None:
+def write_json(report: Report | Sweep, path: FilePath) -> None:
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(report, handle, indent=2)
 
 
-def write_csv(report: dict, path) -> None:
+def write_csv(report: Report, path: FilePath) -> None:
     with open(path, "w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=FIELDS, extrasaction="ignore")
         writer.writeheader()
@@ -94,7 +96,7 @@ def write_csv(report: dict, path) -> None:
             writer.writerow({field: ("" if row.get(field) is None else row.get(field)) for field in FIELDS})
 
 
-def plot_speedups(report: dict, path) -> None:
+def plot_speedups(report: Report, path: FilePath) -> None:
     """Speed-ups over pure Python on a log axis, the 2014 bar beside this machine's."""
     import matplotlib
 
@@ -137,7 +139,7 @@ def plot_speedups(report: dict, path) -> None:
     plt.close(figure)
 
 
-def _chart_label(row: dict, machine: dict) -> str:
+def _chart_label(row: Row, machine: MachineInfo) -> str:
     """The x label of a row: its id, and for OpenCL the kind of device each bar ran on."""
     if row["id"] != "opencl":
         return row["id"]
@@ -146,7 +148,7 @@ def _chart_label(row: dict, machine: dict) -> str:
     return f"opencl\n(here: {kind.upper()};\n2014: GPU)"
 
 
-def plot_sweep(sweep: dict, path) -> None:
+def plot_sweep(sweep: Sweep, path: FilePath) -> None:
     """Time against the swept parameter, log-log, one line per backend."""
     import matplotlib
 
@@ -170,7 +172,7 @@ def plot_sweep(sweep: dict, path) -> None:
     plt.close(figure)
 
 
-def sweep_markdown(sweep: dict) -> str:
+def sweep_markdown(sweep: Sweep) -> str:
     backends = list(sweep["series"])
     values = sorted({x for points in sweep["series"].values() for x, _ in points})
     lines = [f"| {sweep['parameter']} | " + " | ".join(backends) + " |", "|---:|" + "---:|" * len(backends)]

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Callable
 
 import polymask
 from polymask.bench.machine import machine_info
 from polymask.bench.progress import Progress
+from polymask.bench.records import BenchOptions, Sweep
 from polymask.bench.timing import median_seconds
 from polymask.course import peers as peer_registry
 from polymask.course import stages as stage_registry
@@ -23,10 +24,11 @@ SWEEP_VALUES: dict[str, list[int] | None] = {
 }
 
 
-
-def run_sweep(args) -> dict:
+def run_sweep(args: BenchOptions) -> Sweep:
     """Median time of each fast backend and peer over one parameter."""
     parameter = args.sweep
+    if parameter is None:
+        raise ValueError(f"run_sweep needs args.sweep, one of {sorted(SWEEP_VALUES)}; got None")
     values = SWEEP_VALUES[parameter]
     if parameter == "threads":
         cores = machine_info()["cores"]
@@ -35,8 +37,8 @@ def run_sweep(args) -> dict:
     if parameter != "threads" and not args.no_peers:
         backends += [p.id for p in peer_registry.PEERS if p.availability()[0] and p.id in ("opencv", "pillow")]
     assert values is not None  # only "threads" has no fixed list, and it was made above
-    series: dict[str, list[Any]] = {backend: [] for backend in backends}
-    too_slow = set()  # a backend past the budget at one value is not run at larger ones
+    series: dict[str, list[tuple[int, float]]] = {backend: [] for backend in backends}
+    too_slow: set[str] = set()  # a backend past the budget at one value is not run at larger ones
     progress = Progress(len(values) * len(backends), enabled=not args.no_progress)
     try:
         for value in values:
@@ -50,9 +52,11 @@ def run_sweep(args) -> dict:
                 progress.advance()
                 if backend in too_slow:
                     continue
+                run: Callable[[], object]
                 if backend in stage_registry.ids():
-                    options = {"threads": threads} if stage_registry.get(backend).threaded else {}
-                    run = functools.partial(polymask.mask, vertices, shape, backend=backend, **options)
+                    # None: the default, as for an unthreaded stage.
+                    stage_threads = threads if stage_registry.get(backend).threaded else None
+                    run = functools.partial(polymask.mask, vertices, shape, backend=backend, threads=stage_threads)
                 else:
                     run = functools.partial(peer_registry.get(backend).function, vertices, shape)
                 seconds = median_seconds(run, args.repeats)
