@@ -9,22 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python=.venv/bin/python
 
-# The modules --strict finds clean: the public API, its input funnel and the
-# COCO module.  polymask.dask, polymask.xarray (and its _xarray_* modules),
-# polymask.opencl's engine modules and polymask.bench are not strict-clean yet;
-# plain mypy (the course's run below follows them) keeps them error-free.
-strict_clean=(
-    __init__.py __main__.py typing.py cli.py coco.py
-    _api.py _masks.py _coverage.py _contains.py _rasterize.py _outputs.py _inputs.py _transform.py
-    _threads.py _sequences.py _describe.py _backends.py _validation.py _geojson.py _layouts.py
-    _annotations.py _geometries.py _rings.py _bounds.py _fill.py _cpu.py _install_dirs.py _version.py
-    opencl/__init__.py opencl/_state.py
-)
-echo "==> mypy --strict: the library's strict-clean modules"
-"$python" -m mypy --strict --follow-imports=silent "${strict_clean[@]/#/src/polymask/}"
-
-echo "==> mypy: the whole library (polymask without polymask.course)"
-"$python" -m mypy src/polymask --exclude '^src/polymask/course/'
+echo "==> mypy --strict: the library (polymask without polymask.course)"
+"$python" -m mypy --strict src/polymask --exclude '^src/polymask/course/'
 
 echo "==> mypy: the course (polymask.course)"
 "$python" -m mypy src/polymask/course
