@@ -13,7 +13,7 @@ both to ``_Grid.from_arguments``.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any, Union, overload
+from typing import TYPE_CHECKING, Any, TypeVar, Union, overload
 
 import numpy as np
 import xarray as xr
@@ -26,8 +26,6 @@ from polymask._validation import _describe
 if TYPE_CHECKING:
     import dask.array as da
 
-    from polymask._xarray_points import PointGrid
-
 #: A fill held in memory, or a lazy one computed block by block.
 LazyOrEager = Union[NDArray[Any], "da.Array"]
 
@@ -37,11 +35,15 @@ WrapLon = Union[bool, float, None]
 #: wrap(lon_values): longitudes wrapped to the regions' convention.
 Wrap = Callable[[LazyOrEager], LazyOrEager]
 
+# The grids the factories below build: polymask/_xarray_points.py's PointGrid, as a type
+# variable so that this module, which those build on, need not import them.
+_PointGridT = TypeVar("_PointGridT")
+
 #: point_grid(lon, lat, lon_name, lat_name, wrap, wrap_lon) of polymask/_xarray_points.py.
-PointGridFactory = Callable[[Any, Any, Hashable, Hashable, Wrap, WrapLon], "PointGrid"]
+PointGridFactory = Callable[[Any, Any, Hashable, Hashable, Wrap, WrapLon], _PointGridT]
 
 #: rectilinear_grid(wrapped_lon, lat_values, grid, wrap_lon) of polymask/_xarray_rectilinear.py.
-RectilinearGridFactory = Callable[[NDArray[np.float64], NDArray[np.float64], "_Grid", WrapLon], "PointGrid"]
+RectilinearGridFactory = Callable[[NDArray[np.float64], NDArray[np.float64], "_Grid", WrapLon], _PointGridT]
 
 # regionmask tests each grid point 1e-8 degrees west and 1e-10 south of where it is (both its
 # rasterio and its shapely path), so a point on a border shared by two regions belongs to one of
@@ -82,8 +84,8 @@ class _Grid:
 
     @classmethod
     def from_arguments(cls, lon: Any, lat: Any, like: object, vertices: NDArray[np.float64], wrap_lon: WrapLon,
-                       point_grid: PointGridFactory,
-                       rectilinear_grid: RectilinearGridFactory | None = None) -> _Grid | PointGrid:
+                       point_grid: PointGridFactory[_PointGridT],
+                       rectilinear_grid: RectilinearGridFactory[_PointGridT] | None = None) -> _Grid | _PointGridT:
         """The grid of the public arguments; `point_grid` builds the grids that are not regular.
 
         point_grid(lon, lat, lon_name, lat_name, wrap, wrap_lon), with wrap(lon_values) wrapping
@@ -143,8 +145,8 @@ class _Grid:
     @classmethod
     def _rectilinear(cls, lon: Any, lat: Any, lon_values: NDArray[np.float64], lat_values: NDArray[np.float64],
                      lon_name: Hashable, lat_name: Hashable, wrapped: NDArray[np.float64], wrap_lon: WrapLon,
-                     vertices: NDArray[np.float64], point_grid: PointGridFactory,
-                     rectilinear_grid: RectilinearGridFactory | None) -> PointGrid:
+                     vertices: NDArray[np.float64], point_grid: PointGridFactory[_PointGridT],
+                     rectilinear_grid: RectilinearGridFactory[_PointGridT] | None) -> _PointGridT:
         """1-D coordinates off any lattice: filled at their exact values (NaN ones: point by point)."""
         if rectilinear_grid is None or not (np.isfinite(wrapped).all() and np.isfinite(lat_values).all()):
             return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
