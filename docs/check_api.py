@@ -15,7 +15,7 @@ import sys
 
 from sphinx.util.inventory import InventoryFile
 
-MODULES = ["polymask", "polymask.coco", "polymask.dask", "polymask.xarray", "polymask.opencl",
+MODULES = ["polymask", "polymask.coco", "polymask.dask", "polymask.xarray", "polymask.opencl", "polymask.typing",
            "polymask.course.stages", "polymask.course.checker"]
 
 

@@ -128,6 +128,8 @@ def _append_public_constants(app, docname, source):
 
     if not docname.startswith("api/") or docname == "api/index" or docname.startswith("api/generated/"):
         return
+    if docname == "api/typing":  # type aliases, each written out on the page (autodoc cannot render them)
+        return
     #: The course's pages document modules of polymask.course.
     course_pages = {"stages", "checker"}
     page = docname.split("/")[1]
