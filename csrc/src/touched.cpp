@@ -152,19 +152,26 @@ void fill_touched_exactly(const Polygon &polygon, const Window &window, uint8_t 
 // tolerance only ever leaves cells out: moving a vertex by 1e-13 can also
 // turn an edge's exact pass through a cell corner into a graze of the
 // neighbour on the other side (Natural Earth has such edges).  Outside the
-// polygons' box no cell is touched either way, so `given` is swept there only.
+// polygons' box no cell is touched either way, so `given` is swept there only;
+// with a coordinate beyond 2^40 the area sweep decides, whose abscissae then
+// err by whole pixels, so over the whole window (as TouchedPolygon::prepare).
 void fill_touched_moved(const Polygon &given, const Polygon &moved, const Window &window, uint8_t *out,
                         int64_t row_stride, FillRule rule, int threads, bool zeroed)
 {
     fill_touched_exactly(moved, window, out, row_stride, rule, threads, zeroed);
     const detail::Bounds box = detail::vertex_bounds(given.xy());  // `moved` is within 1/2 of it
     const int64_t last_row = window.row0 + window.height, last_col = window.col0 + window.width;
-    const int64_t row_first = detail::floor_clamped(box.y_min - 1.0, window.row0, last_row);
-    const int64_t row_end = detail::ceil_clamped(box.y_max + 1.0, window.row0, last_row) + 1;
-    const int64_t col_first = detail::floor_clamped(box.x_min - 1.0, window.col0, last_col);
-    const int64_t col_end = detail::ceil_clamped(box.x_max + 1.0, window.col0, last_col) + 1;
-    const Window reach{row_first, col_first, std::min(row_end, last_row) - row_first,
+    Window reach = window;
+    const double largest = std::max({std::fabs(box.x_min), std::fabs(box.x_max), std::fabs(box.y_min),
+                                     std::fabs(box.y_max)});
+    if (largest <= detail::kContractIsAccurate) {
+        const int64_t row_first = detail::floor_clamped(box.y_min - 1.0, window.row0, last_row);
+        const int64_t row_end = detail::ceil_clamped(box.y_max + 1.0, window.row0, last_row) + 1;
+        const int64_t col_first = detail::floor_clamped(box.x_min - 1.0, window.col0, last_col);
+        const int64_t col_end = detail::ceil_clamped(box.x_max + 1.0, window.col0, last_col) + 1;
+        reach = Window{row_first, col_first, std::min(row_end, last_row) - row_first,
                        std::min(col_end, last_col) - col_first};
+    }
     if (reach.height <= 0 || reach.width <= 0) return;
     std::vector<uint8_t> exact(static_cast<size_t>(reach.height * reach.width), 0);
     fill_touched_exactly(given, reach, exact.data(), reach.width, rule, threads, true);

@@ -145,6 +145,43 @@ TEST(TouchedSides, EqualsTheExactRuleForTheMovedPolygon)
     }
 }
 
+// Found by csrc/fuzz: with a coordinate beyond 2^40 the exact rule is the
+// area sweep, whose abscissae err by whole pixels, so the moved polygon can
+// touch cells beyond the given one's box; the rule "both touch it" must
+// still hold there (the exact answer is taken over the whole window).
+TEST(TouchedSides, FarCoordinatesStillOnlyLeaveCellsOut)
+{
+    const std::vector<double> xy = {
+        0x1.56b000a8p+29, -0x1.494fff18p+29, 0x1.56b000a8p+29, -0x1.494fff58p+29,
+        0x1.56b000a8p+29, 0x1.fffffep-42, 0x1.6e6e6ep-17, 0x1.6e6e6ep-17,
+        -0x1.926e6ep+86, -0x1.4950038b9p+29, 0x1.56affc747p+29, -0x1.4950038b9p+29,
+        0x1.56affc747p+29, -0x1.4950038b9p+29, 0x1.56affc747p+29, -0x1.4950038b9p+29,
+        0x1.56affc747p+29, -0x1.4950038b9p+29, 0x1.56affc747p+29, -0x1.4950038b9p+29,
+        0x1.56affc747p+29, -0x1.4950038b9p+29, 0x1.56affc747p+29, -0x1.4950038b9p+29,
+        0x1.56affc747p+29, -0x1.4950038b9p+29, 0x1.56affc747p+29, -0x1.4950038b9p+29,
+        0x1.56affc747p+29, -0x1.495p+29, 0x1.56bp+29, -0x1.495p+29,
+        0x1.56bp+29, -0x1.495p+29, 0x1.56bp+29, -0x1.495p+29,
+        0x1.56bp+29, -0x1.495p+29, 0x1.56bp+29, -0x1.495p+29,
+        0x1.56bp+29, -0x1.495p+29, 0x1.56bp+29, -0x1.495001c8p+29,
+        0x1.56afffa8p+29, -0x1.49500058p+29, 0x1.56b000a8p+29, -0x1.494fff58p+29,
+        0x1.56bp+29, -0x1.495p+29, 0x1.56b000a8p+29, -0x1.494fff58p+29,
+        0x1.56b000a8p+29, -0x1.494fff58p+29, 0x1.56b000a8p+29, -0x1.4950005p+29,
+        0x1.56b000a8p+29, -0x1.494fff58p+29, 0x1.56b000a8p+29, -0x1.494fff58p+29,
+        0x1.56b000a8p+29, -0x1.494ffffd08p+29, 0x1.56bp+29, -0x1.495p+29,
+        0x1.56bp+29, -0x1.495p+29,
+    };
+    const std::vector<int64_t> ends = {10, 18, 26, 33};
+    const Polygon polygon(xy.data(), 33, ends.data(), 4);
+    const Window window{-690618368, 718667776, 40, 40};
+    for (int threads : {1, 2}) {
+        const std::vector<uint8_t> exact = touched(polygon, window, 0.0, threads);
+        const std::vector<uint8_t> loose = touched(polygon, window, 0.25, threads);
+        for (size_t cell = 0; cell < exact.size(); ++cell) {
+            EXPECT_FALSE(loose[cell] && !exact[cell]) << "cell " << cell << ", threads " << threads;
+        }
+    }
+}
+
 TEST(TouchedSides, RefusesTolerancesOutsideZeroToOneHalf)
 {
     const std::vector<double> xy = {0.5, 0.5, 3.5, 0.5, 3.5, 2.5};
