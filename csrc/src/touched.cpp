@@ -86,6 +86,28 @@ using detail::touched::LabelRuns;
 using detail::touched::Pieces;
 using detail::touched::sweep_touched;
 
+// The cells of `window` a polygon whose vertices lie in `box` can touch,
+// as a window (its height or width <= 0 when none).  Cell r meets the open
+// extent (y_min, y_max) iff r - 1/2 < y_max and r + 1/2 > y_min; one more row
+// and column each way guards the rounding.  With a coordinate beyond 2^40
+// the area sweep decides, whose abscissae then err by whole pixels, and
+// fill_touched takes its answer over the whole window, so every column may
+// be touched (found by csrc/fuzz: a vertex at -4e28 marked cells right of
+// the polygon's extent).  A polygon within 1/2 of `box` (its coordinates
+// moved onto cell sides) touches no cell outside either.
+Window touchable_cells(const detail::Bounds &box, const Window &window)
+{
+    const int64_t last_row = window.row0 + window.height, last_col = window.col0 + window.width;
+    const int64_t row_first = detail::floor_clamped(box.y_min - 0.5, window.row0, last_row);
+    const int64_t row_end = std::min(detail::ceil_clamped(box.y_max + 0.5, window.row0, last_row) + 1, last_row);
+    int64_t col_first = detail::floor_clamped(box.x_min - 0.5, window.col0, last_col);
+    int64_t col_end = std::min(detail::ceil_clamped(box.x_max + 0.5, window.col0, last_col) + 1, last_col);
+    const double largest = std::max({std::fabs(box.x_min), std::fabs(box.x_max), std::fabs(box.y_min),
+                                     std::fabs(box.y_max)});
+    if (largest > detail::kContractIsAccurate) col_first = window.col0, col_end = last_col;
+    return Window{row_first, col_first, row_end - row_first, col_end - col_first};
+}
+
 // One polygon of a label image, prepared once for every band: the rows and
 // columns of the window its cells can meet, and its cell edges (in double,
 // nearly always, or in Extended, as fill_touched chooses).
@@ -108,25 +130,10 @@ struct TouchedPolygon {
         const Polygon &polygon = moved ? *moved : given;
         const ConstSpan<double> xy = polygon.xy();
         if (xy.empty()) return;
-        const detail::Bounds box = detail::vertex_bounds(xy);
-        const double x_min = box.x_min, x_max = box.x_max, y_min = box.y_min, y_max = box.y_max;
-        // Cell r meets the open extent (y_min, y_max) iff r - 1/2 < y_max
-        // and r + 1/2 > y_min; one more row each way guards the rounding.
-        const int64_t last_row = window.row0 + window.height, last_col = window.col0 + window.width;
-        row_first = detail::floor_clamped(y_min - 0.5, window.row0, last_row);
-        row_end = std::min(detail::ceil_clamped(y_max + 0.5, window.row0, last_row) + 1, last_row);
-        col_first = detail::floor_clamped(x_min - 0.5, window.col0, last_col);
-        col_end = std::min(detail::ceil_clamped(x_max + 0.5, window.col0, last_col) + 1, last_col);
-        if (row_first >= row_end) return;
-        const double largest = std::max({std::fabs(x_min), std::fabs(x_max), std::fabs(y_min), std::fabs(y_max)});
-        if (largest > detail::kContractIsAccurate) {
-            // The area sweep decides; with coordinates this far its abscissae
-            // err by whole pixels, and fill_touched takes its answer over the
-            // whole window, so the burn does too (found by csrc/fuzz: a
-            // vertex at -4e28 marked cells right of the polygon's extent).
-            col_first = window.col0, col_end = last_col;
-        }
-        if (col_first >= col_end) return;
+        const Window cells = touchable_cells(detail::vertex_bounds(xy), window);
+        row_first = cells.row0, row_end = cells.row0 + cells.height;
+        col_first = cells.col0, col_end = cells.col0 + cells.width;
+        if (!meets_window()) return;
         crossings = detail::crossings_in_window(polygon.edges_by_y(), window);
         if (moved) return;  // burned by fill_touched_moved, which prepares its own edges
         if (detail::double_is_enough(polygon)) {
@@ -151,27 +158,13 @@ void fill_touched_exactly(const Polygon &polygon, const Window &window, uint8_t 
 // The cells `moved` touches that `given` touches too, so that the side
 // tolerance only ever leaves cells out: moving a vertex by 1e-13 can also
 // turn an edge's exact pass through a cell corner into a graze of the
-// neighbour on the other side (Natural Earth has such edges).  Outside the
-// polygons' box no cell is touched either way, so `given` is swept there only;
-// with a coordinate beyond 2^40 the area sweep decides, whose abscissae then
-// err by whole pixels, so over the whole window (as TouchedPolygon::prepare).
+// neighbour on the other side (Natural Earth has such edges).  `reach`, a
+// part of `window`, holds every cell either polygon can touch
+// (touchable_cells), so `given` is swept there only.
 void fill_touched_moved(const Polygon &given, const Polygon &moved, const Window &window, uint8_t *out,
-                        int64_t row_stride, FillRule rule, int threads, bool zeroed)
+                        int64_t row_stride, FillRule rule, int threads, bool zeroed, const Window &reach)
 {
     fill_touched_exactly(moved, window, out, row_stride, rule, threads, zeroed);
-    const detail::Bounds box = detail::vertex_bounds(given.xy());  // `moved` is within 1/2 of it
-    const int64_t last_row = window.row0 + window.height, last_col = window.col0 + window.width;
-    Window reach = window;
-    const double largest = std::max({std::fabs(box.x_min), std::fabs(box.x_max), std::fabs(box.y_min),
-                                     std::fabs(box.y_max)});
-    if (largest <= detail::kContractIsAccurate) {
-        const int64_t row_first = detail::floor_clamped(box.y_min - 1.0, window.row0, last_row);
-        const int64_t row_end = detail::ceil_clamped(box.y_max + 1.0, window.row0, last_row) + 1;
-        const int64_t col_first = detail::floor_clamped(box.x_min - 1.0, window.col0, last_col);
-        const int64_t col_end = detail::ceil_clamped(box.x_max + 1.0, window.col0, last_col) + 1;
-        reach = Window{row_first, col_first, std::min(row_end, last_row) - row_first,
-                       std::min(col_end, last_col) - col_first};
-    }
     if (reach.height <= 0 || reach.width <= 0) return;
     std::vector<uint8_t> exact(static_cast<size_t>(reach.height * reach.width), 0);
     fill_touched_exactly(given, reach, exact.data(), reach.width, rule, threads, true);
@@ -226,7 +219,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                     cells.assign(static_cast<size_t>(reach.height * reach.width), 0);
                     if (polygon.moved) {
                         fill_touched_moved(polygons[p], *polygon.moved, reach, cells.data(), reach.width, rule, 1,
-                                           true);
+                                           true, reach);
                     } else {
                         detail::fill_touched_by_area(polygons[p], reach, cells.data(), reach.width, rule, 1);
                     }
@@ -281,7 +274,8 @@ void fill_touched(const Polygon &given, const Window &window, uint8_t *out, int6
     detail::check_finite_vertices(given, "polymask::fill_touched");
     const std::optional<Polygon> moved = detail::with_coordinates_on_cell_sides(given, side_tolerance);
     if (moved) {
-        fill_touched_moved(given, *moved, window, out, row_stride, rule, threads, zeroed);
+        fill_touched_moved(given, *moved, window, out, row_stride, rule, threads, zeroed,
+                           touchable_cells(detail::vertex_bounds(given.xy()), window));
     } else {
         fill_touched_exactly(given, window, out, row_stride, rule, threads, zeroed);
     }
