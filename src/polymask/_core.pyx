@@ -21,7 +21,7 @@ from polymask.core cimport (
     fill_scanline_spans, resolve_threads, set_process_interrupt_check,
     PoolStatistics, pool_statistics as core_pool_statistics, reset_pool_learning as core_reset_pool_learning,
 )
-from polymask.coverage cimport fill_touched, kTouchedSideTolerance
+from polymask.coverage cimport fill_touched, side_tolerance
 from polymask.views cimport as_rule, new_polygon, window_at, writes_every_byte
 
 import os
@@ -122,8 +122,7 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
     """A new bool mask of the window, filled: zeroed with spans written, or every byte written (views.pxd).
 
     `all_touched`: the cells that meet the region (csrc/src/touched.cpp) instead of the centres
-    inside it, as polymask._validation.as_all_touched codes it (1: with kTouchedSideTolerance,
-    2: exactly).  Takes ownership of `owned`.
+    inside it, as polymask._validation.as_all_touched codes it (coverage.pxd: side_tolerance).  Takes ownership of `owned`.
     """
     cdef unique_ptr[Polygon] polygon
     polygon.reset(owned)
@@ -136,7 +135,7 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
         with nogil:
             if all_touched:
                 fill_touched(polygon.get()[0], window, <uint8_t *>buffer.buf, width, rule, threads, not write_all,
-                             kTouchedSideTolerance if all_touched == 1 else 0.0)
+                             side_tolerance(all_touched))
             elif write_all:
                 fill_scanline(polygon.get()[0], window, <uint8_t *>buffer.buf, width, rule, threads)
             else:
@@ -230,7 +229,7 @@ def plain_mask(vertices, shape, threads, out=None, int all_touched=0):
                 if all_touched:
                     fill_touched(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
                                  out_buffer.strides[0], FillRule.even_odd, thread_count, False,
-                                 kTouchedSideTolerance if all_touched == 1 else 0.0)
+                                 side_tolerance(all_touched))
                 else:
                     fill_scanline(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
                                   out_buffer.strides[0], FillRule.even_odd, thread_count)

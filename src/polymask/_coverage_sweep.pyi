@@ -23,7 +23,7 @@ def fill_touched(
     threads: int = 0,
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
-    exact: bool = False,
+    all_touched: int = 1,
 ) -> None: ...
 def coverage_crops(
     vertices: npt.NDArray[np.float64],

@@ -14,7 +14,7 @@ from polymask.coverage cimport (
     coverage as core_coverage,
     coverage_crops as core_coverage_crops,
     fill_touched as core_fill_touched,
-    kTouchedSideTolerance,
+    side_tolerance,
 )
 from polymask.views cimport as_rule, flat_polygons, new_polygon, window_at
 
@@ -44,13 +44,13 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
 
 def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,
                  int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
-                 const int64_t[::1] ring_ends=None, bint zeroed=False, bint exact=False):
+                 const int64_t[::1] ring_ends=None, bint zeroed=False, int all_touched=1):
     """Fill `out` with 1 where the pixel's cell meets the region in positive area (all_touched).
 
     zeroed=True promises that `out` is all zero already (a fresh np.zeros):
-    then only the ones are written.  exact=False first moves coordinates
-    within kTouchedSideTolerance of a cell side onto it (all_touched=True);
-    exact=True moves nothing (all_touched="exact").
+    then only the ones are written.  all_touched: the code of
+    polymask._validation.as_all_touched, 1 (True, with the side tolerance) or
+    2 ("exact").
     """
     cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
     cdef uint8_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
@@ -59,7 +59,7 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
         core_fill_touched(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed,
-                          0.0 if exact else kTouchedSideTolerance)
+                          side_tolerance(all_touched))
 
 
 def coverage_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,

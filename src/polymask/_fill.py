@@ -14,7 +14,6 @@ import numpy as np
 
 from polymask import _core, _coverage_sweep
 from polymask._outputs import MASK_HINT, fill_memory_error
-from polymask._validation import ALL_TOUCHED_CODES
 
 
 def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None = None, *, threads: int = 0,
@@ -41,7 +40,7 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
             raise fill_memory_error(out_shape, len(coordinates), "mask", MASK_HINT) from None
     if all_touched:  # the cells that meet the region, every byte written (csrc/src/touched.cpp)
         _coverage_sweep.fill_touched(coordinates, out.view(np.uint8), row0, col0, rule, threads, ring_ends, False,
-                                     exact=all_touched == ALL_TOUCHED_CODES["exact"])
+                                     all_touched)
         return out
     _core.fill(coordinates, out.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                ring_ends=ring_ends)

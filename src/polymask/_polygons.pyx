@@ -15,7 +15,7 @@ from polymask.core cimport (
     mask_boxes as core_mask_boxes, rasterize as core_rasterize, rasterize_touched as core_rasterize_touched,
 )
 from polymask.views cimport as_rule, flat_polygons, window_at
-from polymask.coverage cimport kTouchedSideTolerance
+from polymask.coverage cimport side_tolerance
 
 import numpy as np
 
@@ -63,7 +63,7 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
         if all_touched:
             core_rasterize_touched(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                                    row_stride, fill_rule, threads,
-                                   kTouchedSideTolerance if all_touched == 1 else 0.0)
+                                   side_tolerance(all_touched))
         else:
             core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                            row_stride, fill_rule, threads)

@@ -162,7 +162,7 @@ def as_fill_rule(fill_rule: Any) -> int:
 
 
 #: all_touched's codes for the compiled layer: off, with the side tolerance, exact
-#: (polymask._core.filled_mask; csrc/include/polymask/coverage.hpp: kTouchedSideTolerance).
+#: (polymask/coverage.pxd: side_tolerance turns them into the core's side_tolerance).
 ALL_TOUCHED_CODES = {False: 0, True: 1, "exact": 2}
 
 

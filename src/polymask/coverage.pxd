@@ -17,3 +17,9 @@ cdef extern from "polymask/coverage.hpp" namespace "polymask" nogil:
                       double side_tolerance) except +raise_py_error
     # all_touched=True's side tolerance, in pixels (coverage.hpp).
     const double kTouchedSideTolerance
+
+
+# fill_touched's side_tolerance for an all_touched code of polymask._validation.as_all_touched:
+# 1 (True) the tolerance, 2 ("exact") none.
+cdef inline double side_tolerance(int all_touched) noexcept nogil:
+    return kTouchedSideTolerance if all_touched == 1 else 0.0

@@ -53,7 +53,7 @@ from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
-from polymask._validation import ALL_TOUCHED_CODES, as_all_touched, as_fill_rule, as_shape
+from polymask._validation import as_all_touched, as_fill_rule, as_shape
 from polymask.typing import AllTouched, DTypeLike, FillRule, PolygonLike, PolygonsLike, ShapeLike, TransformLike
 
 __all__ = ["coverage", "mask", "rasterize"]
@@ -347,7 +347,7 @@ def _mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: i
     block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
     if all_touched:
         _coverage_sweep.fill_touched(rings.vertices, block.view(np.uint8), row0, col0, rule, threads,
-                                     rings.ring_ends, True, exact=all_touched == ALL_TOUCHED_CODES["exact"])
+                                     rings.ring_ends, True, all_touched)
     else:
         _core.fill(rings.vertices, block.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
                    ring_ends=rings.ring_ends, zeroed=True)
