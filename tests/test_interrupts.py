@@ -27,7 +27,10 @@ pytestmark = pytest.mark.wallclock
 
 #: What every scenario shares: the comb polygon, and a call run with a
 #: SIGINT due 0.3 s in, reporting as JSON whether the call returned and how
-#: long after the signal the KeyboardInterrupt arrived.
+#: long after the signal the KeyboardInterrupt arrived.  Each scenario builds
+#: its call for a work `scale`, and the harness grows the scale until the call
+#: outlasts three times the delay: a fixed size finished before the signal on
+#: a faster CPU, and the test then said the call "returned a result".
 HARNESS = textwrap.dedent('''
     import json, os, signal, sys, threading, time
     import numpy as np
@@ -42,13 +45,49 @@ HARNESS = textwrap.dedent('''
     def comb(side, spikes):
         return tall_comb(side, side, spikes)
 
-    def interrupt_during(run):
+    def outlasts(run, seconds):
+        """Whether run() is still running `seconds` after it starts (it is interrupted then)."""
+        timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            run()
+        except KeyboardInterrupt:
+            return True
+        try:  # a SIGINT sent just as the call returned lands here: too close to count
+            timer.cancel()
+            timer.join()
+            time.sleep(0.2)
+        except KeyboardInterrupt:
+            pass
+        return False
+
+    def later(function, *arguments, **options):
+        """function(*arguments, **options) as a call to make later, its arguments built now."""
+        return lambda: function(*arguments, **options)
+
+    def interrupt_during(make_run, delay=0.3, settle=lambda: None):
+        """SIGINT `delay` s into make_run(scale)(), the work first sized for this CPU.
+
+        make_run(scale) builds a call whose work grows with `scale`.  A probe
+        interrupts it at 3 x delay; while the call ends before that, the scale
+        doubles, so on any CPU the call is still running when the signal comes.
+        settle() runs after each probe: work an interrupt cannot stop (an
+        OpenCL kernel) must end before the measured call starts.
+        """
+        scale = 1
+        while not outlasts(make_run(scale), 3 * delay):
+            settle()
+            if scale >= 512:
+                raise SystemExit(f"the call still ends within {3 * delay} s at scale {scale}")
+            scale *= 2
+        settle()
+        run = make_run(scale)
         sent = {}
         def interrupt():
             sent["at"] = time.perf_counter()
             os.kill(os.getpid(), signal.SIGINT)
 
-        timer = threading.Timer(0.3, interrupt)
+        timer = threading.Timer(delay, interrupt)
         started = time.perf_counter()
         timer.start()
         returned = False
@@ -60,15 +99,15 @@ HARNESS = textwrap.dedent('''
             pass
         caught = time.perf_counter()
         print(json.dumps({"returned": returned, "latency": caught - sent.get("at", caught),
-                          "elapsed": caught - started}))
+                          "elapsed": caught - started, "scale": scale}))
 ''')
 
 SCENARIO = HARNESS + textwrap.dedent('''
     backend, side, spikes, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    polygon = comb(side, spikes)
     options = {} if threads < 0 else {"threads": threads}
-    polymask.mask(polygon, (8, 8), backend=backend, **options)  # warm up (Numba compiles, OpenCL builds)
-    interrupt_during(lambda: polymask.mask(polygon, (side, side), backend=backend, **options))
+    polymask.mask(comb(side, spikes), (8, 8), backend=backend, **options)  # warm up (Numba compiles, OpenCL builds)
+    interrupt_during(lambda scale: later(polymask.mask, comb(side, spikes * scale), (side, side), backend=backend,
+                                                         **options))
 ''')
 
 
@@ -126,13 +165,13 @@ def test_sigint_during_a_long_fill_raises_keyboard_interrupt(case):
 OTHER_MODULES = HARNESS + textwrap.dedent('''
     call, threads = sys.argv[1], int(sys.argv[2])
 
+    side = 8000
     if call == "coverage":  # seconds of edge cells: every row crosses 8,000 edges
-        # (with 1,600 the two-thread call ended at 0.3 s, racing the interrupt)
-        vertices, side = comb(8000, 4000), 8000
-        run = lambda: polymask.coverage(vertices, (side, side), dtype=np.uint8, threads=threads)
+        run = lambda scale: later(polymask.coverage, comb(side, 4000 * scale), (side, side), dtype=np.uint8,
+                                                      threads=threads)
     elif call == "coverages":  # two such polygons: with two threads a helper takes one
-        vertices, side = comb(8000, 4000), 8000
-        run = lambda: polymask.coverages([vertices, vertices], (side, side), dtype=np.uint8, threads=threads)
+        run = lambda scale: later(polymask.coverages, [comb(side, 4000 * scale)] * 2, (side, side), dtype=np.uint8,
+                                                       threads=threads)
     elif call == "coco.iou":  # 4,000 x 4,000 overlapping objects: seconds, in a loop that holds the GIL
         rng = np.random.default_rng(1)
         objects = []
@@ -142,10 +181,10 @@ OTHER_MODULES = HARNESS + textwrap.dedent('''
             ring = np.c_[centre[0] + radii * np.cos(angles), centre[1] + radii * np.sin(angles)]
             objects.append([ring.ravel().tolist()])
         rles = polymask.coco.encode(objects, 480, 640)
-        run = lambda: polymask.coco.iou(rles, rles)
+        run = lambda scale: later(polymask.coco.iou, rles * scale, rles * scale)
     else:  # 150 objects of tens of milliseconds each
-        segmentation, side = [comb(8000, 100).ravel().tolist()], 8000
-        run = lambda: polymask.coco.encode([segmentation] * 150, side, side, threads=threads)
+        segmentation = [comb(side, 100).ravel().tolist()]
+        run = lambda scale: later(polymask.coco.encode, [segmentation] * (150 * scale), side, side, threads=threads)
     interrupt_during(run)
 ''')
 
@@ -164,8 +203,9 @@ def test_sigint_during_coverage_and_coco_encode_raises_keyboard_interrupt(call, 
 LABEL_IMAGES = HARNESS + textwrap.dedent('''
     all_touched, threads = sys.argv[1] == "all_touched", int(sys.argv[2])
     side = 6000  # every polygon crosses every row 3,000 (all_touched) or 6,000 times
-    polygons = [comb(side, 1500 if all_touched else 3000)] * (12 if all_touched else 20)
-    interrupt_during(lambda: polymask.rasterize(polygons, (side, side), all_touched=all_touched, threads=threads))
+    teeth, count = (1500, 12) if all_touched else (3000, 20)
+    interrupt_during(lambda scale: later(polymask.rasterize, [comb(side, teeth)] * (count * scale), (side, side),
+                                                              all_touched=all_touched, threads=threads))
 ''')
 
 
@@ -183,8 +223,12 @@ def test_sigint_during_a_long_rasterize_raises_keyboard_interrupt(rule, threads)
 MANY_POLYGONS = HARNESS + textwrap.dedent('''
     all_touched = sys.argv[1] == "all_touched"
     rng = np.random.default_rng(0)
-    polygons = rng.uniform(0, 4000, (1_000_000, 1, 2)) + rng.uniform(-5, 5, (1_000_000, 8, 2))
-    interrupt_during(lambda: polymask.rasterize(polygons, (4000, 4000), all_touched=all_touched, threads=1))
+
+    def many(scale):
+        count = 1_000_000 * scale
+        polygons = rng.uniform(0, 4000, (count, 1, 2)) + rng.uniform(-5, 5, (count, 8, 2))
+        return lambda: polymask.rasterize(polygons, (4000, 4000), all_touched=all_touched, threads=1)
+    interrupt_during(many)
 ''')
 
 
@@ -204,11 +248,11 @@ BATCHES = HARNESS + textwrap.dedent('''
     # Seconds an object (teeth much narrower than a pixel: many crossings,
     # few spans); with two threads the helper takes one of the two.
     if call == "coco.encode":
-        segmentation = [tall_comb(200, 30000, 20000).ravel().tolist()]
-        run = lambda: polymask.coco.encode([segmentation] * threads, 30000, 200, threads=threads)
+        run = lambda scale: later(polymask.coco.encode, [[tall_comb(200, 30000, 20000 * scale).ravel().tolist()]]
+                                                         * threads, 30000, 200, threads=threads)
     else:
-        batch = [tall_comb(2000, 30000, 24000)] * threads
-        run = lambda: polymask.masks(batch, (30000, 2000), threads=threads, crop=call == "masks-crop")
+        run = lambda scale: later(polymask.masks, [tall_comb(2000, 30000, 24000 * scale)] * threads,
+                                                   (30000, 2000), threads=threads, crop=call == "masks-crop")
     interrupt_during(run)
 ''')
 
@@ -240,16 +284,19 @@ ONE_BAND = HARNESS + textwrap.dedent('''
 
     if case in ("crossings-1-row", "crossings-4-rows", "crossings-100-rows"):
         rows = {"crossings-1-row": 1, "crossings-4-rows": 4, "crossings-100-rows": 100}[case]
-        polygon = crossing_polygon(30000, rows)  # seconds of crossings
-        run = lambda: polymask.coverage(polygon, (rows, 4096), threads=threads)
+
+        def run(scale):  # seconds of crossings
+            polygon = crossing_polygon(30000 * scale, rows)
+            return lambda: polymask.coverage(polygon, (rows, 4096), threads=threads)
     elif case == "all_touched-overlap":  # one edge traced back and forth: the exact area sweep
-        polygon = crossing_polygon(30000, 4)
-        polygon = np.concatenate([polygon, polygon[-2::-1]])
-        run = lambda: polymask.mask(polygon, (4, 4096), all_touched=True, threads=threads)
+        def run(scale):
+            polygon = crossing_polygon(30000 * scale, 4)
+            polygon = np.concatenate([polygon, polygon[-2::-1]])
+            return lambda: polymask.mask(polygon, (4, 4096), all_touched=True, threads=threads)
     else:  # "outline": 300,000 vertices on a circle of radius 4 px, thousands per cell
         # (one took 15 s and held Ctrl-C back for all of it; now 0.1 s, so 30 of them)
         polygon = outline(300_000, 4.0, 50.0)
-        run = lambda: polymask.coverages([polygon] * 30, (100, 100), threads=threads)
+        run = lambda scale: later(polymask.coverages, [polygon] * (30 * scale), (100, 100), threads=threads)
     interrupt_during(run)
 ''')
 
@@ -268,30 +315,32 @@ def test_sigint_inside_one_band_of_a_pathological_polygon_raises_keyboard_interr
 # 2x10^6 small polygons.  The SIGINT comes after `delay` s, past the
 # vertices' own copy (the core's Polygon), inside the index's build.
 
-POINTS = HARNESS.replace("threading.Timer(0.3, interrupt)", "threading.Timer(DELAY, interrupt)") + textwrap.dedent('''
-    call, threads, DELAY = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+POINTS = HARNESS + textwrap.dedent('''
+    call, threads, delay = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
     rng = np.random.default_rng(41)
-    if call == "comb":  # issue 41's comb, with 5x10^6 points: seconds of queries
-        n = 200_000
-        xs, ys = np.linspace(0, 1000, n), np.where(np.arange(n) % 2, 1e-3, 0.0)
-        polygon = np.vstack([np.c_[xs, ys], [(1000, 1e6), (0, 1e6)]])
-        px, py = rng.uniform(0, 1000, 5_000_000), rng.uniform(0, 1e-3, 5_000_000)
-        run = lambda: polymask.contains(polygon, px, py, threads=threads)
-    elif call == "index":  # the edge index of 2x10^6 random vertices, for one point
-        polygon = rng.uniform(0, 1000, (2_000_000, 2))
-        run = lambda: polymask.contains(polygon, [500.0], [500.0], threads=threads)
-    elif call in ("labels", "labels-index"):  # 2x10^6 six-vertex polygons and one point
-        polygons = rng.uniform(0, 4000, (2_000_000, 1, 2)) + rng.uniform(-5, 5, (2_000_000, 6, 2))
-        if call == "labels":
-            run = lambda: polymask.contains_labels(polygons, [100.0], [100.0], threads=threads)
-        else:  # the polygons' index alone, once the input funnel has read them
+
+    def run(scale):
+        if call == "comb":  # issue 41's comb, with 5x10^6 points: seconds of queries
+            n = 200_000
+            xs, ys = np.linspace(0, 1000, n), np.where(np.arange(n) % 2, 1e-3, 0.0)
+            polygon = np.vstack([np.c_[xs, ys], [(1000, 1e6), (0, 1e6)]])
+            px, py = rng.uniform(0, 1000, 5_000_000 * scale), rng.uniform(0, 1e-3, 5_000_000 * scale)
+            return later(polymask.contains, polygon, px, py, threads=threads)
+        if call == "index":  # the edge index of 2x10^6 random vertices, for one point
+            polygon = rng.uniform(0, 1000, (2_000_000 * scale, 2))
+            return lambda: polymask.contains(polygon, [500.0], [500.0], threads=threads)
+        if call in ("labels", "labels-index"):  # 2x10^6 six-vertex polygons and one point
+            count = 2_000_000 * scale
+            polygons = rng.uniform(0, 4000, (count, 1, 2)) + rng.uniform(-5, 5, (count, 6, 2))
+            if call == "labels":
+                return lambda: polymask.contains_labels(polygons, [100.0], [100.0], threads=threads)
+            # the polygons' index alone, once the input funnel has read them
             flat = polymask._inputs.polygons(polygons)
-            run = lambda: polymask._points.PolygonLabels(flat.vertices, flat.ring_ends, flat.polygon_ends)
-    else:  # "labels-grid": 20 tall combs on an 8000 x 8000 grid, 8,000 crossings a row each
-        polygons = [comb(8000, 4000)] * 20
-        run = lambda: polymask.contains_labels(polygons, np.arange(8000.0), np.arange(8000.0)[:, None],
-                                               threads=threads)
-    interrupt_during(run)
+            return lambda: polymask._points.PolygonLabels(flat.vertices, flat.ring_ends, flat.polygon_ends)
+        # "labels-grid": tall combs on an 8000 x 8000 grid, 8,000 crossings a row each
+        return later(polymask.contains_labels, [comb(8000, 4000)] * (20 * scale), np.arange(8000.0),
+                    np.arange(8000.0)[:, None], threads=threads)
+    interrupt_during(run, delay)
 ''')
 
 
@@ -308,15 +357,20 @@ def test_sigint_during_point_queries_and_their_indexes_raises_keyboard_interrupt
 
 INTERRUPTED_OUT = HARNESS + textwrap.dedent('''
     call = sys.argv[1]
-    if call == "mask":
-        polygon, side = comb(16000, 6000), 16000
-        out = np.full((side, side), 7, dtype=np.uint8)  # 7: a value no mask writes
-        run = lambda: polymask.mask(polygon, (side, side), out=out, threads=2)
-    else:
-        polygon, side = comb(4000, 8000), 4000
+    outs = []  # the last one made is the measured call's
+
+    def run(scale):
+        if call == "mask":
+            polygon, side = comb(16000, 6000 * scale), 16000
+            out = np.full((side, side), 7, dtype=np.uint8)  # 7: a value no mask writes
+            outs[:] = [out]
+            return lambda: polymask.mask(polygon, (side, side), out=out, threads=2)
+        polygon, side = comb(4000, 8000 * scale), 4000
         out = np.full((side, side), 7.0, dtype=np.float32)  # 7.0: a value no fraction takes
-        run = lambda: polymask.coverage(polygon, (side, side), out=out, threads=2)
+        outs[:] = [out]
+        return lambda: polymask.coverage(polygon, (side, side), out=out, threads=2)
     interrupt_during(run)
+    out = outs[0]
     old = out == 7
     written = out[~old]
     print(json.dumps({"old": int(old.sum()), "size": int(out.size),
@@ -344,10 +398,13 @@ def test_an_interrupted_fill_leaves_out_partly_written(call):
 FORKED_FROM_A_WORKER_THREAD = HARNESS + textwrap.dedent('''
     call = sys.argv[1]
     calls = {
-        "mask": lambda: polymask.mask(comb(16000, 6000), (16000, 16000), threads=1),
-        "coverage": lambda: polymask.coverage(comb(8000, 4000), (8000, 8000), dtype=np.uint8, threads=1),
-        "rasterize": lambda: polymask.rasterize([comb(16000, 6000)] * 2, (16000, 16000), threads=1),
-        "contains": lambda: polymask.contains(comb(8000, 4000), np.arange(8000.0), np.arange(8000.0)[:, None]),
+        "mask": lambda scale: later(polymask.mask, comb(16000, 6000 * scale), (16000, 16000), threads=1),
+        "coverage": lambda scale: later(polymask.coverage, comb(8000, 4000 * scale), (8000, 8000), dtype=np.uint8,
+                                                            threads=1),
+        "rasterize": lambda scale: later(polymask.rasterize, [comb(16000, 6000 * scale)] * 2, (16000, 16000),
+                                                              threads=1),
+        "contains": lambda scale: later(polymask.contains, comb(8000, 4000 * scale), np.arange(8000.0),
+                                                            np.arange(8000.0)[:, None]),
     }
 
     def fork_here():
@@ -380,9 +437,10 @@ OPENCL_DEFAULT = HARNESS + textwrap.dedent('''
     from polymask import opencl
     kernel, spin = sys.argv[1], sys.argv[2] == "spin"
     opencl.engine().spin_wait = spin  # a GPU's engine spins while it waits; a CPU device's sleeps
-    polygon = comb(4000, 10000)  # 20,000 crossings a row: 1.5-2.5 s on PoCL
-    opencl.mask(polygon[:50], (16, 16), kernel=kernel)  # build first
-    interrupt_during(lambda: opencl.mask(polygon, (4000, 4000), kernel=kernel))
+    opencl.mask(comb(4000, 10000)[:50], (16, 16), kernel=kernel)  # build first
+    # 20,000 crossings a row: 1.5-2.5 s on PoCL
+    interrupt_during(lambda scale: later(opencl.mask, comb(4000, 10000 * scale), (4000, 4000), kernel=kernel),
+                     settle=opencl.engine().queue.finish)
     # The engine is still usable, and right, after the interrupt.
     small = comb(40, 7)
     assert (opencl.mask(small, (40, 40), kernel=kernel) == polymask.mask(small, (40, 40))).all()
