@@ -125,3 +125,21 @@ def test_from_json_prints_a_bench_report_as_the_run_did(tmp_path):
     same = subprocess.run([sys.executable, "-m", "polymask.bench", "--compare", str(report), str(report)],
                           capture_output=True, text=True, check=True)
     assert set(cells[-1] for cells in verdicts(same.stdout).values()) == {"no detectable change"}
+
+
+def test_from_json_shows_a_scaled_stage_in_the_full_problems_table(tmp_path, capsys):
+    # A slow stage timed at 128x128 sits in its own pytest-benchmark group;
+    # polymask bench shows it in the full problem's table, scaled and marked.
+    full = "standard 1024x1024, 24 vertices"
+    document = {"benchmarks": [
+        {"name": "test_stage[scanline]", "group": full, "stats": {"median": 5e-5},
+         "extra_info": {"backend": "scanline", "scale": 1.0}},
+        {"name": "test_stage[python]", "group": "standard polygon scaled to 128x128, 24 vertices",
+         "stats": {"median": 0.03}, "extra_info": {"backend": "python", "scale": 64.0, "scaled_group": full}}]}
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(document))
+    assert bench_main(["--from-json", str(path)]) == 0
+    table = capsys.readouterr().out
+    assert f"### {full}" in table and "128x128" not in table
+    python = next(line for line in table.splitlines() if "(`python`)" in line)
+    assert "| 1.92 s * |" in python  # 30 ms x 64
