@@ -130,8 +130,9 @@ def markdown(report: Report) -> str:
     floor = next((row for row in rows if row["kind"] == "floor"), None)
     if floor:
         lines += ["", f"Memory floor (filling a preallocated {problem['rows']}x{problem['cols']} bool mask once): "
-                      f"{format_seconds(floor['seconds'])} (IQR {spread(floor)}). \"x floor\" is each row's "
-                      "time over it."]
+                      f"{format_seconds(floor['seconds'])}"
+                      + ("" if spread(floor) == "—" else f" (IQR {spread(floor)})")
+                      + ". \"x floor\" is each row's time over it."]
     lines += ["", "— : not measured: the row could not run here, or has no figure to compare with "
                   "(no 2014 time, no pure-Python time in this run)."]
     return "\n".join(lines) + "\n"
