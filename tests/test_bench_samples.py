@@ -131,3 +131,13 @@ def test_spinning_processes_make_the_table_warn(tmp_path):
     assert "**The machine was busy: these figures are unreliable**" in done.stdout
     state = json.loads(report.read_text())["state"]
     assert state["busy"] and state["cores"] == 1 and state["cpu_share"] < 0.8
+
+
+def test_slow_stages_on_the_full_image_get_three_samples_checked_whole():
+    report = run_table(parse_args(["--size", "24", "--vertices", "7", "--stages", "python", "--no-peers",
+                                   "--no-progress", "--repeats", "3"]),
+                       getloadavg=quiet_load, cpu_clock=time.perf_counter)
+    python = report["rows"][0]
+    assert len(python["samples"]) == 3 and not python["extrapolated"]
+    assert python["checked_rows"] == 24 and python["pixels_differing"] == 0
+    assert "extrapolated" not in markdown(report)

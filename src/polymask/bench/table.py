@@ -154,9 +154,10 @@ def _prepare_stage(stage: stage_registry.Stage, vertices: NDArray[np.float64], s
         row["pixels_differing"] = int(np.count_nonzero(result != reference))
         row["checked_rows"] = shape[0]
         return row, Contender(stage.id, run, args.repeats)
-    contender = Contender(stage.id, run, args.slow_repeats, scale=scale, calibrated=True)
     # A slow stage's call lasts seconds: on the full image its checked call is
-    # also its first sample; on a band the check is a warm-up outside the samples.
+    # also its first sample, one call a sample; on a band the check is a warm-up
+    # outside the samples, and a sample averages calls as a fast row's does.
+    contender = Contender(stage.id, run, args.slow_repeats, scale=scale, calibrated=scale == 1.0)
     cpu_start, start = cpu_clock(), time.perf_counter()
     result = run()
     if scale == 1.0:
