@@ -20,7 +20,13 @@ def record(benchmark, *, backend: str, result, expected, group: str | None = Non
                `expected` is a bool mask `result` is read as one (nonzero is
                inside: OpenCV fills 255).  Anything else (pixel counts, lists
                of RLEs) is compared with ``==``.
-    group      the problem, set as ``benchmark.group`` (None: left as it is).
+    group      the problem, as ``benchmark.group`` (None: left as it is).
+               Set the group before the timed call (a
+               ``pytest.mark.benchmark(group=...)`` marker, or
+               ``benchmark.group = ...``): pytest-benchmark copies it into
+               the row's stats when the timing ends.  A group given only
+               here is written into those stats as well, so the row is never
+               left in no group.
     differing  how many pixels differ, for results that are not arrays, when
                the caller can tell (arrays are counted here).
     scale      the factor from the timed problem to the group's full one (slow
@@ -41,6 +47,9 @@ def record(benchmark, *, backend: str, result, expected, group: str | None = Non
         matches = bool(result == expected)
     if group is not None:
         benchmark.group = group
+        stats = getattr(benchmark, "stats", None)  # None: not timed yet, or --benchmark-disable
+        if stats is not None:
+            stats.group = group
     benchmark.extra_info.update(backend=backend, matches_contract=matches, scale=scale,
                                 **{key: list(value) if isinstance(value, tuple) else value
                                    for key, value in problem.items()})

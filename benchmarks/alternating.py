@@ -3,10 +3,11 @@
 Issue 14's target (all_touched at most 2x the centre rule) sits close to
 its line, and on a shared machine two pytest-benchmark groups run minutes
 apart see different loads: the same ratio moved between 1.5 and 2.2 from
-run to run.  Here each pair of calls runs back to back, centre rule then
-all_touched, so both see the same load, and the ratio is taken of the
-medians over many pairs (and, as a check, the median of the pairs' own
-ratios).
+run to run.  Here each pair of calls runs back to back, in the interleaved
+rounds of ``polymask bench`` (polymask.bench.timing: centre rule then
+all_touched, then the other way round), so both see the same load, and the
+ratio is taken of the medians over many pairs (and, as a check, the median
+of the pairs' own ratios).
 
     python -m benchmarks.alternating            # 40 pairs a case, full sizes
     python -m benchmarks.alternating --pairs 150 --cases star-1000
@@ -22,11 +23,11 @@ once that all_touched takes every pixel the centre rule takes.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
 import polymask
+from polymask.bench.timing import Contender, interleaved
 
 CASES = ("label-image", "outline-1000", "random-1000", "star-1000")
 
@@ -55,16 +56,11 @@ def _polygon(name, quick):
 
 def measure(call, pairs):
     """Medians (ms) of the centre rule and of all_touched over `pairs` alternated pairs, and the pairs' ratios."""
-    centre, touched = [], []
-    for _ in range(pairs):
-        start = time.perf_counter()
-        call(False)
-        middle = time.perf_counter()
-        call(True)
-        end = time.perf_counter()
-        centre.append(middle - start)
-        touched.append(end - middle)
-    centre, touched = np.array(centre) * 1e3, np.array(touched) * 1e3
+    # One call a sample: each call of these cases lasts milliseconds at least.
+    rounds = [Contender("centre", lambda: call(False), pairs, calibrated=True),
+              Contender("all_touched", lambda: call(True), pairs, calibrated=True)]
+    interleaved(rounds)
+    centre, touched = np.array(rounds[0].wall) * 1e3, np.array(rounds[1].wall) * 1e3
     return float(np.median(centre)), float(np.median(touched)), float(np.median(touched / centre))
 
 

@@ -6,9 +6,48 @@
 In CI the suite runs with --benchmark-disable: each benchmark body runs once
 (so the code and its correctness checks cannot rot) and the size and vertex
 grids shrink to their smallest entries.
+
+Every benchmark must say which problem it timed: a group set before the
+timed call (``pytest.mark.benchmark(group=...)`` or ``benchmark.group =
+...``).  pytest-benchmark copies the group into the row when the timing
+ends, so one set afterwards is lost; a benchmark whose row has no group
+fails here, at teardown, timed or not.
 """
+import pytest
 
 
 def pytest_configure(config):
     # Read by the test modules' parametrization (tiny grids when disabled).
     config.polymask_fast_mode = bool(config.getoption("benchmark_disable", False))
+
+
+def ungrouped(fixture) -> str | None:
+    """Why the benchmark `fixture` has no group, or None when it has one."""
+    stats = getattr(fixture, "stats", None)  # None until timed, and always under --benchmark-disable
+    if stats is not None and getattr(stats, "group", None) is None:
+        return ("its timed row has no group: set benchmark.group (or pytest.mark.benchmark(group=...)) "
+                "before the timed call, not after it")
+    if stats is None and getattr(fixture, "group", None) is None:
+        return "it sets no group: set benchmark.group or pytest.mark.benchmark(group=...) before the timed call"
+    return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    # The call's report, kept on the item: a skipped or failed test is not
+    # also blamed for its group.
+    report = yield
+    if report.when == "call":
+        item.polymask_call_passed = report.passed
+    return report
+
+
+@pytest.fixture(autouse=True)
+def every_benchmark_has_a_group(request):
+    yield
+    fixture = getattr(request.node, "funcargs", {}).get("benchmark")
+    if fixture is None or not getattr(request.node, "polymask_call_passed", False):
+        return
+    reason = ungrouped(fixture)
+    if reason is not None:
+        pytest.fail(f"{request.node.nodeid}: {reason}", pytrace=False)

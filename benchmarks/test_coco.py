@@ -37,7 +37,8 @@ SEGMENTATIONS = [a["segmentation"] for a in annotations(1, COUNT, HEIGHT, WIDTH)
 PARTS = [part for segmentation in SEGMENTATIONS for part in segmentation]
 
 # pycocotools' decode trips NumPy 2's copy-keyword deprecation; not ours to fix.
-pytestmark = pytest.mark.filterwarnings("ignore:__array__ implementation:DeprecationWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore:__array__ implementation:DeprecationWarning"),
+              pytest.mark.benchmark(group=GROUP)]
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def record_rles(benchmark, backend, rles, expected):
         for ours, theirs in zip(expected, rles):
             both = coco.area(coco.merge([ours, theirs], intersect=True))
             differing += coco.area(ours) + coco.area(theirs) - 2 * both
-    record(benchmark, backend=backend, result=rles, expected=expected, group=GROUP, differing=differing,
+    record(benchmark, backend=backend, result=rles, expected=expected, differing=differing,
            n_objects=len(rles), shape=[HEIGHT, WIDTH])
 
 

@@ -86,8 +86,8 @@ def test_coverage_against_mask(benchmark, request, polygon, what):
     else:
         dtype = what.split("-")[1]
         run = lambda: polymask.coverage(vertices, shape, threads=threads, dtype=dtype)  # noqa: E731
+    benchmark.group = f"coverage-{shape[0]}x{shape[1]}-{polygon}"
     result = benchmark(run)
-    benchmark.group = f"coverage-{shape[0]}-{polygon}"
     benchmark.extra_info.update(backend=what if threads == 1 or what.startswith("floor") else f"{what} default threads",
                                 polygon=polygon, shape=list(shape))
     if what == "all_touched":  # the identity, checked where it is timed
@@ -124,9 +124,9 @@ def test_fractions_against_exactextract(benchmark, request, who, polygon):
         run = lambda: polymask.coverage(vertices, shape, threads=1)  # noqa: E731
     else:
         run = _exactextract_fractions(vertices, shape, image)
+    benchmark.group = f"exactextract-{size}x{size}-{polygon}"
     result = benchmark(run)
     reference = polymask.coverage(vertices, shape)
-    benchmark.group = f"exactextract-{size}-{polygon}"
     difference = float(np.abs(result - reference).max())
     benchmark.extra_info.update(backend=who, largest_fraction_difference=difference)
     assert difference < 1e-6  # exactextract rounds fractions to float32
@@ -183,8 +183,8 @@ def test_zonal_mean_against_exactextract(benchmark, request, who, zones):
             features.append({"type": "Feature", "properties": {},
                              "geometry": {"type": "Polygon", "coordinates": [np.vstack([world, world[:1]]).tolist()]}})
         run = lambda: np.array([f["properties"]["mean"] for f in exact_extract(source, features, ["mean"])])  # noqa: E731
+    benchmark.group = f"zonal-mean-{zones}-zones-{size}x{size}"
     result = benchmark(run)
-    benchmark.group = f"zonal-mean-{zones}-{size}"
     difference = float(np.abs(result - polymask_means()).max())
     benchmark.extra_info.update(backend=who, largest_mean_difference=difference)
     assert difference < 1e-4

@@ -54,13 +54,20 @@ def expected_count(problem):
     return int(np.count_nonzero(polymask.mask(*problem)))
 
 
+def dask_group(problem):
+    """The group of this file's benchmarks: the image and its chunks."""
+    rows, cols = problem[1]
+    return f"dask-mask-{rows}x{cols}-chunks-{CHUNK}"
+
+
 def record_count(benchmark, backend, shape, count, expected):
     """record() for a count of inside pixels on a `shape` image."""
-    record(benchmark, backend=backend, result=count, expected=expected, group=f"dask-mask-{shape[0]}",
-           differing=abs(count - expected), shape=shape, chunk=CHUNK, inside_pixels=count)
+    record(benchmark, backend=backend, result=count, expected=expected, differing=abs(count - expected),
+           shape=shape, chunk=CHUNK, inside_pixels=count)
 
 
 def test_single_machine_mask(benchmark, problem, expected_count):
+    benchmark.group = dask_group(problem)
     count = benchmark(lambda: int(np.count_nonzero(polymask.mask(*problem))))
     record_count(benchmark, "polymask.mask", problem[1], count, expected_count)
     assert count == expected_count
@@ -68,6 +75,7 @@ def test_single_machine_mask(benchmark, problem, expected_count):
 
 def test_dask_mask_two_workers(benchmark, problem, client, expected_count):
     lazy = polymask.dask.mask(*problem, chunks=CHUNK)
+    benchmark.group = dask_group(problem)
     count = benchmark(lambda: int(client.compute(lazy.sum()).result()))
     record_count(benchmark, "polymask.dask.mask", problem[1], count, expected_count)
     assert count == expected_count

@@ -74,6 +74,18 @@ def frame(full):
     return label_frame() if full else label_frame(1_000, (512, 512))
 
 
+def label_image_group(frame):
+    """The group of a label-image benchmark: how many polygons, on which grid."""
+    table, _, shape = frame
+    return f"geo-label-image-{len(table)}-polygons-{shape[0]}x{shape[1]}"
+
+
+def dask_mask_group(big_mask):
+    """The group of a chunked-mask benchmark: the image and its chunks."""
+    _, shape, chunk, _ = big_mask
+    return f"geo-dask-mask-{shape[0]}x{shape[1]}-chunks-{chunk}"
+
+
 @pytest.fixture(scope="module")
 def expected_labels(frame):
     table, world, shape = frame
@@ -93,14 +105,14 @@ def test_label_image_polymask_from_geodataframe(benchmark, frame, expected_label
     # The default call (threads=0) and 1 thread: rasterio burns on one core.
     # all_touched (rasterio's most used option) beside the centre rule.
     table, _, shape = frame
+    benchmark.group = label_image_group(frame)
     result = benchmark.pedantic(polymask.rasterize, (table, shape),
                                 {"values": "label", "transform": TRANSFORM, "threads": threads,
                                  "all_touched": all_touched},
                                 rounds=9, warmup_rounds=1)
     backend = f"polymask{'-all-touched' if all_touched else ''}-threads-{threads or 'default'}"
     record(benchmark, backend=backend, result=result,
-           expected=expected_touched_labels if all_touched else expected_labels,
-           group="geo-label-image", n_polygons=len(table))
+           expected=expected_touched_labels if all_touched else expected_labels, n_polygons=len(table))
     assert benchmark.extra_info["matches_contract"]
 
 
@@ -113,10 +125,10 @@ def test_label_image_rasterio_from_geodataframe(benchmark, frame, expected_label
         return features.rasterize(zip(table.geometry, table["label"]), out_shape=shape, transform=TRANSFORM,
                                   dtype=np.uint16, all_touched=all_touched)
 
+    benchmark.group = label_image_group(frame)
     result = benchmark.pedantic(burn, rounds=3, warmup_rounds=0)
     record(benchmark, backend="rasterio-all-touched" if all_touched else "rasterio", result=result,
-           expected=expected_touched_labels if all_touched else expected_labels, group="geo-label-image",
-           n_polygons=len(table))
+           expected=expected_touched_labels if all_touched else expected_labels, n_polygons=len(table))
     # Random float polygons: GDAL agrees pixel for pixel; its all-touched
     # differs only where an edge passes exactly through a cell corner
     # (docs/guide/geospatial.md), which random float stars never do.
@@ -128,10 +140,10 @@ def test_ingestion(benchmark, frame, expected_labels, form):
     table, world, shape = frame
     polygons = np.asarray(table.geometry.values, dtype=object) if form == "shapely-array" else world
     labels = table["label"].to_numpy()
+    benchmark.group = f"geo-ingestion-{len(table)}-polygons-{shape[0]}x{shape[1]}"
     result = benchmark.pedantic(polymask.rasterize, (polygons, shape, labels), {"transform": TRANSFORM, "threads": 1},
                                 rounds=15, warmup_rounds=1)
-    record(benchmark, backend=form, result=result, expected=expected_labels, group="geo-ingestion",
-           n_polygons=len(table))
+    record(benchmark, backend=form, result=result, expected=expected_labels, n_polygons=len(table))
     assert benchmark.extra_info["matches_contract"]
 
 
@@ -164,9 +176,10 @@ def test_dask_mask_polymask(benchmark, big_mask, workers):
                                  dtype=np.int64)
         return int(counts.sum().compute(scheduler=scheduler, num_workers=workers))
 
+    benchmark.group = dask_mask_group(big_mask)
     result = benchmark.pedantic(count, rounds=3, warmup_rounds=0)
     record(benchmark, backend=f"polymask.dask ({workers} thread(s))", result=result, expected=expected,
-           group="geo-dask-mask", differing=abs(result - expected), shape=shape, chunk=chunk)
+           differing=abs(result - expected), shape=shape, chunk=chunk)
     assert result == expected
 
 
@@ -183,9 +196,10 @@ def test_dask_mask_rasterio_windowed(benchmark, big_mask):
                     transform=window_transform(window, TRANSFORM), invert=True)))
         return inside
 
+    benchmark.group = dask_mask_group(big_mask)
     result = benchmark.pedantic(count, rounds=3 if shape[0] < 10_000 else 1, warmup_rounds=0)
     record(benchmark, backend="rasterio windowed (1 thread)", result=result, expected=expected,
-           group="geo-dask-mask", differing=abs(result - expected), shape=shape, chunk=chunk)
+           differing=abs(result - expected), shape=shape, chunk=chunk)
     assert result == expected
 
 
@@ -202,7 +216,7 @@ def test_regions_3d(benchmark, region_grid, backend):
     expected = regions.mask_3D(lon, lat, drop=False).values
     call = ((lambda: regions.mask_3D(lon, lat, drop=False)) if backend == "regionmask"
             else (lambda: polymask.xarray.mask_3d(regions, lon, lat, drop=False)))
+    benchmark.group = f"geo-regions-srex-{len(lat)}x{len(lon)}"
     result = benchmark.pedantic(call, rounds=5, warmup_rounds=1).values
-    record(benchmark, backend=backend, result=result, expected=expected, group="geo-regions",
-           grid=[len(lat), len(lon)])
+    record(benchmark, backend=backend, result=result, expected=expected, grid=[len(lat), len(lon)])
     assert benchmark.extra_info["matches_contract"]

@@ -39,15 +39,16 @@ def expected(ar6_land):
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_era5_land(benchmark, dtype, ar6_land, expected):
     lon, lat = LON.astype(dtype), LAT.astype(dtype)
+    benchmark.group = f"era5-land-ar6-land-{LAT.size}x{LON.size}"
     result = benchmark(pxr.mask_2d, ar6_land, lon, lat)
     same = np.array_equal(result.values, expected, equal_nan=True)
-    record(benchmark, backend=f"mask_2d {dtype}", result=same, expected=True, group="era5-land-ar6-land")
+    record(benchmark, backend=f"mask_2d {dtype}", result=same, expected=True)
 
 
 def test_lazy_uneven_graph(benchmark):
     rng = np.random.default_rng(0)
     lon, lat = np.sort(rng.uniform(-180, 180, 20000)), np.sort(rng.uniform(-90, 90, 5000))
     srex = regionmask.defined_regions.srex
+    benchmark.group = "lazy-uneven-20000x5000"
     lazy = benchmark(pxr.mask_2d, srex, lon, lat, chunks=(1000, 1000))
-    record(benchmark, backend="mask_2d lazy", result=type(lazy.data).__name__, expected="Array",
-           group="lazy-uneven-20000x5000")
+    record(benchmark, backend="mask_2d lazy", result=type(lazy.data).__name__, expected="Array")

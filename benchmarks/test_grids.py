@@ -50,6 +50,7 @@ def test_grid_mask_3d(benchmark, request, grid, who):
     lon, lat = GRIDS[grid](request.config.polymask_fast_mode)
     srex = regionmask.defined_regions.srex
     expected = _regionmask(srex, lon, lat).values
+    benchmark.group = grid
     if who == "regionmask":
         result = benchmark(lambda: _regionmask(srex, lon, lat).values)
     elif who == "polymask":
@@ -59,5 +60,5 @@ def test_grid_mask_3d(benchmark, request, grid, who):
             with polymask.threads(1):
                 return pxr.mask_3d(srex, lon, lat, drop=False).values
         result = benchmark(one_thread)
-    assert record(benchmark, backend=who, result=result, expected=expected, group=grid, points=int(np.size(lat)
+    assert record(benchmark, backend=who, result=result, expected=expected, points=int(np.size(lat)
                   if np.ndim(lat) == 2 else np.size(lon) * np.size(lat)))

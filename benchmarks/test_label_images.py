@@ -39,12 +39,16 @@ def expected():
     return polymask.rasterize(POLYGONS, SHAPE, VALUES, threads=1)
 
 
+#: The group of the benchmarks of COUNT polygons, set before each timing by the marker.
+GROUP = f"rasterize-{COUNT}-polygons-{SHAPE[0]}x{SHAPE[1]}"
+
+
 def record_labels(benchmark, backend, result, expected):
     """record() for a label image of this file's problem."""
-    record(benchmark, backend=backend, result=result, expected=expected,
-           group=f"rasterize-{COUNT}-polygons-{SHAPE[0]}", shape=SHAPE, n_polygons=COUNT)
+    record(benchmark, backend=backend, result=result, expected=expected, shape=SHAPE, n_polygons=COUNT)
 
 
+@pytest.mark.benchmark(group=GROUP)
 @pytest.mark.parametrize("threads", [0, 1], ids=["default", "1-thread"])  # 0: the default call
 def test_polymask_rasterize(benchmark, expected, threads):
     # 1 thread too: OpenCV and rasterio burn on one core.
@@ -53,6 +57,7 @@ def test_polymask_rasterize(benchmark, expected, threads):
     assert benchmark.extra_info["matches_contract"]
 
 
+@pytest.mark.benchmark(group=GROUP)
 def test_rasterio_rasterize(benchmark, expected):
     features = pytest.importorskip("rasterio.features")
     from affine import Affine
@@ -67,6 +72,7 @@ def test_rasterio_rasterize(benchmark, expected):
     record_labels(benchmark, "rasterio", benchmark(burn), expected)
 
 
+@pytest.mark.benchmark(group=GROUP)
 def test_opencv_fillpoly_loop(benchmark, expected):
     cv2 = pytest.importorskip("cv2")
     rounded = [np.round(polygon).astype(np.int32) for polygon in POLYGONS]
@@ -91,11 +97,11 @@ def million(request):
 @pytest.mark.parametrize("threads", [0, 1], ids=["default", "1-thread"])  # 0: the default call
 def test_polymask_rasterize_a_million_polygons(benchmark, million, threads, all_touched):
     polygons, values = million
+    benchmark.group = f"rasterize-{len(values)}-polygons-{SHAPE[0]}x{SHAPE[1]}"
     result = benchmark.pedantic(polymask.rasterize, (polygons, SHAPE, values),
                                 {"threads": threads, "all_touched": all_touched}, rounds=3, warmup_rounds=0)
     expected = result if threads == 1 else polymask.rasterize(polygons, SHAPE, values, threads=1,
                                                                all_touched=all_touched)
     record(benchmark, backend=f"polymask-threads-{threads or 'default'}{'-all-touched' if all_touched else ''}",
-           result=result, expected=expected, group=f"rasterize-{len(values)}-polygons-{SHAPE[0]}",
-           shape=SHAPE, n_polygons=len(values))
+           result=result, expected=expected, shape=SHAPE, n_polygons=len(values))
     assert benchmark.extra_info["matches_contract"]

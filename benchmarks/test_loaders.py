@@ -45,9 +45,10 @@ def exact():
 @pytest.mark.parametrize("backend", ["polymask", "pycocotools"])
 def test_decode(benchmark, backend, rles, exact):
     decode = coco.decode if backend == "polymask" else cocomask.decode
+    benchmark.group = f"decode-{COUNT}"
     result = benchmark(decode, rles)
     record(benchmark, backend=backend, result=np.moveaxis(result, -1, 0).astype(bool), expected=exact,
-           group=f"decode-{COUNT}", layout=str(result.strides))
+           layout=str(result.strides))
 
 
 def _pycocotools_masks(segmentations):
@@ -56,9 +57,10 @@ def _pycocotools_masks(segmentations):
 
 @pytest.mark.parametrize("backend", ["polymask", "pycocotools"])
 def test_masks_of_multipart_objects(benchmark, backend, exact):
+    benchmark.group = f"masks-{COUNT}-multipart"
     if backend == "polymask":
         result = benchmark(polymask.masks, SEGMENTATIONS, (HEIGHT, WIDTH), transform=IDENTITY)
     else:
         result = np.moveaxis(benchmark(_pycocotools_masks, SEGMENTATIONS), -1, 0).astype(bool)
-    record(benchmark, backend=backend, result=result, expected=exact, group=f"masks-{COUNT}-multipart",
+    record(benchmark, backend=backend, result=result, expected=exact,
            multipart=sum(len(parts) > 1 for parts in SEGMENTATIONS))

@@ -1,4 +1,7 @@
-"""Every peer library on the standard problem, beside polymask.mask and the floor.
+"""Every peer library on the standard problem, beside the floor.
+
+polymask.mask itself is timed in this group by test_stage_ladder.py (its
+``scanline`` row), so it is not timed twice.
 
 extra_info records how many pixels each peer disagrees with the mask
 contract: several use other boundary conventions (see polymask.course.peers).
@@ -25,16 +28,6 @@ def test_peer(benchmark, peer):
     record(benchmark, backend=peer.id, kind="peer", shape=shape, n_vertices=len(vertices),
            result=result, expected=polymask.mask(vertices, shape))
     benchmark.extra_info["convention"] = peer.convention
-
-
-def test_polymask(benchmark):
-    vertices, shape = standard_problem()
-    benchmark.group = GROUP
-    result = benchmark(polymask.mask, vertices, shape)
-    from benchmarks._support import record
-
-    record(benchmark, backend="scanline", kind="stage", shape=shape, n_vertices=len(vertices),
-           result=result, expected=polymask.mask(vertices, shape, threads=1))
 
 
 def test_floor(benchmark):

@@ -63,10 +63,11 @@ def problem(count: int, n_vertices: int):
 @pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads1"])
 def test_polymask_contains(benchmark, points_problem, threads):
     star, x, y, expected = problem(*points_problem)
-    inside = benchmark(polymask.contains, star, x, y, threads=threads)
     count, n_vertices = points_problem
+    benchmark.group = f"points-{count}-star-{n_vertices}"
+    inside = benchmark(polymask.contains, star, x, y, threads=threads)
     assert record(benchmark, backend="polymask" if threads is None else "polymask-threads1", result=inside,
-                  expected=expected, group=f"points-{count}-star-{n_vertices}", points=count,
+                  expected=expected, points=count,
                   n_vertices=n_vertices)
 
 
@@ -76,7 +77,7 @@ def test_peer_contains(benchmark, points_problem, peer):
     if not available:
         pytest.fail(f"the test extra installs every peer; {peer.id} is missing: {reason}")
     star, x, y, expected = problem(*points_problem)
-    inside = benchmark(peer.function, star, x, y)
     count, n_vertices = points_problem
-    record(benchmark, backend=peer.id, result=inside, expected=expected, group=f"points-{count}-star-{n_vertices}",
-           points=count, n_vertices=n_vertices)
+    benchmark.group = f"points-{count}-star-{n_vertices}"
+    inside = benchmark(peer.function, star, x, y)
+    record(benchmark, backend=peer.id, result=inside, expected=expected, points=count, n_vertices=n_vertices)

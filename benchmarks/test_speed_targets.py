@@ -51,15 +51,17 @@ coco_instances = problems.instance_polygons
 
 # ---- standard problem, integer vertices ----------------------------------------
 
+@pytest.mark.benchmark(group="standard-integer")
 @pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
 def test_standard_polymask_mask(benchmark, threads):
     vertices, shape = standard_integer()
     result = benchmark(polymask.mask, vertices, shape, threads=threads)
     record(benchmark, backend=f"polymask.mask threads={threads or 'default'}", result=result,
-           expected=polymask.mask(vertices, shape), group="standard-integer")
+           expected=polymask.mask(vertices, shape))
     assert benchmark.extra_info["matches_contract"]
 
 
+@pytest.mark.benchmark(group="standard-integer")
 def test_standard_opencv(benchmark):
     vertices, shape = standard_integer()
     points = [vertices.astype(np.int32)]
@@ -71,50 +73,54 @@ def test_standard_opencv(benchmark):
 
     result = benchmark(zeros_and_fill)
     record(benchmark, backend="np.zeros + cv2.fillPoly, int32 vertices", result=result,
-           expected=polymask.mask(vertices, shape), group="standard-integer")
+           expected=polymask.mask(vertices, shape))
 
 
+@pytest.mark.benchmark(group="standard-integer")
 def test_standard_opencv_fixed_point(benchmark):
     vertices, shape = standard_integer()
     result = benchmark(opencv, vertices, shape)
     record(benchmark, backend="np.zeros + cv2.fillPoly, 1/256-px vertices (polymask.course.peers)", result=result,
-           expected=polymask.mask(vertices, shape), group="standard-integer")
+           expected=polymask.mask(vertices, shape))
 
 
+@pytest.mark.benchmark(group="standard-integer")
 @pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
 def test_standard_polymask_out(benchmark, threads):
     vertices, shape = standard_integer()
     out = np.ones(shape, dtype=bool)
     result = benchmark(polymask.mask, vertices, shape, out=out, threads=threads)
     record(benchmark, backend=f"polymask.mask out= threads={threads or 'default'}", result=result,
-           expected=polymask.mask(vertices, shape), group="standard-integer")
+           expected=polymask.mask(vertices, shape))
     assert benchmark.extra_info["matches_contract"]
 
 
+@pytest.mark.benchmark(group="standard-integer")
 def test_standard_floor(benchmark):
     _, shape = standard_integer()
     out = np.empty(shape, dtype=bool)
     benchmark(out.fill, False)
-    benchmark.group = "standard-integer"
     benchmark.extra_info.update(backend="floor: out.fill(False)")
 
 
 # ---- a small polygon in a big image ---------------------------------------------
 
+@pytest.mark.benchmark(group="small-in-8192")
 @pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
 def test_small_in_8192_polymask(benchmark, threads):
     vertices, shape = small_in_8192()
     result = benchmark(polymask.mask, vertices, shape, threads=threads)
     record(benchmark, backend=f"polymask.mask threads={threads or 'default'}", result=result,
-           expected=result, group="small-in-8192")
+           expected=result)
     assert result.sum() > 50000 and not result[0].any()
 
 
+@pytest.mark.benchmark(group="small-in-8192")
 def test_small_in_8192_opencv(benchmark):
     vertices, shape = small_in_8192()
     result = benchmark(opencv, vertices, shape)
     record(benchmark, backend="np.zeros + cv2.fillPoly", result=result,
-           expected=polymask.mask(vertices, shape), group="small-in-8192")
+           expected=polymask.mask(vertices, shape))
 
 
 # ---- 1,000 COCO-like instances ----------------------------------------------------
@@ -131,17 +137,18 @@ def coco(request):
 @pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
 def test_coco_polymask_masks(benchmark, coco, threads):
     polygons, shape, expected = coco
+    benchmark.group = f"coco-{len(polygons)}"
     result = benchmark(polymask.masks, polygons, shape, threads=threads)
     record(benchmark, backend=f"polymask.masks threads={threads or 'default'}", result=result,
-           expected=expected, group="coco-1000")
+           expected=expected)
     assert benchmark.extra_info["matches_contract"]
 
 
 @pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
 def test_coco_polymask_masks_crop(benchmark, coco, threads):
     polygons, shape, expected = coco
+    benchmark.group = f"coco-{len(polygons)}"
     crops = benchmark(polymask.masks, polygons, shape, threads=threads, crop=True)
-    benchmark.group = "coco-1000"
     ok = all(np.array_equal(c.mask, e[c.slices]) for c, e in zip(crops, expected))
     benchmark.extra_info.update(backend=f"polymask.masks crop=True threads={threads or 'default'}",
                                 matches_contract=ok)
@@ -151,16 +158,18 @@ def test_coco_polymask_masks_crop(benchmark, coco, threads):
 @pytest.mark.parametrize("threads", [None, 1], ids=["default", "threads=1"])
 def test_coco_polymask_mask_loop(benchmark, coco, threads):
     polygons, shape, expected = coco
+    benchmark.group = f"coco-{len(polygons)}"
     result = benchmark(lambda: [polymask.mask(p, shape, threads=threads) for p in polygons])
     record(benchmark, backend=f"loop of polymask.mask threads={threads or 'default'}", result=np.stack(result),
-           expected=expected, group="coco-1000")
+           expected=expected)
 
 
 def test_coco_opencv_loop(benchmark, coco):
     polygons, shape, expected = coco
+    benchmark.group = f"coco-{len(polygons)}"
     result = benchmark(lambda: [opencv(p, shape) for p in polygons])
     record(benchmark, backend="loop of np.zeros + cv2.fillPoly", result=np.stack(result),
-           expected=expected, group="coco-1000")
+           expected=expected)
 
 
 # ---- the same instances, each contender in a fresh process ------------------------

@@ -26,9 +26,9 @@ def quick(request):
 def test_default_threads_beside_one(benchmark, quick, case, threads):
     call, _ = threads_default.case_call(case, quick)
     expected = call(1)
+    benchmark.group = f"threads-{case}"
     result = benchmark(call, threads)
-    record(benchmark, backend=f"threads={threads or 'default'}", result=result, expected=expected,
-           group=f"threads-{case}")
+    record(benchmark, backend=f"threads={threads or 'default'}", result=result, expected=expected)
     assert benchmark.extra_info["matches_contract"]
 
 

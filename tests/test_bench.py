@@ -69,7 +69,7 @@ def test_the_librarys_opencl_call_sits_beside_the_course_rung(small_run):
     names = list(rows)
     assert names.index("opencl_mask") == names.index("opencl") + 1, "right below the course's OpenCL rung"
     cells = rows["opencl_mask"]
-    assert cells[0].startswith("polymask.opencl.mask, the library's default (") and cells[6] == "0", cells
+    assert cells[0].startswith("polymask.opencl.mask, the library's default (") and cells[-2] == "0", cells
 
 
 def test_json_and_csv_carry_the_numbers_of_the_table(small_run):
@@ -154,7 +154,7 @@ def test_sweep_writes_a_table_and_a_plot(tmp_path, capsys):
     assert bench_main(["--sweep", "threads", "--size", "64", "--repeats", "1", "--no-progress",
                        "--plot", str(plot)]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("| threads | scanline")
+    assert any(line.startswith("| threads | scanline") for line in out.splitlines())
     assert plot.read_bytes()[:4] == b"\x89PNG"
 
 

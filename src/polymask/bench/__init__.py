@@ -4,14 +4,19 @@
     polymask bench --quick              slow stages timed on a band of rows, scaled up
     polymask bench --json r.json --csv r.csv --plot r.png
     polymask bench --sweep size --plot sweep.png
-    polymask bench --from-json .benchmarks/.../0001_run.json   (a pytest-benchmark file)
+    polymask bench --from-json run.json     (a --json file, or a pytest-benchmark file)
+    polymask bench --compare before.json after.json
 
 Every available stage runs on the course's problem (1024x1024, 24 random
-vertices, fixed seed); the table shows this machine's median time, its
-speed-up over pure Python measured in the same run, and the 2014 course's
-time and speed-up beside them.  Below come today's peer libraries, each with
-how many pixels it disagrees with the mask contract, and the memory floor.
-Speed claims are ratios taken in one run, never absolute times.
+vertices, fixed seed); the table shows this machine's median time and the
+spread of its samples, CPU time beside wall time, its speed-up over pure
+Python measured in the same run, and the 2014 course's time and speed-up
+beside them.  Below come today's peer libraries, each with how many pixels
+it disagrees with the mask contract, and the memory floor.  Every row is
+timed in the same interleaved rounds, so the ratios share the machine's
+conditions; the header gives the date, commit and load, and says when the
+machine was too busy for the figures to be trusted.  Speed claims are
+ratios taken in one run, never absolute times.
 """
 from __future__ import annotations
 
@@ -39,8 +44,9 @@ def parse_args(argv: Sequence[str] | None) -> BenchOptions:
     parser.add_argument("--vertices", type=int, default=STANDARD_VERTICES, help="polygon vertex count (default 24)")
     parser.add_argument("--seed", type=int, default=STANDARD_SEED, help="random polygon seed (default 2014)")
     parser.add_argument("--repeats", type=int, default=7, help="timings per fast row; the median is shown")
-    parser.add_argument("--slow-repeats", type=int, default=1,
-                        help="timings per slow stage (pure Python, NumPy scalars, plain Cython)")
+    parser.add_argument("--slow-repeats", type=int, default=MIN_SLOW_REPEATS,
+                        help=f"timings per slow stage (pure Python, NumPy scalars, plain Cython); "
+                             f"at least {MIN_SLOW_REPEATS}")
     parser.add_argument("--threads", type=int, default=0,
                         help="threads for threaded backends (0: the default, see polymask.threads)")
     parser.add_argument("--stages", default="all",
@@ -53,7 +59,10 @@ def parse_args(argv: Sequence[str] | None) -> BenchOptions:
     parser.add_argument("--plot", metavar="FILE.png", help="also draw the speed-ups (or the sweep) as a PNG")
     parser.add_argument("--sweep", choices=sorted(SWEEP_VALUES),
                         help="time the fast backends and peers over sizes, vertex counts or threads")
-    parser.add_argument("--from-json", metavar="FILE", help="print the table from a pytest-benchmark JSON file")
+    parser.add_argument("--from-json", metavar="FILE",
+                        help="print the table from a --json file or a pytest-benchmark JSON file")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"),
+                        help="compare two --json files row by row: ratio, verdict and what differs")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv, namespace=BenchOptions())
     _check_ranges(parser, args)
@@ -71,13 +80,16 @@ def parse_args(argv: Sequence[str] | None) -> BenchOptions:
 MAX_SIZE = 2**15
 #: Largest --vertices: the slowest stages are O(pixels x vertices).
 MAX_VERTICES = 10**7
+#: The fewest samples of a slow stage: pure Python is every speed-up's
+#: denominator, and one sample cannot show its spread.
+MIN_SLOW_REPEATS = 3
 
 
 def _check_ranges(parser: argparse.ArgumentParser, args: BenchOptions) -> None:
     """Every number within what a run can do, checked before anything runs (exit 2 otherwise)."""
     limits: dict[str, tuple[int, int | None]] = {
         "size": (1, MAX_SIZE), "vertices": (1, MAX_VERTICES), "repeats": (1, None),
-        "slow_repeats": (1, None), "threads": (0, MAX_THREADS), "seed": (0, None)}
+        "slow_repeats": (MIN_SLOW_REPEATS, None), "threads": (0, MAX_THREADS), "seed": (0, None)}
     for name, (low, high) in limits.items():
         value = getattr(args, name)
         option = f"--{name.replace('_', '-')}"
@@ -101,12 +113,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: BenchOptions) -> int:
-    if args.from_json:
-        from polymask.bench.from_json import table_from_pytest_benchmark
+    if args.compare:
+        from polymask.bench.compare import compare_files
 
         try:
-            print(table_from_pytest_benchmark(args.from_json))
-        except (OSError, ValueError) as error:  # a missing file, bad JSON, not pytest-benchmark's layout
+            print_table(compare_files(*args.compare))
+        except (OSError, ValueError) as error:  # a missing file, bad JSON, not bench's layout
+            print(f"polymask bench: cannot compare {args.compare[0]!r} with {args.compare[1]!r}: {error}",
+                  file=sys.stderr)
+            return 2
+        return 0
+    if args.from_json:
+        from polymask.bench.from_json import table_from_json
+
+        try:
+            print_table(table_from_json(args.from_json))
+        except (OSError, ValueError) as error:  # a missing file, bad JSON, neither bench's nor pytest-benchmark's
             print(f"polymask bench: cannot read --from-json {args.from_json!r}: {error}", file=sys.stderr)
             return 2
         return 0

@@ -5,9 +5,14 @@
 
 Each benchmark's ``extra_info`` says which backend it timed (``backend``),
 and may say by how much to scale its time to the group's full problem
-(``scale``, for slow stages timed on a smaller image).  Benchmarks are
-grouped by ``group`` (the problem), one table per group, with speed-ups over
-pure Python and ratios to the memory floor when those are in the group.
+(``scale``, for slow stages timed on a smaller image) and in which group's
+table the scaled time belongs (``scaled_group``: the full problem's group,
+as the raw time sits in a group of its own).  Benchmarks are grouped by
+``group`` (the problem), one table per group, with speed-ups over pure
+Python and ratios to the memory floor when those are in the group.
+
+A file ``polymask bench --json`` wrote is read too: its own table is printed
+again, from its samples.
 """
 from __future__ import annotations
 
@@ -18,8 +23,8 @@ import stat
 from collections import defaultdict
 from typing import TypedDict
 
-from polymask.bench.records import FilePath
-from polymask.bench.report import format_ratio, format_seconds
+from polymask.bench.records import FilePath, Report
+from polymask.bench.report import format_ratio, format_seconds, markdown
 from polymask.course import peers as peer_registry
 from polymask.course import stages as stage_registry
 
@@ -84,9 +89,10 @@ def read_document(path: FilePath) -> object:
         raise ValueError(f"{path} nests its JSON too deeply to be a pytest-benchmark file") from None
 
 
-def load_rows(path: FilePath) -> dict[str, list[BenchmarkRow]]:
-    """Rows per group from a pytest-benchmark JSON file."""
-    document = read_document(path)
+def load_rows(path: FilePath, document: object = None) -> dict[str, list[BenchmarkRow]]:
+    """Rows per group from a pytest-benchmark JSON file (`document`: its contents, already read)."""
+    if document is None:
+        document = read_document(path)
     if not isinstance(document, dict) or not isinstance(document.get("benchmarks"), list):
         raise ValueError(f"{path} is not a pytest-benchmark JSON file (no 'benchmarks' list)")
     groups: defaultdict[str, list[BenchmarkRow]] = defaultdict(list)
@@ -112,7 +118,7 @@ def _add_row(groups: defaultdict[str, list[BenchmarkRow]], item: object) -> None
     entry = _json_object(item, "a benchmark")
     info = _json_object(entry.get("extra_info", {}), "extra_info")
     backend = info.get("backend") or entry.get("name", "?")
-    group = entry.get("group") or "(no group)"
+    group = info.get("scaled_group") or entry.get("group") or "(no group)"
     if not isinstance(backend, str) or not isinstance(group, str):
         raise TypeError("backend, name and group must be strings")
     matches = info.get("matches_contract")
@@ -135,9 +141,47 @@ def _add_row(groups: defaultdict[str, list[BenchmarkRow]], item: object) -> None
     })
 
 
-def table_from_pytest_benchmark(path: FilePath) -> str:
+def is_bench_report(document: object) -> bool:
+    """Whether `document` is what ``polymask bench --json`` writes for the table."""
+    return isinstance(document, dict) and isinstance(document.get("rows"), list) and "problem" in document
+
+
+def bench_report(document: object, path: FilePath) -> Report:
+    """`document` checked as a ``polymask bench --json`` table; ValueError naming what is missing otherwise."""
+    if not is_bench_report(document):
+        raise ValueError(f"{path} is not a polymask bench --json table (no 'problem' and 'rows'); "
+                         "a --sweep file cannot be compared or printed as a table")
+    assert isinstance(document, dict)
+    for key in ("problem", "machine"):
+        if not isinstance(document.get(key), dict):
+            raise ValueError(f"{path}: '{key}' must be a JSON object, got {type(document.get(key)).__name__}")
+    for index, row in enumerate(document["rows"]):
+        if not isinstance(row, dict) or not {"kind", "id", "title", "seconds"} <= set(row):
+            raise ValueError(f"{path}: row {index} is not a bench row (expected kind, id, title and seconds)")
+        seconds = row["seconds"]
+        if seconds is not None:
+            _positive(seconds, f"row {index}'s seconds")
+        for sample in row.get("samples") or []:
+            _positive(sample, f"row {index}'s samples")
+    report: Report = document  # type: ignore[assignment]  # checked above, key by key
+    return report
+
+
+def table_from_json(path: FilePath) -> str:
+    """The table of a ``polymask bench --json`` file, or the tables of a pytest-benchmark file."""
+    document = read_document(path)
+    if is_bench_report(document):
+        try:
+            return markdown(bench_report(document, path))
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"{path} is not in polymask bench's --json layout ({type(error).__name__}: {error})") \
+                from None
+    return table_from_pytest_benchmark(path, document)
+
+
+def table_from_pytest_benchmark(path: FilePath, document: object = None) -> str:
     lines = [f"## polymask bench --from-json {path}", ""]
-    for group, rows in load_rows(path).items():
+    for group, rows in load_rows(path, document).items():
         python = next((r["seconds"] for r in rows if r["id"] == "python"), None)
         floor = next((r["seconds"] for r in rows if r["id"] == "floor"), None)
         lines += [f"### {group}", "",

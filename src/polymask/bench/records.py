@@ -10,6 +10,8 @@ import argparse
 import os
 from typing import Literal, TypedDict, Union
 
+from polymask.bench.state import RunState
+
 #: A file the outputs write (``--json``, ``--csv``, ``--plot``).
 FilePath = Union[str, "os.PathLike[str]"]
 
@@ -36,6 +38,7 @@ class BenchOptions(argparse.Namespace):
     plot: str | None
     sweep: str | None
     from_json: str | None
+    compare: list[str] | None
     no_progress: bool
 
 
@@ -43,7 +46,8 @@ class _RowFields(TypedDict):
     kind: RowKind
     id: str
     title: str
-    #: Median seconds of one mask here (scaled up when extrapolated); None when the row cannot run here.
+    #: Median seconds of one mask here over its samples (scaled up when extrapolated); None when the
+    #: row cannot run here.
     seconds: float | None
     #: "contract", or how a peer's answer may differ from it.
     convention: str
@@ -54,6 +58,20 @@ class Row(_RowFields, total=False):
 
     #: Timed on a band of rows and scaled to the full image (``--quick``); set on every row once timed.
     extrapolated: bool
+    #: Every timed sample, seconds per mask (scaled like ``seconds``), in the order taken.
+    samples: list[float]
+    #: The process's CPU seconds per mask in each sample (all its threads).
+    cpu_samples: list[float]
+    #: The samples' first and third quartiles, and their median CPU time.
+    q1: float
+    q3: float
+    cpu_seconds: float
+    #: Calls averaged in one sample.
+    calls_per_sample: int
+    #: Whether the row may use several threads (its CPU time can exceed its wall time).
+    threaded: bool
+    #: Rows of the mask its pixels_differing was counted on (fewer than the image's under --quick).
+    checked_rows: int
     #: Over pure Python in this run (None without a pure Python time).
     speedup: float | None
     #: The 2014 course's figures (stages only; None where the course had none).
@@ -105,12 +123,17 @@ class MachineInfo(_MachineFields, total=False):
     openmp_threads: int
 
 
-class Report(TypedDict):
-    """The speed-up table: ``run_table``'s result and ``--json``'s document."""
-
+class _ReportFields(TypedDict):
     problem: Problem
     machine: MachineInfo
     rows: list[Row]
+
+
+class Report(_ReportFields, total=False):
+    """The speed-up table: ``run_table``'s result and ``--json``'s document."""
+
+    #: When and in what state it was measured (reports before this key have none).
+    state: RunState
 
 
 class Sweep(TypedDict):
@@ -120,6 +143,12 @@ class Sweep(TypedDict):
     parameter: str
     size: int
     vertices: int
+    seed: int
     #: Per backend, (value of the parameter, median seconds) for each value it ran at.
     series: dict[str, list[tuple[int, float]]]
+    #: Per backend, (value, pixels differing from polymask.mask) at each value it ran at.
+    differing: dict[str, list[tuple[int, int]]]
+    #: Per backend, why it stopped before the largest values (absent: it ran at every value).
+    stopped: dict[str, str]
     machine: MachineInfo
+    state: RunState

@@ -8,11 +8,14 @@ from __future__ import annotations
 import csv
 import json
 
-from polymask.bench.records import FilePath, MachineInfo, Report, Row, Sweep
+from polymask.bench.records import FilePath, MachineInfo, Problem, Report, Row, Sweep
+from polymask.bench.state import describe
+from polymask.course.problems import STANDARD_SEED, STANDARD_SIZE, STANDARD_VERTICES
 
-#: The columns of a row, in CSV order.
-FIELDS = ("kind", "id", "title", "seconds", "extrapolated", "speedup", "seconds_2014", "speedup_2014",
-          "x_floor", "pixels_differing", "convention", "kernel_seconds", "transfer_seconds", "note")
+#: The columns of a row, in CSV order (the samples themselves are in the JSON only).
+FIELDS = ("kind", "id", "title", "seconds", "q1", "q3", "cpu_seconds", "extrapolated", "speedup", "seconds_2014",
+          "speedup_2014", "x_floor", "pixels_differing", "checked_rows", "convention", "kernel_seconds",
+          "transfer_seconds", "note")
 
 
 def format_seconds(seconds: float | None) -> str:
@@ -31,12 +34,49 @@ def format_ratio(ratio: float | None) -> str:
     return f"{ratio:.3g}" if ratio < 1000 else f"{ratio:,.0f}"
 
 
-def _stage_line(row: Row) -> str:
+def is_standard(problem: Problem) -> bool:
+    """Whether `problem` is the 2014 course's: the only one its figures compare with."""
+    return (problem["rows"], problem["cols"], problem["vertices"], problem["seed"]) == (
+        STANDARD_SIZE, STANDARD_SIZE, STANDARD_VERTICES, STANDARD_SEED)
+
+
+def spread(row: Row) -> str:
+    """The samples' interquartile range, and as a share of the median ("—" before samples were kept)."""
+    if row.get("q1") is None or row.get("q3") is None or not row["seconds"]:
+        return "—"
+    width = row["q3"] - row["q1"]
+    return f"{format_seconds(width) if width > 0 else '0'} ({width / row['seconds']:.0%})"
+
+
+def cpu_share(row: Row) -> str:
+    """CPU time over wall time: about 1 for one busy thread, more with threads, well below 1 when waiting."""
+    if row.get("cpu_seconds") is None or not row["seconds"]:
+        return "—"
+    return f"{row['cpu_seconds'] / row['seconds']:.2f}"
+
+
+def _samples(row: Row) -> str:
+    return str(len(row["samples"])) if row.get("samples") else "—"
+
+
+def _stage_line(row: Row, with_2014: bool = True) -> str:
     time = format_seconds(row["seconds"]) + (" *" if row.get("extrapolated") else "")
     differing = "—" if row.get("pixels_differing") is None else str(row["pixels_differing"])
-    return (f"| {row['title']} (`{row['id']}`) | {time} | {format_ratio(row.get('speedup'))} | "
-            f"{format_seconds(row.get('seconds_2014'))} | {format_ratio(row.get('speedup_2014'))} | "
-            f"{format_ratio(row.get('x_floor'))} | {differing} | {row.get('note') or ''} |")
+    then = (f" {format_seconds(row.get('seconds_2014'))} | {format_ratio(row.get('speedup_2014'))} |"
+            if with_2014 else "")
+    return (f"| {row['title']} (`{row['id']}`) | {time} | {format_ratio(row.get('speedup'))} |{then} "
+            f"{spread(row)} | {cpu_share(row)} | {_samples(row)} | {format_ratio(row.get('x_floor'))} | {differing} | "
+            f"{row.get('note') or ''} |")
+
+
+def _quick_note(problem: Problem, rows: list[Row]) -> list[str]:
+    """The footnote of extrapolated rows: the band they were timed and checked on."""
+    checked = sorted({row.get("checked_rows", 0) for row in rows if row.get("extrapolated")})
+    if not checked:
+        return []
+    bands = " or ".join(f"{band} of {problem['rows']} rows ({band / problem['rows']:.0%})" for band in checked)
+    return ["", f"\\* extrapolated (`--quick`): timed on a band of {bands} and scaled to the full image; "
+                "their pixels differing were counted on that band only."]
 
 
 def _threads(machine: MachineInfo) -> str:
@@ -49,37 +89,52 @@ def _threads(machine: MachineInfo) -> str:
 def markdown(report: Report) -> str:
     """The report as markdown: header, the ladder beside 2014, peers, floor."""
     problem, machine, rows = report["problem"], report["machine"], report["rows"]
+    with_2014 = is_standard(problem)
+    state = describe(report["state"]) if "state" in report else [
+        "- measured: date, commit and load unknown (a report written before they were recorded)"]
     lines = [
         f"## polymask bench: {problem['rows']}x{problem['cols']} image, {problem['vertices']} random vertices "
         f"(seed {problem['seed']})",
         "",
+        *state,
         f"- CPU: {machine['cpu']} ({machine['cores']} cores usable, default threads: {_threads(machine)})",
         f"- compiler: {machine['compiler']}; Python {machine['python']}, NumPy {machine['numpy']}, "
         f"Cython {machine['cython']}, polymask {machine['polymask']}",
         f"- OpenCL device: {machine['opencl_device']}",
-        f"- times are medians of {problem['repeats']} repeats ({problem['slow_repeats']} for slow stages); "
-        "speed-ups are over pure Python measured in this run",
+        f"- time is the median of {problem['repeats']} samples ({problem['slow_repeats']} for slow stages)"
+        + (", every row timed in the same interleaved rounds; IQR is the samples' interquartile range; "
+           "CPU/wall is the process's CPU time over wall time (threads raise it, waiting for a core lowers it)"
+           if any(row.get("samples") for row in rows) else "; the samples, their spread and CPU time were not "
+           "recorded in this report") + "; speed-ups are over pure Python measured in this run",
         "",
-        "| stage | time | speed-up | 2014 time | 2014 speed-up | x floor | pixels differing | notes |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| stage | time | speed-up |" + (" 2014 time | 2014 speed-up |" if with_2014 else "")
+        + " IQR | CPU/wall | samples | x floor | pixels differing | notes |",
+        "|---|---:|---:|" + ("---:|---:|" if with_2014 else "") + "---:|---:|---:|---:|---:|---|",
     ]
-    lines += [_stage_line(row) for row in rows if row["kind"] in ("stage", "side", "library")]
-    if any(row.get("extrapolated") for row in rows):
-        lines += ["", "\\* extrapolated: timed on a band of rows and scaled to the full image (`--quick`)."]
+    lines += [_stage_line(row, with_2014) for row in rows if row["kind"] in ("stage", "side", "library")]
+    lines += _quick_note(problem, rows)
+    if not with_2014:
+        lines += ["", f"The 2014 columns are left out: the course timed only the standard problem "
+                      f"({STANDARD_SIZE}x{STANDARD_SIZE}, {STANDARD_VERTICES} vertices, seed {STANDARD_SEED})."]
     peers = [row for row in rows if row["kind"] == "peer"]
     if peers:
-        lines += ["", "| peer | time | speed-up | x floor | pixels differing | convention |",
-                  "|---|---:|---:|---:|---:|---|"]
+        lines += ["", "| peer | time | speed-up | IQR | CPU/wall | samples | x floor | pixels differing | convention |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
         for row in peers:
             if row["seconds"] is None:
-                lines.append(f"| {row['title']} | — | — | — | — | {row.get('note')} |")
+                lines.append(f"| {row['title']} | — | — | — | — | — | — | — | {row.get('note')} |")
                 continue
             lines.append(f"| {row['title']} | {format_seconds(row['seconds'])} | {format_ratio(row.get('speedup'))} | "
-                         f"{format_ratio(row.get('x_floor'))} | {row['pixels_differing']} | {row['convention']} |")
+                         f"{spread(row)} | {cpu_share(row)} | {_samples(row)} | {format_ratio(row.get('x_floor'))} | "
+                         f"{row['pixels_differing']} | {row['convention']} |")
     floor = next((row for row in rows if row["kind"] == "floor"), None)
     if floor:
         lines += ["", f"Memory floor (filling a preallocated {problem['rows']}x{problem['cols']} bool mask once): "
-                      f"{format_seconds(floor['seconds'])}. \"x floor\" is each row's time over it."]
+                      f"{format_seconds(floor['seconds'])}"
+                      + ("" if spread(floor) == "—" else f" (IQR {spread(floor)})")
+                      + ". \"x floor\" is each row's time over it."]
+    lines += ["", "— : not measured: the row could not run here, or has no figure to compare with "
+                  "(no 2014 time, no pure-Python time in this run)."]
     return "\n".join(lines) + "\n"
 
 
@@ -163,8 +218,8 @@ def plot_sweep(sweep: Sweep, path: FilePath) -> None:
     axes.set_xscale("log", base=2 if sweep["parameter"] in ("size", "threads") else 10)
     axes.set_yscale("log")
     axes.set_xlabel(sweep["parameter"])
-    axes.set_ylabel("median time per mask (s)")
-    axes.set_title(f"polymask sweep over {sweep['parameter']}")
+    axes.set_ylabel("median time per mask (s), after a warm-up call")
+    axes.set_title(sweep_title(sweep), fontsize="small")
     axes.grid(which="both", alpha=0.3)
     axes.legend(fontsize="small")
     figure.tight_layout()
@@ -172,14 +227,43 @@ def plot_sweep(sweep: Sweep, path: FilePath) -> None:
     plt.close(figure)
 
 
+def sweep_problem(sweep: Sweep) -> str:
+    """The problem a sweep varies, in words: what is fixed and what sweeps."""
+    fixed = {"size": f"{sweep['vertices']} random vertices", "vertices": f"{sweep['size']}x{sweep['size']} image",
+             "threads": f"{sweep['size']}x{sweep['size']} image, {sweep['vertices']} random vertices"}
+    seed = f", seed {sweep['seed']}" if "seed" in sweep else ""
+    return f"over {sweep['parameter']}, {fixed.get(sweep['parameter'], '')}{seed}"
+
+
+def sweep_title(sweep: Sweep) -> str:
+    """The chart's title: the problem, the machine and the date."""
+    date = sweep["state"]["date"][:10] if "state" in sweep else "date unknown"
+    busy = " (busy machine: unreliable)" if "state" in sweep and sweep["state"]["busy"] else ""
+    return f"polymask sweep {sweep_problem(sweep)}\n{sweep['machine'].get('cpu', '?')}, {date}{busy}"
+
+
 def sweep_markdown(sweep: Sweep) -> str:
     backends = list(sweep["series"])
     values = sorted({x for points in sweep["series"].values() for x, _ in points})
-    lines = [f"| {sweep['parameter']} | " + " | ".join(backends) + " |", "|---:|" + "---:|" * len(backends)]
+    differing = sweep.get("differing", {})
+    lines = [f"## polymask bench --sweep {sweep_problem(sweep)}", ""]
+    if "state" in sweep:
+        lines += describe(sweep["state"])
+    lines += [f"- CPU: {sweep['machine'].get('cpu', '?')}; each cell is the median time per mask after one "
+              "untimed warm-up call; \"(N px)\": pixels that differ from polymask.mask (peers follow their own "
+              "conventions)", "",
+              f"| {sweep['parameter']} | " + " | ".join(backends) + " |", "|---:|" + "---:|" * len(backends)]
     for value in values:
         cells = []
         for backend in backends:
             seconds = dict(sweep["series"][backend]).get(value)
-            cells.append(format_seconds(seconds))
+            off = dict(differing.get(backend, [])).get(value)
+            cells.append(format_seconds(seconds) + (f" ({off} px)" if off and seconds is not None else ""))
         lines.append(f"| {value} | " + " | ".join(cells) + " |")
+    missing = [backend for backend in backends
+               if any(dict(sweep["series"][backend]).get(value) is None for value in values)]
+    if missing:
+        stopped = sweep.get("stopped", {})
+        reasons = "; ".join(f"{backend} took {stopped[backend]}" for backend in missing if backend in stopped)
+        lines += ["", f"— : not timed at that value{': ' + reasons if reasons else ''}."]
     return "\n".join(lines) + "\n"

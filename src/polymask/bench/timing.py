@@ -1,9 +1,20 @@
-"""Timing that survives a noisy, shared machine: medians of calibrated repeats."""
+"""Timing that survives a noisy, shared machine: every sample kept, contenders interleaved.
+
+A contender's samples are taken in rounds, one sample of each contender per
+round, the order reversed every other round (A B C, C B A, ...), so every
+contender sees the same load over the run and the ratios between them share
+conditions; benchmarks/compare_installs.py alternates two installs the same
+way.  Each sample records its wall time and the process's CPU time: CPU time
+far below wall time means the process waited for a core.
+"""
 from __future__ import annotations
 
 import statistics
 import time
-from typing import Callable
+from typing import Callable, Sequence
+
+#: A clock of the process's CPU seconds (time.process_time; a test passes a fake).
+CpuClock = Callable[[], float]
 
 
 def calibrate(function: Callable[[], object], min_seconds: float) -> tuple[int, float]:
@@ -20,16 +31,69 @@ def calibrate(function: Callable[[], object], min_seconds: float) -> tuple[int, 
         calls = max(calls * 2, int(calls * min_seconds / max(elapsed, 1e-9) * 1.2))
 
 
+class Contender:
+    """One row's timings: `wanted` samples of `run`, each averaging `calls` calls.
+
+    `scale` multiplies every sample (a slow stage timed on a band of rows,
+    scaled to the full image).  `wall` and `cpu` hold the samples taken, in
+    seconds per call.
+    """
+
+    def __init__(self, name: str, run: Callable[[], object], wanted: int, *, scale: float = 1.0,
+                 min_seconds: float = 0.02, calibrated: bool = False) -> None:
+        self.name = name
+        self.run = run
+        self.wanted = wanted
+        self.scale = scale
+        self.min_seconds = min_seconds
+        self.calls = 1 if calibrated else 0  # 0: calibrate before the first sample
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def add(self, wall: float, cpu: float) -> None:
+        """Record one sample already taken (seconds per call, before scaling)."""
+        self.wall.append(wall * self.scale)
+        self.cpu.append(cpu * self.scale)
+
+    def sample(self, cpu_clock: CpuClock = time.process_time) -> None:
+        """Take one sample: `calls` calls, timed on the wall clock and `cpu_clock`."""
+        if self.calls == 0:
+            self.calls, _ = calibrate(self.run, self.min_seconds)
+        cpu_start, start = cpu_clock(), time.perf_counter()
+        for _ in range(self.calls):
+            self.run()
+        wall, cpu = time.perf_counter() - start, cpu_clock() - cpu_start
+        self.add(wall / self.calls, cpu / self.calls)
+
+
+def interleaved(contenders: Sequence[Contender], cpu_clock: CpuClock = time.process_time,
+                on_round: Callable[[int, int], None] | None = None) -> None:
+    """Sample every contender until each has its `wanted` samples, in interleaved rounds.
+
+    on_round(round, rounds) is called before each round (a progress bar).
+    """
+    rounds = max((contender.wanted - len(contender.wall) for contender in contenders), default=0)
+    for round_number in range(rounds):
+        if on_round is not None:
+            on_round(round_number, rounds)
+        order = contenders if round_number % 2 == 0 else list(reversed(contenders))
+        for contender in order:
+            if len(contender.wall) < contender.wanted:
+                contender.sample(cpu_clock)
+
+
+def quartiles(samples: Sequence[float]) -> tuple[float, float, float]:
+    """(first quartile, median, third quartile) of `samples` (one sample: itself three times)."""
+    if len(samples) == 1:
+        return samples[0], samples[0], samples[0]
+    first, median, third = statistics.quantiles(samples, n=4, method="inclusive")
+    return first, median, third
+
+
 def median_seconds(function: Callable[[], object], repeats: int, min_seconds: float = 0.02) -> float:
     """Median seconds per call over `repeats` timings, each averaging enough
-    calls to last `min_seconds` (a slow function is simply called once)."""
-    calls, first = calibrate(function, min_seconds)
-    if calls == 1 and first >= min_seconds and repeats == 1:
-        return first  # a single slow call was already timed: don't pay it twice
-    timings = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            function()
-        timings.append((time.perf_counter() - start) / calls)
-    return statistics.median(timings)
+    calls to last `min_seconds`.  The calibration's calls come first, so the
+    first (cold) call is never one of the timings."""
+    contender = Contender("", function, repeats, min_seconds=min_seconds)
+    interleaved([contender])
+    return statistics.median(contender.wall)
