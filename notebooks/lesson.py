@@ -96,6 +96,13 @@ def load_average() -> float | None:
         return None
 
 
+def machine_load() -> str:
+    """'load average L on N usable cores', as this machine reports it now."""
+    load = load_average()
+    measured = f"load average {load:.1f}" if load is not None else "no load average"
+    return f"{measured} on {usable_cores()} usable cores"
+
+
 @dataclass
 class Measured:
     """Seconds per call of one piece of code, once per repeat: wall time and this process's CPU time."""
