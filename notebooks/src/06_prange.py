@@ -66,11 +66,10 @@ baseline = scaling["dynamic 1"].seconds
 thread_scaling(counts, {schedule: [scaling[f"{schedule} {threads}"].seconds for threads in counts]
                         for schedule in ("dynamic", "static")}, baseline, cores, load, "scaling.png")
 show("scaling.png")
-at_cores = scaling[f"dynamic {min(cores, counts[-1])}"]
-verdict(f"{min(cores, counts[-1])} threads (dynamic) ran {baseline / at_cores.seconds:.2f}x the 1-thread speed, "
-        f"the ideal {min(cores, counts[-1])}x",
-        f"{baseline / at_cores.seconds / min(cores, counts[-1]):.0%} of the ideal", scaling["dynamic 1"], at_cores,
-        threads=min(cores, counts[-1]))
+team = max(count for count in counts if count <= cores)  # the largest team with a core per thread
+at_cores = scaling[f"dynamic {team}"]
+verdict(f"{team} threads (dynamic) ran {baseline / at_cores.seconds:.2f}x the 1-thread speed, the ideal {team}x",
+        f"{baseline / at_cores.seconds / team:.0%} of the ideal", scaling["dynamic 1"], at_cores, threads=team)
 
 # %% [markdown]
 # Every row costs about the same, so on cores that nothing else uses, static bands finish
