@@ -130,9 +130,11 @@ verdict(f"NumPy scalars took {timing_ratio:.1f}x the time of tuples (2014: 450 s
 # runs its own code at every call and every return, so a function that makes many small
 # calls is slowed more than one that does its work in few calls, and the profile's
 # proportions are not the program's. A *sampling* profiler such as `pyinstrument`
-# instead looks at the stack every millisecond or so: it misses short calls but barely
-# slows the program. Each stage below, plain, under `cProfile` and under `pyinstrument`,
-# on the same image:
+# records the stack only every millisecond, so its report is smaller and coarser; but
+# Python still calls its hook at every call and return, to check the clock, so
+# call-heavy code pays for it too. (`py-spy` samples from another process and costs the
+# program nothing, where the system lets it read another process's memory.) Each stage
+# below, plain, under `cProfile` and under `pyinstrument`, on the same image:
 
 # %%
 import time
@@ -187,10 +189,12 @@ for how in [how for how in costs["tuples"] if how != "plain"]:
             *[value for name in costs for value in costs[name].values()])
 
 # %% [markdown]
-# The tuples stage makes a call per pixel and little else, so `cProfile`'s cost per call
-# weighs on it most; the NumPy-scalar stage spends its time inside NumPy's own C code,
-# which `cProfile` does not see call by call. Read a deterministic profile for *where* the
-# time goes, and the clock for *how much*; the 2014 course gave the same warning.
+# The tuples stage makes a call per pixel and little else, so a profiler's cost per call
+# weighs on it most; the NumPy-scalar stage spends its time inside NumPy's own C code
+# (every `vertices[i, 1]` is a C method, not a Python call), which neither profiler is
+# called for. The verdicts above say how far that moved the ratio between the two stages
+# on this run. Read a profile for *where* the time goes, and the clock for *how much*;
+# the 2014 course gave the same warning.
 
 # ## Before compiling: vectorise
 # The NumPy way moves the loops over pixels into whole-array operations and keeps a
