@@ -213,9 +213,9 @@ for name, value in tiles.items():
 saving_bound = 2000 * build.seconds
 saved = tiles["converting every call"].seconds - tiles["one Polygon reused"].seconds
 verdict(f"2000 tiles converting every call took {saved * 1e3:+.2f} ms more than reusing one Polygon; "
-        f"the 2000 conversions cost at most {saving_bound * 1e3:.2f} ms", compared("reusing one Polygon", "converting every call",
-                                                 tiles["converting every call"].seconds
-                                                 / tiles["one Polygon reused"].seconds), build, *tiles.values())
+        f"the 2000 conversions cost at most {saving_bound * 1e3:.2f} ms",
+        compared("reusing one Polygon", "converting every call",
+                 tiles["converting every call"].seconds / tiles["one Polygon reused"].seconds), build, *tiles.values())
 
 # %%
 time_it("cython_cpp", cython_cpp)
