@@ -29,13 +29,13 @@ PICTURES = {"01_profile": ["mask.png"], "02_compile": ["annotation.png"], "03_ty
 #: The verdicts each lesson computes from its own timings: lines that open with
 #: lesson.VERDICT ("on this run:") or, on a machine too busy to test the claim,
 #: lesson.TOO_BUSY.  Lesson 1: the scalars' penalty, cProfile's cost, vectorised NumPy;
-#: 3: typing, the directives' cost; 4: the wrapped loop, the tiles; 5: reuse on tiles
-#: and on one image; 6: scaling, schedule, placement, Numba, Numba's cache, the race,
-#: false sharing; 7: the first launch, the local size, OpenCL against prange (and float
+#: 3: typing, the directives' cost, pure-Python mode; 4: the wrapped loop, the tiles; 5: reuse on tiles
+#: and on one image; 6: scaling, schedule, placement, Numba, Numba's chunks, Numba's
+#: cache, the race, false sharing; 7: the first launch, the local size, OpenCL against prange (and float
 #: against double where the device has fp64); 8: NumPy scanline against OpenCL, the
 #: memory floor, growth with N; 9: the two timings of a stage, the threaded rung.
-VERDICTS = {"01_profile": 3, "02_compile": 1, "03_types": 2, "04_wrap_cpp": 2, "05_cdef_class": 2,
-            "06_prange": 7, "07_opencl": 3, "08_scanline": 3, "09_table": 2}
+VERDICTS = {"01_profile": 3, "02_compile": 1, "03_types": 3, "04_wrap_cpp": 2, "05_cdef_class": 2,
+            "06_prange": 8, "07_opencl": 3, "08_scanline": 3, "09_table": 2}
 #: Lessons the DESIGN names, in order; each needs its notebook.
 LESSONS = ["01_profile", "02_compile", "03_types", "04_wrap_cpp", "05_cdef_class", "06_prange",
            "07_opencl", "08_scanline", "09_table"]

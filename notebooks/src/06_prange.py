@@ -142,24 +142,58 @@ verdict(f"placed {busy['dynamic, 2 placed'].seconds / one:.2f}x, unplaced "
 show_source("numba")
 numba_mask = polymask.course.stages.get("numba").load()
 assert np.array_equal(numba_mask(vertices, shape, threads=2), expected)
+import numba
+
+
+def numba_in_chunks(rows=8):
+    """Numba's prange handing out chunks of `rows` rows, like a dynamic schedule."""
+    with numba.parallel_chunksize(rows):
+        return numba_mask(vertices, shape, threads=2)
+
+
+assert np.array_equal(numba_in_chunks(), expected)
 with busy_core():
     numba_busy = alternated_measured({
         "numba, 1 thread": lambda: numba_mask(vertices, shape, threads=1),
         "numba, 2 threads": lambda: numba_mask(vertices, shape, threads=2),
+        "numba, 2 threads, chunks of 8": numba_in_chunks,
         "cython_prange, 2 threads": lambda: prange_mask(vertices, shape, threads=2),
     }, rounds=21)
 for name, value in numba_busy.items():
-    print(f"  {name:>24}: {value.seconds * 1e3:8.2f} ms, "
+    print(f"  {name:>30}: {value.seconds * 1e3:8.2f} ms, "
           f"{value.seconds / numba_busy['numba, 1 thread'].seconds:.2f}x Numba's 1-thread time")
 verdict(f"with one core busy, Numba on 2 threads took {numba_busy['numba, 2 threads'].seconds * 1e3:.2f} ms, "
         f"cython_prange (dynamic) {numba_busy['cython_prange, 2 threads'].seconds * 1e3:.2f} ms",
         compared("Numba", "cython_prange", numba_busy["cython_prange, 2 threads"].seconds
                  / numba_busy["numba, 2 threads"].seconds), threads=None)
+chunked = numba_busy["numba, 2 threads, chunks of 8"]
+verdict(f"with one core busy, Numba in chunks of 8 rows took {chunked.seconds * 1e3:.2f} ms, "
+        f"in equal bands {numba_busy['numba, 2 threads'].seconds * 1e3:.2f} ms",
+        compared("chunks of 8 rows", "equal bands", numba_busy["numba, 2 threads"].seconds / chunked.seconds),
+        threads=None)
 
 # %% [markdown]
-# Numba's equal bands are not the whole story: its compiler and Cython's C compiler make
-# different machine code from the same loop, so the two can differ even on idle cores.
+# `numba.parallel_chunksize(n)` (or `numba.set_parallel_chunksize(n)`) makes the
+# following `prange` loops hand out chunks of `n` iterations to whichever thread is free:
+# Numba's nearest thing to a dynamic schedule. Equal bands are not the whole story,
+# though: Numba's compiler and Cython's C compiler make different machine code from the
+# same loop, so the two can differ even on idle cores.
 #
+# What did Numba make of the loop? A `parallel=True` function reports which loops it ran
+# in parallel and which it fused (the first lines of the report):
+
+# %%
+import contextlib
+import io
+
+from polymask.course.stages.numba_prange import fill
+
+report = io.StringIO()
+with contextlib.redirect_stdout(report):
+    fill.parallel_diagnostics(level=1)
+print("\n".join(line for line in report.getvalue().splitlines() if line.strip())[:1500])
+
+# %% [markdown]
 # ### What the first call costs, and `cache=True`
 # Numba compiles when a function is first called with new argument types. `cache=True`
 # writes the machine code to disk, so the next *process* loads it instead of compiling.
@@ -204,12 +238,7 @@ if all(runs):
 
 # %% [markdown]
 # Compilation is paid once per process without `cache=True`, once per machine with it
-# (until the source or Numba changes). Two more tools worth knowing:
-# `numba_mask`'s loop, like any `parallel=True` function, can print what Numba made of it
-# (`fill.parallel_diagnostics(level=1)`: which loops became parallel, which were fused),
-# and `numba.set_parallel_chunksize(n)` makes the following `prange` loops hand out chunks
-# of `n` iterations instead of one band per thread -- Numba's nearest thing to a dynamic
-# schedule.
+# (until the source or Numba changes).
 
 # ## Races and reductions
 # Inside a `prange` loop Cython decides for each variable: one only assigned is
