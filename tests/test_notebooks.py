@@ -117,6 +117,13 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
         assert "FixedPolygon: still alive after 100 made and dropped: 0 polygons, 0 vertices, 0 bytes" in text
     if path.stem == "04_wrap_cpp":
         assert "(convert)" in text and "(fill_pixels)" in text, "lesson 4 must print the profile it discusses"
+        # A throw without except + ends a child process; a .pxd of one's own is cimported.
+        assert "the child process ended with signal SIGABRT" in text
+        assert "through my_core.pxd, the C++ polygon has 24 vertices" in text
+    if path.stem == "06_prange":
+        # OMP_NUM_THREADS is run, not asserted: a child process reads it back.
+        assert "OMP_NUM_THREADS=1: default team of 1 thread(s)" in text
+        assert "OMP_NUM_THREADS=3: default team of 3 thread(s)" in text
 
 
 def _verdict_openings():

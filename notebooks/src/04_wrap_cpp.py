@@ -111,9 +111,46 @@ ending = f"signal {signal.Signals(-done.returncode).name}" if done.returncode < 
 print(f"the child process ended with {ending}: no Python exception, no traceback, no cleanup")
 
 # %% [markdown]
-# polymask's own
-# `polymask/core.pxd` declares the whole header this way (more functions, and a custom
-# translator for Ctrl-C); the next cell cimports it.
+# ## Declarations in a `.pxd` of your own
+# Declarations written once belong in a `.pxd` file, beside the C++ header they mirror;
+# every `.pyx` that needs them `cimport`s it. A `.pxd` that only declares extern C++ needs
+# no module of its own: Cython reads it at build time, and nothing of it exists at run
+# time. The cell below writes one to a folder and builds a `.pyx` that cimports it.
+# Cython looks for a cimported `.pxd` on its include path (`cythonize(...,
+# include_path=[...])`, `cython -I`) and on `sys.path`; a `%%cython` cell uses the latter:
+
+# %%
+import tempfile
+
+pxd_dir = Path(tempfile.mkdtemp(prefix="my_pxd_"))
+(pxd_dir / "my_core.pxd").write_text('''from libc.stdint cimport int64_t
+
+cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
+    cdef cppclass Polygon:
+        Polygon(const double *xy, int64_t n_vertices) except +
+        int64_t vertex_count()
+''')
+print((pxd_dir / "my_core.pxd").read_text())
+sys.path.insert(0, str(pxd_dir))
+
+# %%
+%%cython {flags}
+from my_core cimport Polygon
+
+
+def vertices_via_my_pxd(const double[:, ::1] vertices):
+    cdef Polygon *polygon = new Polygon(&vertices[0, 0], vertices.shape[0])
+    try:
+        return polygon.vertex_count()
+    finally:
+        del polygon
+
+# %%
+print("through my_core.pxd, the C++ polygon has", vertices_via_my_pxd(vertices), "vertices")
+
+# %% [markdown]
+# polymask's own `polymask/core.pxd` declares the whole header this way (more functions,
+# and a custom translator for Ctrl-C); the next cell cimports it.
 
 # %%
 %%cython {flags}
