@@ -5,12 +5,19 @@ size comes from $POLYMASK_NOTEBOOK_SIZE (default 1024, the course's size;
 the tests run every notebook at 64).  Slow stages run on an image 8 times
 smaller on each side, and their times are scaled up by the pixel count --
 every per-pixel stage's work grows with the number of pixels -- and marked so.
+
+Every timing claim a page makes is printed by `verdict` from that page's own
+numbers: a line that opens with VERDICT ("on this run:") when the machine was
+quiet enough to test the claim, or with TOO_BUSY when it was not (the load
+average above the cores this process may use, or the measured code got far
+less CPU time than wall time).  The tests look for these lines on every page.
 """
 from __future__ import annotations
 
 import os
 import statistics
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +49,7 @@ def _warn_without_compiler() -> None:
 
 _warn_without_compiler()
 
-_times: dict[str, tuple[list, bool]] = {}
+_times: dict[str, tuple[Measured, bool]] = {}
 
 
 def problem(size: int = SIZE):
@@ -64,39 +71,118 @@ def show_source(stage_id: str, skip_docstring: bool = True) -> None:
     print(stage_code(stage_id, skip_docstring))
 
 
+#: How a computed verdict line opens when the machine was quiet enough to test the claim.
+VERDICT = "on this run:"
+#: How it opens when it was not: the numbers are printed, the claim is not judged.
+TOO_BUSY = "too busy to judge on this run:"
+#: Below this share of its wall time on the CPU (per thread), a timed call was waiting
+#: for a core, not computing: its time says more about the machine than about the code.
+MIN_CPU_SHARE = 0.7
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity mask), not the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def load_average() -> float | None:
+    """The load average over the last minute (None where the platform has none)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
+def machine_load() -> str:
+    """'load average L on N usable cores', as this machine reports it now."""
+    load = load_average()
+    measured = f"load average {load:.1f}" if load is not None else "no load average"
+    return f"{measured} on {usable_cores()} usable cores"
+
+
+@dataclass
+class Measured:
+    """Seconds per call of one piece of code, once per repeat: wall time and this process's CPU time."""
+
+    wall: list[float]
+    cpu: list[float]
+
+    @property
+    def seconds(self) -> float:
+        """The median wall time per call."""
+        return statistics.median(self.wall)
+
+    @property
+    def cpu_seconds(self) -> float:
+        """The median CPU time per call (every thread of this process together)."""
+        return statistics.median(self.cpu)
+
+    def cpu_share(self, threads: int = 1) -> float:
+        """CPU time over wall time, per thread: about 1 when every thread had a core to itself."""
+        return sum(self.cpu) / max(sum(self.wall), 1e-12) / threads
+
+
+def measure(function, repeats: int = REPEATS, min_seconds: float = 0.02) -> Measured:
+    """Time `function` `repeats` times (each repeat averages enough calls to last
+    `min_seconds`), by the wall clock and by this process's CPU time."""
+    calls, _ = calibrate(function, min_seconds)
+    wall, cpu = [], []
+    for _ in range(repeats):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        for _ in range(calls):
+            function()
+        cpu.append((time.process_time() - start_cpu) / calls)
+        wall.append((time.perf_counter() - start) / calls)
+    return Measured(wall, cpu)
+
+
+def busy_reason(*measured: Measured, threads: int | None = 1) -> str:
+    """Why this machine was too busy to test a claim about `measured` ('' when it was not):
+    a load average above the usable cores, or code that got far less CPU than wall time
+    (`threads` threads each; None: the work ran elsewhere, on a device, say)."""
+    reasons = []
+    load, cores = load_average(), usable_cores()
+    if load is not None and load > cores:
+        reasons.append(f"load average {load:.1f} on {cores} usable cores")
+    if threads:
+        shares = [value.cpu_share(threads) for value in measured]
+        if shares and min(shares) < MIN_CPU_SHARE:
+            reasons.append(f"the timed code ran {min(shares):.0%} of its wall time"
+                           + (f" per thread ({threads} threads)" if threads > 1 else ""))
+    return "; ".join(reasons)
+
+
+def verdict(numbers: str, finding: str, *measured: Measured, threads: int | None = 1,
+            reason: str | None = None) -> None:
+    """Print one computed verdict: `numbers`, what this run measured, then `finding`, what
+    they say, when the machine was quiet enough to test it; when it was not, the numbers
+    and why they cannot decide (`reason` overrides the judgement)."""
+    why = busy_reason(*measured, threads=threads) if reason is None else reason
+    print(f"{TOO_BUSY} {numbers} ({why})" if why else f"{VERDICT} {numbers}: {finding}")
+
+
+def compared(name: str, other: str, ratio: float, within: float = 0.1) -> str:
+    """Words for `ratio` = other's time / name's time: faster, about as fast (within `within`), slower."""
+    if ratio >= 1 + within:
+        return f"{name} is {ratio:.2f}x faster than {other}"
+    if ratio > 1 / (1 + within):
+        return f"{name} is about as fast as {other} ({ratio:.2f}x, within {within:.0%})"
+    return f"{name} is slower than {other} ({1 / ratio:.2f}x the time)"
+
+
 def repeat_seconds(function, repeats: int = REPEATS, min_seconds: float = 0.02) -> list[float]:
     """Seconds per call of `function`, once per repeat (each repeat averages enough calls
     to last `min_seconds`): the spread of these is what a busy machine does to a timing."""
-    calls, _ = calibrate(function, min_seconds)
-    seconds = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(calls):
-            function()
-        seconds.append((time.perf_counter() - start) / calls)
-    return seconds
+    return measure(function, repeats, min_seconds).wall
 
 
 def spread(seconds: list[float]) -> str:
     """'min / median / max' of a list of timings, in ms."""
     return (f"{min(seconds) * 1e3:9.3f} {statistics.median(seconds) * 1e3:9.3f} "
             f"{max(seconds) * 1e3:9.3f} ms")
-
-
-def busy_note(seconds: list[float] = ()) -> str:
-    """A warning when the machine looks busy or the repeats disagree; '' when all looks quiet."""
-    notes = []
-    try:
-        load, cores = os.getloadavg()[0], os.cpu_count() or 1
-        if load > 0.8 * cores:
-            notes.append(f"the machine looks busy (load average {load:.1f} on {cores} cores)")
-    except OSError:  # no load average on this platform
-        pass
-    if len(seconds) >= 2 and min(seconds) > 0 and max(seconds) / min(seconds) > 1.5:
-        notes.append(f"repeats vary up to {max(seconds) / min(seconds):.1f}x")
-    if not notes:
-        return ""
-    return "note: " + "; ".join(notes) + ": compare medians, and re-run when the machine is quiet"
 
 
 def time_it(label: str, mask_function, *, slow: bool = False, **options) -> float:
@@ -109,33 +195,35 @@ def time_it(label: str, mask_function, *, slow: bool = False, **options) -> floa
     result = mask_function(vertices, shape, **options)
     assert np.array_equal(result, polymask.mask(vertices, shape)), f"{label}: not the contract's mask!"
     scale = (SIZE / size) ** 2
-    seconds = [value * scale for value in repeat_seconds(lambda: mask_function(vertices, shape, **options))]
-    _times[label] = (seconds, slow)
-    return statistics.median(seconds)
+    measured = measure(lambda: mask_function(vertices, shape, **options))
+    measured = Measured([value * scale for value in measured.wall], [value * scale for value in measured.cpu])
+    _times[label] = (measured, slow)
+    return measured.seconds
+
+
+def timed(label: str) -> Measured:
+    """What `time_it` measured for `label` (per SIZE x SIZE image)."""
+    return _times[label][0]
 
 
 def speedups(baseline: str | None = None) -> None:
-    """Print every time measured so far in this notebook (min / median / max of the repeats)
-    and the speed-up of the medians over `baseline` (default: the first one timed); warn when
-    the machine looks busy."""
+    """Print every time measured so far in this notebook (min / median / max of the repeats,
+    and the CPU time's share of the wall time) and the speed-up of the medians over
+    `baseline` (default: the first one timed)."""
     if not _times:
         print("nothing timed yet")
         return
     first_label = baseline if baseline in _times else next(iter(_times))
     first = _times[first_label][0]
     print(f"{SIZE}x{SIZE}, 24 vertices, {REPEATS} repeats; speed-up of the median over {first_label!r}")
-    print(f"  {'':<36} {'min':>9} {'median':>9} {'max':>9}")
-    everything = []
-    for label, (seconds, scaled) in _times.items():
+    print(f"  {'':<36} {'min':>9} {'median':>9} {'max':>9}    {'speed-up':>8} {'CPU/wall':>8}")
+    for label, (measured, scaled) in _times.items():
         note = f"  (timed on {SLOW_SIZE}x{SLOW_SIZE}, scaled up)" if scaled else ""
-        ratio = statistics.median(first) / statistics.median(seconds)
-        print(f"  {label:<36} {spread(seconds)} {ratio:10.1f}x{note}")
-        spread_ratio = max(seconds) / min(seconds) if min(seconds) > 0 else 1.0
-        everything.append(spread_ratio)
-    worst = max(everything)
-    note = busy_note([1.0, worst])
-    if note:
-        print(note)
+        ratio = first.seconds / measured.seconds
+        print(f"  {label:<36} {spread(measured.wall)} {ratio:8.1f}x {measured.cpu_share():8.0%}{note}")
+    load = load_average()
+    if load is not None:
+        print(f"  load average {load:.1f} on {usable_cores()} usable cores")
 
 
 #: Rungs compared with a rung other than the one listed just before them: NumPy scalars
@@ -195,17 +283,24 @@ class busy_core:
         self.spinner.wait()
 
 
-def alternated(calls: dict, rounds: int = 15) -> dict[str, float]:
-    """Median seconds of each call over `rounds` rounds, the order rotating each round so all
-    see the same load."""
+def alternated_measured(calls: dict, rounds: int = 15) -> dict[str, Measured]:
+    """Each call timed once per round for `rounds` rounds (wall and CPU time), the order
+    rotating each round so all see the same load."""
     names = list(calls)
-    seconds: dict[str, list[float]] = {name: [] for name in names}
+    measured = {name: Measured([], []) for name in names}
     for name in names:
         calls[name]()  # warm: thread pools, compilation
     for round_number in range(rounds):
         shift = round_number % len(names)
         for name in names[shift:] + names[:shift]:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             calls[name]()
-            seconds[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in seconds.items()}
+            measured[name].cpu.append(time.process_time() - start_cpu)
+            measured[name].wall.append(time.perf_counter() - start)
+    return measured
+
+
+def alternated(calls: dict, rounds: int = 15) -> dict[str, float]:
+    """Median seconds of each call over `rounds` rounds, the order rotating each round so all
+    see the same load."""
+    return {name: value.seconds for name, value in alternated_measured(calls, rounds).items()}

@@ -1,11 +1,15 @@
-"""The pictures the lessons draw: each saves a PNG beside the notebook and returns what it shows.
+"""The pictures the lessons draw: each saves a PNG and returns what it shows.
 
-A lesson calls one of these and displays the file, so the picture is made
+A lesson calls one of these and then `show`s the file, so the picture is made
 from this run's numbers, on this machine.  Each function returns the
-figures it drew, so the text under a picture can print them too.
+figures it drew, so the text under a picture can print them too.  The files
+go to a folder of their own in the system's temporary directory
+($POLYMASK_PICTURES_DIR to choose another), never beside the notebooks: a
+lesson run in place leaves the source tree as it found it.
 """
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -21,6 +25,28 @@ import numpy as np  # noqa: E402
 #: The colour cython -a gives a line that calls into Python the most.
 _YELLOW = np.array([1.0, 1.0, 0.0])
 
+#: Where the pictures are written.
+PICTURES_DIR = Path(os.environ.get("POLYMASK_PICTURES_DIR") or Path(tempfile.gettempdir()) / "polymask-lessons")
+
+
+def where(name: str) -> Path:
+    """The file a picture called `name` is written to (PICTURES_DIR/name)."""
+    PICTURES_DIR.mkdir(parents=True, exist_ok=True)
+    return PICTURES_DIR / Path(name).name
+
+
+def show(name: str) -> None:
+    """Display the picture called `name` in the notebook."""
+    from IPython.display import Image, display
+
+    display(Image(filename=str(where(name))))
+
+
+def _save(figure, name: str) -> None:
+    figure.tight_layout()
+    figure.savefig(where(name), dpi=90)
+    plt.close(figure)
+
 
 def draw_mask(vertices, mask, path: str = "mask.png") -> int:
     """The polygon's outline over its mask (pixels inside in blue); returns the pixels inside."""
@@ -32,9 +58,7 @@ def draw_mask(vertices, mask, path: str = "mask.png") -> int:
     axes.set_xlabel("col (x)")
     axes.set_ylabel("row (y)")
     axes.legend(loc="lower right", fontsize=7)
-    figure.tight_layout()
-    figure.savefig(path, dpi=90)
-    plt.close(figure)
+    _save(figure, path)
     return int(mask.sum())
 
 
@@ -79,25 +103,55 @@ def annotation_pair(left: str, right: str, titles: tuple[str, str], path: str) -
         axes.set_xticks([])
         axes.set_yticks([])
         axes.set_title(f"{title}\n{yellow} of {len(code)} code lines yellow", fontsize=9)
-    figure.tight_layout()
-    figure.savefig(path, dpi=90)
-    plt.close(figure)
+    _save(figure, path)
     return counts
 
 
-def thread_scaling(threads: list[int], seconds: dict[str, list[float]], path: str = "scaling.png") -> None:
-    """Speed-up over one thread against the thread count, one line per schedule or setting."""
+def thread_scaling(threads: list[int], seconds: dict[str, list[float]], baseline: float, cores: int,
+                   load: float | None, path: str = "scaling.png") -> None:
+    """Speed-up over one baseline time (the same for every line) against the thread count;
+    the ideal is one core per thread, so it stops rising at `cores`, which is marked, with
+    the load average measured beside the timings."""
     figure, axes = plt.subplots(figsize=(5.5, 3.6))
     for label, values in seconds.items():
-        axes.plot(threads, [values[0] / value for value in values], marker="o", label=label)
-    axes.plot(threads, threads, color="#999999", linestyle=":", label="ideal (one core per thread)")
+        axes.plot(threads, [baseline / value for value in values], marker="o", label=label)
+    axes.plot(threads, [min(count, cores) for count in threads], color="#999999", linestyle=":",
+              label=f"ideal: one core per thread, at most {cores}")
+    axes.axvline(cores, color="#d62728", linewidth=0.8, linestyle="--", label=f"{cores} usable cores")
     axes.set_xticks(threads)
     axes.set_xlabel("threads")
-    axes.set_ylabel("speed-up over 1 thread (medians)")
+    axes.set_ylabel("speed-up over the 1-thread baseline")
+    load_text = "no load average here" if load is None else f"load average {load:.1f}"
+    axes.set_title(f"{cores} usable cores, {load_text} during the timings", fontsize=9)
     axes.legend(fontsize=7)
-    figure.tight_layout()
-    figure.savefig(path, dpi=90)
-    plt.close(figure)
+    _save(figure, path)
+
+
+def timing_bars(measured: dict, title: str, path: str) -> None:
+    """One bar per timing (its median) with a line from its fastest to its slowest repeat."""
+    names = list(measured)
+    medians = [measured[name].seconds * 1e3 for name in names]
+    low = [medians[i] - min(measured[name].wall) * 1e3 for i, name in enumerate(names)]
+    high = [max(measured[name].wall) * 1e3 - medians[i] for i, name in enumerate(names)]
+    figure, axes = plt.subplots(figsize=(6, 0.45 * len(names) + 1.2))
+    positions = np.arange(len(names))
+    axes.barh(positions, medians, xerr=[low, high], color="#1f77b4", ecolor="#333333", capsize=3)
+    axes.set_yticks(positions, names, fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlabel("ms (bar: median; line: fastest to slowest repeat)")
+    axes.set_title(title, fontsize=9)
+    _save(figure, path)
+
+
+def memory_over_time(series: dict[str, list[int]], path: str = "leak.png") -> None:
+    """Bytes held by the C++ polygons alive in the process after each object made and dropped."""
+    figure, axes = plt.subplots(figsize=(5.5, 3.2))
+    for label, values in series.items():
+        axes.plot(range(1, len(values) + 1), [value / 2**20 for value in values], label=label)
+    axes.set_xlabel("objects made and dropped")
+    axes.set_ylabel("MiB held by live C++ polygons")
+    axes.legend(fontsize=8)
+    _save(figure, path)
 
 
 def kernel_against_transfer(timings: dict[str, dict], device: str, path: str = "kernel_transfer.png") -> None:
@@ -114,9 +168,7 @@ def kernel_against_transfer(timings: dict[str, dict], device: str, path: str = "
     axes.set_xlabel("ms (log scale, medians of OpenCL events)")
     axes.set_title(f"device: {device}"[:80], fontsize=8)
     axes.legend(fontsize=7)
-    figure.tight_layout()
-    figure.savefig(path, dpi=90)
-    plt.close(figure)
+    _save(figure, path)
 
 
 def spans_on_a_row(vertices, mask, row: int, x_cross, path: str = "spans.png") -> None:
@@ -133,6 +185,4 @@ def spans_on_a_row(vertices, mask, row: int, x_cross, path: str = "spans.png") -
     axes.plot([], [], color="#2ca02c", linewidth=4, label="spans [ceil(a1), ceil(a2)), ...")
     axes.set_title(f"row {row}: {len(x_cross)} crossings, {len(x_cross) // 2} spans", fontsize=9)
     axes.legend(fontsize=7, loc="lower right")
-    figure.tight_layout()
-    figure.savefig(path, dpi=90)
-    plt.close(figure)
+    _save(figure, path)

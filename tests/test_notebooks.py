@@ -21,10 +21,21 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 KERNEL_NAME = "polymask-test"
-#: The pictures each lesson draws (files it writes beside itself and displays).
+#: The pictures each lesson draws (files it writes to $POLYMASK_PICTURES_DIR and displays).
 PICTURES = {"01_profile": ["mask.png"], "02_compile": ["annotation.png"], "03_types": ["directives.png"],
-            "06_prange": ["scaling.png"], "07_opencl": ["kernel_transfer.png"], "08_scanline": ["spans.png"],
-            "09_table": ["speedups.png"]}
+            "04_wrap_cpp": ["wrap_timings.png"], "05_cdef_class": ["leak.png"],
+            "06_prange": ["scaling.png", "false_sharing.png"], "07_opencl": ["kernel_transfer.png"],
+            "08_scanline": ["spans.png"], "09_table": ["speedups.png"]}
+#: The verdicts each lesson computes from its own timings: lines that open with
+#: lesson.VERDICT ("on this run:") or, on a machine too busy to test the claim,
+#: lesson.TOO_BUSY.  Lesson 1: the scalars' penalty, cProfile's cost, vectorised NumPy;
+#: 3: typing, the directives' cost, pure-Python mode; 4: the wrapped loop, the tiles; 5: reuse on tiles
+#: and on one image; 6: scaling, schedule, placement, Numba, Numba's chunks, Numba's
+#: cache, the race, false sharing; 7: the first launch, the local size, OpenCL against prange (and float
+#: against double where the device has fp64); 8: NumPy scanline against OpenCL, the
+#: memory floor, growth with N; 9: the two timings of a stage, the threaded rung.
+VERDICTS = {"01_profile": 3, "02_compile": 1, "03_types": 3, "04_wrap_cpp": 2, "05_cdef_class": 2,
+            "06_prange": 8, "07_opencl": 3, "08_scanline": 3, "09_table": 2}
 #: Lessons the DESIGN names, in order; each needs its notebook.
 LESSONS = ["01_profile", "02_compile", "03_types", "04_wrap_cpp", "05_cdef_class", "06_prange",
            "07_opencl", "08_scanline", "09_table"]
@@ -82,14 +93,19 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name=KERNEL_NAME,
                                      resources={"metadata": {"path": str(tmp_path / "notebooks")}})
     os.environ["MPLBACKEND"] = "Agg"
+    os.environ["POLYMASK_PICTURES_DIR"] = str(tmp_path / "pictures")
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
         pytest.fail(f"{path.name} failed:\n{error}")
+    finally:
+        os.environ.pop("POLYMASK_PICTURES_DIR", None)
     text = "\n".join(output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
                      for output in cell.outputs)
     assert "Traceback" not in text
-    _assert_pictures(notebook, tmp_path / "notebooks", PICTURES.get(path.stem, []))
+    _assert_pictures(notebook, tmp_path / "pictures", PICTURES[path.stem])
+    assert not list((tmp_path / "notebooks").glob("*.png")), "a lesson wrote a picture beside the notebooks"
+    _assert_verdicts(text, VERDICTS[path.stem])
     if path.stem == "09_table":
         _assert_numba_row(notebook)
         _assert_2014_columns(notebook)
@@ -101,6 +117,31 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
         assert "FixedPolygon: still alive after 100 made and dropped: 0 polygons, 0 vertices, 0 bytes" in text
     if path.stem == "04_wrap_cpp":
         assert "(convert)" in text and "(fill_pixels)" in text, "lesson 4 must print the profile it discusses"
+        # A throw without except + ends a child process; a .pxd of one's own is cimported.
+        assert "the child process ended with signal SIGABRT" in text
+        assert "through my_core.pxd, the C++ polygon has 24 vertices" in text
+    if path.stem == "06_prange":
+        # OMP_NUM_THREADS is run, not asserted: a child process reads it back.
+        assert "OMP_NUM_THREADS=1: default team of 1 thread(s)" in text
+        assert "OMP_NUM_THREADS=3: default team of 3 thread(s)" in text
+
+
+def _verdict_openings():
+    sys.path.insert(0, str(NOTEBOOKS_DIR))
+    try:
+        import lesson
+    finally:
+        sys.path.remove(str(NOTEBOOKS_DIR))
+    return lesson.VERDICT, lesson.TOO_BUSY
+
+
+def _assert_verdicts(text, expected):
+    """The page printed at least `expected` computed verdicts, each with its numbers."""
+    openings = _verdict_openings()
+    lines = [line for line in text.splitlines() if line.startswith(openings)]
+    assert len(lines) >= expected, f"{len(lines)} computed verdicts, expected {expected}:\n" + "\n".join(lines)
+    for line in lines:
+        assert any(character.isdigit() for character in line), f"a verdict without its numbers: {line}"
 
 
 def _assert_pictures(notebook, folder, names):
@@ -242,3 +283,32 @@ def test_the_chart_names_peer_libraries_only_when_it_shows_them(tmp_path):
         report.plot_speedups({"rows": rows + [{"kind": "peer", "id": "rasterio", "speedup": 90.0}],
                               "problem": problem}, str(tmp_path / "peers.png"))
     assert labels[1] == "this machine" and labels[3] == "this machine (orange: peer libraries)"
+
+
+def test_a_verdict_is_judged_only_on_a_machine_quiet_enough_to_test_it(monkeypatch, capsys):
+    sys.path.insert(0, str(NOTEBOOKS_DIR))
+    try:
+        import lesson
+    finally:
+        sys.path.remove(str(NOTEBOOKS_DIR))
+    monkeypatch.setattr(lesson, "usable_cores", lambda: 2)
+    ran = lesson.Measured(wall=[1.0, 1.0], cpu=[0.95, 0.97])        # had a core to itself
+    waited = lesson.Measured(wall=[1.0, 1.0], cpu=[0.30, 0.40])     # waited for a core most of the time
+    monkeypatch.setattr(lesson, "load_average", lambda: 1.5)
+
+    def printed(*arguments, **options):
+        lesson.verdict(*arguments, **options)
+        return capsys.readouterr().out
+
+    assert printed("3.0x", "faster", ran) == "on this run: 3.0x: faster\n"
+    assert printed("3.0x", "faster", waited).startswith("too busy to judge on this run: 3.0x (the timed code")
+    # Two threads that each ran half the time had one core between them.
+    assert printed("1.0x", "no gain", ran, threads=2).startswith(lesson.TOO_BUSY)
+    assert printed("a device", "fine", waited, threads=None).startswith(lesson.VERDICT)
+    monkeypatch.setattr(lesson, "load_average", lambda: 6.2)
+    line = printed("3.0x", "faster", ran)
+    assert line == "too busy to judge on this run: 3.0x (load average 6.2 on 2 usable cores)\n"
+    assert "faster" not in line  # the claim is not judged, only the numbers printed
+    assert lesson.compared("a", "b", 2.0) == "a is 2.00x faster than b"
+    assert lesson.compared("a", "b", 1.05).startswith("a is about as fast as b")
+    assert lesson.compared("a", "b", 0.5) == "a is slower than b (2.00x the time)"

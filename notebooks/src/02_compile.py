@@ -14,7 +14,7 @@ import numpy as np
 
 import polymask
 from polymask.course.stages import python_tuples
-from lesson import SLOW_SIZE, problem, speedups, time_it
+from lesson import SLOW_SIZE, compared, problem, speedups, time_it, timed, verdict
 
 %load_ext Cython
 
@@ -60,6 +60,10 @@ time_it("python (tuples)", python_tuples.mask, slow=True)
 time_it("cython, compiled unchanged (%%cython)", compiled_mask, slow=True)
 time_it("cython_plain stage (built by CMake)", polymask.course.stages.get("cython_plain").load(), slow=True)
 speedups()
+python, compiled = timed("python (tuples)"), timed("cython, compiled unchanged (%%cython)")
+ratio = python.seconds / compiled.seconds
+verdict(f"compiling unchanged gave {ratio:.1f}x (2014: 4x)",
+        compared("the compiled code", "pure Python", ratio), python, compiled)
 
 # %% [markdown]
 # ## Reading `cython -a`
@@ -69,23 +73,32 @@ speedups()
 # the way `cython -a` shades them, with the count of yellow lines printed on each side.
 
 # %%
-from IPython.display import Image, display
-
 from lesson import stage_code
-from pictures import annotation_pair
+from pictures import annotation_pair, annotation_scores, show
 
 counts = annotation_pair(stage_code("cython_plain"), stage_code("cython_typed"),
                          ("cython_plain: Python compiled unchanged", "cython_typed (lesson 3)"), "annotation.png")
-display(Image("annotation.png"))
+show("annotation.png")
 for name, (yellow, code) in zip(("cython_plain", "cython_typed"), counts):
     print(f"{name}: {yellow} of {code} code lines call into Python")
 
 # %% [markdown]
 # In the compiled-unchanged code most lines are yellow (the counts are printed under the
-# picture), and the deepest yellow is where the pixel work is: unpacking tuples, comparing
-# and computing `x_cross` still go through Python objects, a new Python float per result.
-# Lesson 3 removes that with types; the lines left yellow there run once per call, not
-# once per pixel.
+# picture): unpacking tuples, comparing and computing `x_cross` still go through Python
+# objects, a new Python float per result. The shade counts the Python C-API calls Cython
+# wrote for a line, not how often the line runs: a line run once per call can be as
+# yellow as one run once per pixel. The most yellow lines of `cython_plain`:
+
+# %%
+scored = [(score, line.strip()) for line, score in annotation_scores(stage_code("cython_plain")) if score]
+for score, line in sorted(scored, reverse=True)[:5]:
+    print(f"{score:4d} C-API calls: {line[:70]}")
+
+# %% [markdown]
+# So `cython -a` says *which* lines still use Python; lesson 1's profile says *where the
+# time goes*. Read the two together: the lines to type first are yellow **and** inside
+# the pixel loop. Lesson 3 removes that yellow with types; the lines left yellow there run
+# once per call, not once per pixel.
 #
 # ## Outside a notebook
 # A `.pyx` is built with `cythonize` (setuptools) or, in this project, CMake

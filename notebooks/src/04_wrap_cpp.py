@@ -13,7 +13,8 @@
 import numpy as np
 
 import polymask
-from lesson import PACKAGE_DIR, SIZE, cython_core_flags, problem, show_source, speedups, time_it
+from lesson import (PACKAGE_DIR, SIZE, compared, cython_core_flags, problem, show_source, speedups, time_it, timed,
+                    verdict)
 
 # The C++ class the stages use, from the header the package ships (polymask.get_include()):
 header = (PACKAGE_DIR / "include" / "polymask" / "core.hpp").read_text()
@@ -65,9 +66,91 @@ except ValueError as error:
 
 # %% [markdown]
 # `std::invalid_argument` arrived as `ValueError`, with the C++ message. Without `except +`
-# the exception would cross Python's C code and end the process. polymask's own
-# `polymask/core.pxd` declares the whole header this way (more functions, and a custom
-# translator for Ctrl-C); the next cell cimports it.
+# Cython does not catch it: the C++ exception unwinds into Python's own C code, which
+# cannot handle it, and the C++ runtime ends the process. The same four lines without
+# `except +`:
+
+# %%
+%%cython {flags}
+from libc.stdint cimport int64_t
+
+cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
+    cdef cppclass Polygon:
+        Polygon(const double *xy, int64_t n_vertices)  # no except +: a throw is not caught
+        int64_t vertex_count()
+
+
+def count_vertices_unchecked(const double[:, ::1] vertices, bint lose_the_pointer=False):
+    cdef const double *xy = &vertices[0, 0] if not lose_the_pointer else NULL
+    cdef Polygon *polygon = new Polygon(xy, vertices.shape[0])
+    try:
+        return polygon.vertex_count()
+    finally:
+        del polygon
+
+# %% [markdown]
+# Calling it here would end this notebook's kernel, so a child process imports the module
+# the cell just built and calls it:
+
+# %%
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+built = sys.modules[count_vertices_unchecked.__module__]
+child = (f"import sys; import numpy as np; sys.path.insert(0, {str(Path(built.__file__).parent)!r})\n"
+         f"import {built.__name__} as built\n"
+         "print('fine with a pointer:', built.count_vertices_unchecked(np.zeros((3, 2))), flush=True)\n"
+         "built.count_vertices_unchecked(np.zeros((3, 2)), lose_the_pointer=True)\n"
+         "print('never printed: the process is gone')\n")
+done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=120)
+print(done.stdout.strip())
+print("stderr:", done.stderr.strip()[-300:])
+ending = f"signal {signal.Signals(-done.returncode).name}" if done.returncode < 0 else f"exit code {done.returncode}"
+print(f"the child process ended with {ending}: no Python exception, no traceback, no cleanup")
+
+# %% [markdown]
+# ## Declarations in a `.pxd` of your own
+# Declarations written once belong in a `.pxd` file, beside the C++ header they mirror;
+# every `.pyx` that needs them `cimport`s it. A `.pxd` that only declares extern C++ needs
+# no module of its own: Cython reads it at build time, and nothing of it exists at run
+# time. The cell below writes one to a folder and builds a `.pyx` that cimports it.
+# Cython looks for a cimported `.pxd` on its include path (`cythonize(...,
+# include_path=[...])`, `cython -I`) and on `sys.path`; a `%%cython` cell uses the latter:
+
+# %%
+import tempfile
+
+pxd_dir = Path(tempfile.mkdtemp(prefix="my_pxd_"))
+(pxd_dir / "my_core.pxd").write_text('''from libc.stdint cimport int64_t
+
+cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
+    cdef cppclass Polygon:
+        Polygon(const double *xy, int64_t n_vertices) except +
+        int64_t vertex_count()
+''')
+print((pxd_dir / "my_core.pxd").read_text())
+sys.path.insert(0, str(pxd_dir))
+
+# %%
+%%cython {flags}
+from my_core cimport Polygon
+
+
+def vertices_via_my_pxd(const double[:, ::1] vertices):
+    cdef Polygon *polygon = new Polygon(&vertices[0, 0], vertices.shape[0])
+    try:
+        return polygon.vertex_count()
+    finally:
+        del polygon
+
+# %%
+print("through my_core.pxd, the C++ polygon has", vertices_via_my_pxd(vertices), "vertices")
+
+# %% [markdown]
+# polymask's own `polymask/core.pxd` declares the whole header this way (more functions,
+# and a custom translator for Ctrl-C); the next cell cimports it.
 
 # %%
 %%cython {flags}
@@ -124,6 +207,17 @@ time_it("cython_typed", polymask.course.stages.get("cython_typed").load())
 time_it("wrapped C++ (%%cython above)", wrapped_mask)
 time_it("cython_cpp stage", polymask.course.stages.get("cython_cpp").load())
 speedups()
+typed, wrapped = timed("cython_typed"), timed("wrapped C++ (%%cython above)")
+verdict(f"the wrapped C++ loop took {wrapped.seconds * 1e3:.2f} ms, cython_typed {typed.seconds * 1e3:.2f} ms "
+        "(2014: 3.6 s to 0.270 s for this step)", compared("the wrapped C++ loop", "cython_typed",
+                                                          typed.seconds / wrapped.seconds), typed, wrapped)
+
+# %%
+from pictures import show, timing_bars
+
+timing_bars({label: timed(label) for label in ("cython_typed", "wrapped C++ (%%cython above)", "cython_cpp stage")},
+            f"{SIZE}x{SIZE}, 24 vertices: the typed loop and the wrapped C++ loop", "wrap_timings.png")
+show("wrap_timings.png")
 
 # %% [markdown]
 # ## The conversion in a profile
@@ -160,23 +254,27 @@ print(f"convert: {share:.1%} of the profiled time, fill_pixels: "
 # The last line gives the conversion's share of every 16x16 tile's time. With 24 vertices
 # it is a small share, and it moves from run to run on a busy machine; but it is paid
 # again for every tile although the polygon never changes, and on one big image the
-# `fill_pixels` row swamps it entirely. The same 2000 tiles through the fast `wrapped_mask`
-# (min / median / max of the repeats):
+# `fill_pixels` row swamps it entirely. The profiler itself costs time too (lesson 1):
+# the same 2000 tiles, timed without it, through `wrapped_mask` (which releases the GIL)
+# and through `profiled_mask`:
 
 # %%
-from lesson import busy_note, repeat_seconds, spread
+from lesson import alternated_measured
 
-tiles = repeat_seconds(lambda: [wrapped_mask(vertices, tile) for _ in range(2000)])
-print(f"2000 masks of a 16x16 tile: {spread(tiles)}")
-print(busy_note(tiles))
+tiles = alternated_measured({"wrapped_mask": lambda: [wrapped_mask(vertices, tile) for _ in range(2000)],
+                             "profiled_mask": lambda: [profiled_mask(vertices, tile) for _ in range(2000)]}, rounds=7)
+for name, value in tiles.items():
+    print(f"  2000 tiles through {name}: {value.seconds * 1e3:8.2f} ms (median of 7, alternated)")
+ratio = tiles["profiled_mask"].seconds / tiles["wrapped_mask"].seconds
+verdict(f"profiled_mask / wrapped_mask = {ratio:.2f} on 2000 tiles",
+        compared("wrapped_mask", "profiled_mask", ratio), *tiles.values())
 
-# %% [markdown]
 # ## Why this rung gains little speed here
-# The timing table above puts the wrapped C++ loop beside `cython_typed`: the typed stage
-# already compiles to a C loop over the same arithmetic (lesson 3's picture shows its
-# inner loop white), so calling the C++ core per pixel does the same work. The 2014 notes
-# give 3.6 s → 0.270 s for this step (13x): what their typed stage still did in Python per
-# pixel, ours no longer does. What this rung teaches is how to use a C++ library.
+# The timing table above puts the wrapped C++ loop beside `cython_typed`, and the verdict
+# under it says how they compared on this run. Our typed stage already compiles to a C
+# loop over the same arithmetic (lesson 3's picture shows its inner loop white), so calling
+# the C++ core per pixel does the same work. The 2014 notes give 3.6 s → 0.270 s for this
+# step. What this rung teaches is how to use a C++ library.
 #
 # Lesson 5 keeps the C++ polygon alive in a `cdef class`. Exercise 04 has you write the
 # `cdef extern` block yourself: `polymask check 04 exercises/04_wrap_cpp/mask.pyx`.

@@ -18,7 +18,7 @@ import numpy as np
 
 import polymask
 from polymask.course.stages.cython_class import Polygon
-from lesson import SIZE, busy_note, problem, repeat_seconds, show_source, speedups, spread, time_it
+from lesson import SIZE, compared, measure, problem, show_source, speedups, spread, time_it, timed, verdict
 
 show_source("cython_class")
 
@@ -157,7 +157,34 @@ print("the 100 leaked polygons are still counted, and nothing can free them now:
 
 # %% [markdown]
 # The leaked ones stay for the life of the process: their only pointers died with their
-# objects. Exercise 05's checker makes and drops your `Polygon` at random sizes and reads
+# objects. Over time, the memory the live C++ polygons hold, read from the census after
+# each object is made and dropped, 200 of each class:
+
+# %%
+from pictures import memory_over_time, show
+
+
+def held_over_time(cls, count=200):
+    """Bytes held by live C++ polygons (beyond those at the start) after each object made and dropped."""
+    start = census()["bytes"]
+    held = []
+    for _ in range(count):
+        polygon = cls(ten_thousand)
+        del polygon
+        held.append(census()["bytes"] - start)
+    return held
+
+
+series = {"LeakyPolygon (no __dealloc__)": held_over_time(LeakyPolygon),
+          "FixedPolygon (__dealloc__ deletes it)": held_over_time(FixedPolygon)}
+memory_over_time(series, "leak.png")
+show("leak.png")
+for label, held in series.items():
+    print(f"{label}: {held[-1] / 2**20:.2f} MiB held after {len(held)} objects")
+
+# %% [markdown]
+# The leaky line climbs by the same step with every object, for as long as the program
+# makes them; the fixed one stays flat. Exercise 05's checker makes and drops your `Polygon` at random sizes and reads
 # this census around each one, so a class that leaks only sometimes fails too.
 
 # %% [markdown]
@@ -171,37 +198,43 @@ print("the 100 leaked polygons are still counted, and nothing can free them now:
 # 2000 tiles as in lesson 4, once converting per call and once reusing one `Polygon`:
 
 # %%
-import statistics
-
-build = repeat_seconds(lambda: Polygon(vertices))
-print(f"one Polygon(vertices), {len(vertices)} vertices: {spread([value * 1e3 for value in build])[:-3]} µs")
+build = measure(lambda: Polygon(vertices))
+print(f"one Polygon(vertices), {len(vertices)} vertices: {spread([value * 1e3 for value in build.wall])[:-3]} µs")
 
 # %%
+from lesson import alternated_measured
+
 cython_cpp = polymask.course.stages.get("cython_cpp").load()
 tile = (16, 16)
-per_call = repeat_seconds(lambda: [cython_cpp(vertices, tile) for _ in range(2000)])
-reused = repeat_seconds(lambda: [polygon.mask(tile) for _ in range(2000)])
-print("2000 tiles, min / median / max of the repeats:")
-print(f"  converting every call: {spread(per_call)}")
-print(f"  one Polygon reused:    {spread(reused)}")
-print(busy_note(per_call + reused))
-print(f"the conversions' share of the 2000 tiles: at most 2000 x {statistics.median(build) * 1e6:.1f} µs "
-      f"= {2000 * statistics.median(build) * 1e3:.1f} ms")
+tiles = alternated_measured({"converting every call": lambda: [cython_cpp(vertices, tile) for _ in range(2000)],
+                             "one Polygon reused": lambda: [polygon.mask(tile) for _ in range(2000)]}, rounds=9)
+for name, value in tiles.items():
+    print(f"  2000 tiles, {name:>21}: {spread(value.wall)} (min / median / max of 9, alternated)")
+saving_bound = 2000 * build.seconds
+saved = tiles["converting every call"].seconds - tiles["one Polygon reused"].seconds
+verdict(f"2000 tiles converting every call took {saved * 1e3:+.2f} ms more than reusing one Polygon; "
+        f"the 2000 conversions cost at most {saving_bound * 1e3:.2f} ms",
+        compared("reusing one Polygon", "converting every call",
+                 tiles["converting every call"].seconds / tiles["one Polygon reused"].seconds), build, *tiles.values())
 
 # %%
 time_it("cython_cpp", cython_cpp)
 time_it("cython_class (one Polygon per call)", polymask.course.stages.get("cython_class").load())
 time_it("cython_class (Polygon reused)", lambda v, s: polygon.mask(s))
 speedups()
+per_call, kept = timed("cython_cpp"), timed("cython_class (Polygon reused)")
+verdict(f"on one {SIZE}x{SIZE} image, the kept Polygon took {kept.seconds * 1e3:.2f} ms, cython_cpp "
+        f"{per_call.seconds * 1e3:.2f} ms (2014: 0.270 s to 0.118 s for this step)",
+        compared("the kept Polygon", "cython_cpp", per_call.seconds / kept.seconds), per_call, kept)
 
 # %% [markdown]
 # Read these numbers against each other. Building the C++ polygon costs the microseconds
-# printed first, so converting once can save at most the share printed under the tiles;
-# when the two tile timings differ by less than the spread of their repeats, the saving
-# is lost in the noise on this machine, and on one big image (the table just above) it is
-# smaller still. The 2014 notes give 0.270 s → 0.118 s for this step. What survives on any
-# machine is the design lesson — keep state next to the work, convert once — and the habit
-# of measuring before believing a speed-up.
+# printed first, so converting once can save at most the bound printed in the tiles'
+# verdict; when the machine is busy the difference between the two tile timings can be
+# smaller than their spread, and on one big image (the table just above) the conversion
+# is a far smaller share still. The 2014 notes give 0.270 s → 0.118 s for this step. What
+# survives on any machine is the design lesson — keep state next to the work, convert
+# once — and the habit of measuring before believing a speed-up.
 #
 # Exercise 05 has you write `__cinit__` and `__dealloc__`:
 # `polymask check 05 exercises/05_cdef_class/mask.pyx`.

@@ -22,7 +22,8 @@ import numpy as np
 
 import polymask
 from polymask.course.stages import cython_prange
-from lesson import SIZE, alternated, busy_core, problem, show_source
+from lesson import (SIZE, alternated_measured, busy_core, compared, load_average, machine_load, problem, show_source,
+                    usable_cores, verdict)
 
 show_source("cython_prange")
 
@@ -32,24 +33,22 @@ vertices, shape = problem(SIZE)
 expected = polymask.mask(vertices, shape)
 assert np.array_equal(prange_mask(vertices, shape, threads=2), expected)
 assert np.array_equal(cython_prange.mask_static(vertices, shape, threads=2), expected)
-print("OpenMP in this build:", polymask.build_info()["openmp"], "| cores here:", os.cpu_count(),
-      f"| load average: {os.getloadavg()[0]:.1f}")
+cores = usable_cores()
+print("OpenMP in this build:", polymask.build_info()["openmp"], "|", machine_load())
 
 # %% [markdown]
 # ## Scaling with threads
-# Each schedule at 1, 2, 4, ... threads up to twice the cores, timed alternately, as a
-# speed-up over its own 1-thread time. More threads than cores (*oversubscription*) do not
-# make the cores compute faster: the extra threads take turns on the same cores. On a
-# machine shared with other processes they may still come out ahead, by taking a larger
-# share of the cores from those processes; that is why `OMP_NUM_THREADS` (below) matters
-# to everyone on a shared machine.
+# Each schedule at 1, 2, 4, ... threads up to twice the cores, timed alternately. Every
+# line is drawn over one baseline, the dynamic schedule's 1-thread time, so the lines can
+# be compared with each other as well as with the ideal: one core per thread, which stops
+# rising at the number of cores this process may use (the dashed line). More threads than
+# cores (*oversubscription*) do not make the cores compute faster: the extra threads take
+# turns on the same cores. Beside each time, the CPU time the process got per thread, as a
+# share of the wall time: near 100% when every thread had a core of its own.
 
 # %%
-from IPython.display import Image, display
+from pictures import show, thread_scaling
 
-from pictures import thread_scaling
-
-cores = os.cpu_count() or 1
 counts = [1]
 while counts[-1] < 2 * cores:
     counts.append(counts[-1] * 2)
@@ -57,21 +56,29 @@ calls = {}
 for threads in counts:
     calls[f"dynamic {threads}"] = lambda threads=threads: prange_mask(vertices, shape, threads=threads)
     calls[f"static {threads}"] = lambda threads=threads: cython_prange.mask_static(vertices, shape, threads=threads)
-quiet = alternated(calls)
-for name, seconds in quiet.items():
-    print(f"  {name:>10} threads: {seconds * 1e3:8.2f} ms")
-thread_scaling(counts, {schedule: [quiet[f"{schedule} {threads}"] for threads in counts]
-                        for schedule in ("dynamic", "static")}, "scaling.png")
-display(Image("scaling.png"))
+scaling = alternated_measured(calls)
+load = load_average()
+for name, value in scaling.items():
+    threads = int(name.split()[1])
+    print(f"  {name:>10} threads: {value.seconds * 1e3:8.2f} ms, CPU per thread "
+          f"{value.cpu_share(min(threads, cores)):4.0%} of the wall time")
+baseline = scaling["dynamic 1"].seconds
+thread_scaling(counts, {schedule: [scaling[f"{schedule} {threads}"].seconds for threads in counts]
+                        for schedule in ("dynamic", "static")}, baseline, cores, load, "scaling.png")
+show("scaling.png")
+team = max(count for count in counts if count <= cores)  # the largest team with a core per thread
+at_cores = scaling[f"dynamic {team}"]
+verdict(f"{team} threads (dynamic) ran {baseline / at_cores.seconds:.2f}x the 1-thread speed, the ideal {team}x",
+        f"{baseline / at_cores.seconds / team:.0%} of the ideal", scaling["dynamic 1"], at_cores, threads=team)
 
 # %% [markdown]
-# Compare each line with the dotted ideal. Each line is drawn over its own 1-thread time,
-# so on a busy machine, where the two 1-thread times can differ by a third from run to
-# run, read the printed times beside the chart. Every row costs about the same, so on cores
-# that nothing else uses, static bands finish together and the two schedules should
-# climb alike up to the core count; what separates them here, and from the ideal, is
-# the other work on this machine (the load average printed at the top) and, for big
-# images, the memory bandwidth.
+# Every row costs about the same, so on cores that nothing else uses, static bands finish
+# together and the two schedules climb alike up to the core count; what separates them
+# here, and from the ideal, is the other work on this machine (the load average in the
+# chart's title) and, for big images, the memory bandwidth. On a machine shared with other
+# processes, more threads than cores may still come out ahead by taking a larger share
+# of the cores from those processes: that is why `OMP_NUM_THREADS` (below) matters to
+# everyone on a shared machine.
 #
 # ## A busy core: static against dynamic, and where the threads run
 # Most machines are shared. Below, one process spins on a core while the stage runs at
@@ -81,15 +88,25 @@ display(Image("scaling.png"))
 
 # %%
 with busy_core():
-    busy = alternated({
+    busy = alternated_measured({
         "dynamic, 1 thread": lambda: prange_mask(vertices, shape, threads=1),
         "dynamic, 2 placed": lambda: prange_mask(vertices, shape, threads=2),
         "dynamic, 2 unplaced": lambda: prange_mask(vertices, shape, threads=2, place=False),
         "static, 2 threads": lambda: cython_prange.mask_static(vertices, shape, threads=2),
     }, rounds=21)
-for name, seconds in busy.items():
-    print(f"  {name:>20}: {seconds * 1e3:8.2f} ms, {seconds / busy['dynamic, 1 thread']:.2f}x the 1-thread time")
-print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+one = busy["dynamic, 1 thread"].seconds
+for name, value in busy.items():
+    print(f"  {name:>20}: {value.seconds * 1e3:8.2f} ms, {value.seconds / one:.2f}x the 1-thread time")
+print(f"{machine_load()} (one core spun on purpose)")
+pair = [busy["dynamic, 2 placed"], busy["static, 2 threads"]]
+verdict(f"with one core busy, dynamic took {busy['dynamic, 2 placed'].seconds / one:.2f}x and static "
+        f"{busy['static, 2 threads'].seconds / one:.2f}x the 1-thread time",
+        compared("dynamic", "static", busy["static, 2 threads"].seconds / busy["dynamic, 2 placed"].seconds),
+        *pair, threads=None)
+verdict(f"placed {busy['dynamic, 2 placed'].seconds / one:.2f}x, unplaced "
+        f"{busy['dynamic, 2 unplaced'].seconds / one:.2f}x the 1-thread time",
+        compared("the placed team", "the unplaced one",
+                 busy["dynamic, 2 unplaced"].seconds / busy["dynamic, 2 placed"].seconds), threads=None)
 
 # %% [markdown]
 # Two things decide what a second thread buys when exactly one of two cores is busy.
@@ -107,11 +124,12 @@ print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 #   up sharing a core with one of them. This is what `OMP_PROC_BIND=spread
 #   OMP_PLACES=cores` asks of OpenMP for a whole program.
 #
-# Compare the rows above: the placed dynamic row is the one to expect below the 1-thread
-# time; whether the unplaced row does too depends on where the threads happened to
-# land in this run. With more idle cores than threads, placement and schedule matter
-# little; with every core shared by several processes (a load average well above the core
-# count), both threads slow alike and the rows come out close. The benchmark
+# The two verdict lines above say what schedule and placement did on this run. Whether
+# the unplaced team lands on one core is chance: in one run it does, in another it does
+# not, so placement can come out equal in any single run. With more idle cores than
+# threads, placement and schedule matter little; with every core shared by several
+# processes (a load average well above the core count), both threads slow alike and the
+# rows come out close. The benchmark
 # `python -m benchmarks.prange_busy` times the same contenders with more rounds.
 #
 # ## The same loop in Numba
@@ -124,17 +142,104 @@ print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 show_source("numba")
 numba_mask = polymask.course.stages.get("numba").load()
 assert np.array_equal(numba_mask(vertices, shape, threads=2), expected)
+import numba
+
+
+def numba_in_chunks(rows=8):
+    """Numba's prange handing out chunks of `rows` rows, like a dynamic schedule."""
+    with numba.parallel_chunksize(rows):
+        return numba_mask(vertices, shape, threads=2)
+
+
+assert np.array_equal(numba_in_chunks(), expected)
 with busy_core():
-    numba_busy = alternated({
+    numba_busy = alternated_measured({
         "numba, 1 thread": lambda: numba_mask(vertices, shape, threads=1),
         "numba, 2 threads": lambda: numba_mask(vertices, shape, threads=2),
+        "numba, 2 threads, chunks of 8": numba_in_chunks,
         "cython_prange, 2 threads": lambda: prange_mask(vertices, shape, threads=2),
     }, rounds=21)
-for name, seconds in numba_busy.items():
-    print(f"  {name:>24}: {seconds * 1e3:8.2f} ms, {seconds / numba_busy['numba, 1 thread']:.2f}x Numba's 1-thread time")
-print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+for name, value in numba_busy.items():
+    print(f"  {name:>30}: {value.seconds * 1e3:8.2f} ms, "
+          f"{value.seconds / numba_busy['numba, 1 thread'].seconds:.2f}x Numba's 1-thread time")
+verdict(f"with one core busy, Numba on 2 threads took {numba_busy['numba, 2 threads'].seconds * 1e3:.2f} ms, "
+        f"cython_prange (dynamic) {numba_busy['cython_prange, 2 threads'].seconds * 1e3:.2f} ms",
+        compared("Numba", "cython_prange", numba_busy["cython_prange, 2 threads"].seconds
+                 / numba_busy["numba, 2 threads"].seconds), threads=None)
+chunked = numba_busy["numba, 2 threads, chunks of 8"]
+verdict(f"with one core busy, Numba in chunks of 8 rows took {chunked.seconds * 1e3:.2f} ms, "
+        f"in equal bands {numba_busy['numba, 2 threads'].seconds * 1e3:.2f} ms",
+        compared("chunks of 8 rows", "equal bands", numba_busy["numba, 2 threads"].seconds / chunked.seconds),
+        threads=None)
 
 # %% [markdown]
+# `numba.parallel_chunksize(n)` (or `numba.set_parallel_chunksize(n)`) makes the
+# following `prange` loops hand out chunks of `n` iterations to whichever thread is free:
+# Numba's nearest thing to a dynamic schedule. Equal bands are not the whole story,
+# though: Numba's compiler and Cython's C compiler make different machine code from the
+# same loop, so the two can differ even on idle cores.
+#
+# What did Numba make of the loop? A `parallel=True` function reports which loops it ran
+# in parallel and which it fused (the first lines of the report):
+
+# %%
+import contextlib
+import io
+
+from polymask.course.stages.numba_prange import fill
+
+report = io.StringIO()
+with contextlib.redirect_stdout(report):
+    fill.parallel_diagnostics(level=1)
+print("\n".join(line for line in report.getvalue().splitlines() if line.strip())[:1500])
+
+# %% [markdown]
+# ### What the first call costs, and `cache=True`
+# Numba compiles when a function is first called with new argument types. `cache=True`
+# writes the machine code to disk, so the next *process* loads it instead of compiling.
+# Two fresh processes below each call the stage's loop, recompiled with `cache=True` and
+# a cache folder of their own: the first compiles and saves, the second loads.
+
+# %%
+import subprocess
+import sys
+import tempfile
+
+probe = """
+import time
+import numba
+import numpy as np
+from polymask.course.problems import standard_problem
+from polymask.course.stages.numba_prange import fill
+serial = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy")(fill.py_func)
+vertices, shape = standard_problem(64)
+out = np.zeros(shape, dtype=np.uint8)
+calls = []
+for _ in range(2):
+    start = time.perf_counter()
+    serial(vertices, out, 0)
+    calls.append(time.perf_counter() - start)
+print(calls[0], calls[1])
+"""
+with tempfile.TemporaryDirectory() as cache_dir:
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, NUMBA_CACHE_DIR=cache_dir))
+        runs.append([float(value) for value in done.stdout.split()] if done.returncode == 0 else None)
+        if done.returncode:
+            print(done.stderr[-500:])
+if all(runs):
+    (compiled, again), (cached, _) = runs
+    print(f"first process, first call: {compiled * 1e3:9.1f} ms (compiling); its second call {again * 1e3:.3f} ms")
+    print(f"second process, first call: {cached * 1e3:9.1f} ms (machine code loaded from the cache)")
+    verdict(f"compiling took {compiled:.2f} s, loading the cached code {cached * 1e3:.0f} ms",
+            compared("the cached first call", "the compiling one", compiled / cached), threads=None)
+
+# %% [markdown]
+# Compilation is paid once per process without `cache=True`, once per machine with it
+# (until the source or Numba changes).
+
 # ## Races and reductions
 # Inside a `prange` loop Cython decides for each variable: one only assigned is
 # *lastprivate* (each thread has its own copy; after the loop it holds the last
@@ -151,7 +256,13 @@ print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 # %%
 %%cython --compile-args=-fopenmp --compile-args=-O0 --link-args=-fopenmp
 # cython: boundscheck=False, wraparound=False
+cimport openmp
 from cython.parallel cimport prange
+
+
+def default_team():
+    """The team a parallel region gets without num_threads: OMP_NUM_THREADS, or every core."""
+    return openmp.omp_get_max_threads()
 
 
 def count_reduction(const unsigned char[:, ::1] mask, int threads):
@@ -178,8 +289,9 @@ print("pixels inside (NumPy):      ", int(pixels.sum()))
 print("reduction, 2 threads:       ", count_reduction(pixels, 2))
 racy = [count_race(pixels, 2) for _ in range(5)]
 print("race, 2 threads, five tries:", racy)
-print(f"tries that lost updates: {sum(count != int(pixels.sum()) for count in racy)} of 5 "
-      f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+lost = sum(count != int(pixels.sum()) for count in racy)
+verdict(f"{lost} of 5 racy tries lost updates", "the race showed" if lost else
+        "no try lost an update this time: the race is in the code all the same", threads=None)
 
 # %% [markdown]
 # The reduction always agrees. The racy count is right only when the two threads happened
@@ -214,30 +326,82 @@ def count_per_thread(const unsigned char[:, ::1] mask, long[::1] counters, int s
     return counters[0] + counters[spacing]
 
 # %%
-sharing = alternated({f"{spacing} slot(s) apart": lambda spacing=spacing: count_per_thread(
-    pixels, np.zeros(16, dtype=np.int64), spacing) for spacing in (1, 8)})
+from pictures import timing_bars
+
+sharing = alternated_measured({f"{spacing} slot(s) apart": lambda spacing=spacing: count_per_thread(
+    pixels, np.zeros(16, dtype=np.int64), spacing) for spacing in (1, 8)}, rounds=21)
 assert count_per_thread(pixels, np.zeros(16, dtype=np.int64), 8) == int(pixels.sum())
-for name, seconds in sharing.items():
-    print(f"  counters {name:>16}: {seconds * 1e3:8.2f} ms")
-print(f"1 slot apart / 8 slots apart: {sharing['1 slot(s) apart'] / sharing['8 slot(s) apart']:.2f}x; "
-      f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+for name, value in sharing.items():
+    print(f"  counters {name:>16}: {value.seconds * 1e3:8.2f} ms (median of 21), "
+          f"fastest {min(value.wall) * 1e3:.2f}, slowest {max(value.wall) * 1e3:.2f}")
+timing_bars({f"counters {name}": value for name, value in sharing.items()},
+            "two threads counting: neighbouring counters against spaced ones", "false_sharing.png")
+show("false_sharing.png")
+near, apart = sharing["1 slot(s) apart"], sharing["8 slot(s) apart"]
+verdict(f"counters 1 slot apart took {near.seconds / apart.seconds:.2f}x the time of counters 8 slots apart",
+        "sharing a cache line cost time" if near.seconds > 1.1 * apart.seconds and min(near.wall) > max(apart.wall)
+        else "no difference beyond the spread of the repeats", near, apart, threads=2)
+
+# %% [markdown]
+# A cache line's moves can also be counted, not only timed: `perf stat` reads the CPU's
+# hardware counters around a process. Where `perf` is installed and the machine exposes
+# the counters (many virtual machines do not), the cell below counts the cache misses of a
+# child process that does the same counting 200 times, at each spacing:
+
+# %%
+import shutil
+
+counting = sys.modules[count_per_thread.__module__]
+child = (f"import sys; import numpy as np; import polymask\n"
+         f"sys.path.insert(0, {os.path.dirname(counting.__file__)!r})\n"
+         f"from polymask.course.problems import standard_problem\nimport {counting.__name__} as built\n"
+         f"pixels = polymask.mask(*standard_problem({SIZE})).view(np.uint8)\n"
+         "for _ in range(200): built.count_per_thread(pixels, np.zeros(16, dtype=np.int64), int(sys.argv[1]))\n")
+if shutil.which("perf") is None:
+    print("perf is not installed here: the spread of the timings above is the evidence")
+else:
+    for spacing in (1, 8):
+        done = subprocess.run(["perf", "stat", "-x,", "-e", "cache-misses", sys.executable, "-c", child, str(spacing)],
+                              capture_output=True, text=True, timeout=300)
+        fields = next((line.split(",") for line in done.stderr.splitlines() if "cache-misses" in line), ["?"])
+        if fields[0].isdigit():
+            print(f"  counters {spacing} slot(s) apart: {int(fields[0]):,} cache misses")
+        else:
+            print(f"  counters {spacing} slot(s) apart: perf could not count ({fields[0]}): this machine exposes "
+                  "no hardware counters, so the spread of the timings above is the evidence")
 
 # %% [markdown]
 # Same work, same answer. The line moves only while both threads run at once on two
-# cores: then the neighbouring counters take longer than the spaced ones (on a
-# 2-core Intel Xeon virtual machine, 6.0 ms against 3.3 ms); on a machine so busy (a load
-# average well above the core count) that the two threads mostly take turns, the two lines
-# come out close. Compare the ratio printed above with the load beside it. A real fix is a
-# reduction, as above, or a per-thread variable that lives in the thread's own stack.
+# cores: then the neighbouring counters take longer than the spaced ones; on a machine so
+# busy that the two threads mostly take turns, the two come out close, and the verdict
+# says it could not tell. The bars show each one's spread: a difference smaller than the
+# spread is no difference. Where the machine gave cache-miss counts, they show the same
+# from the hardware's side. A real fix is a reduction, as above, or a per-thread variable
+# that lives in the thread's own stack.
 #
 # ## OMP_NUM_THREADS
 # `num_threads=0` here means OpenMP's default: the environment variable `OMP_NUM_THREADS`
-# when it is set (read when the process starts), else every core. Set it before
-# starting Python (`OMP_NUM_THREADS=2 jupyter lab`) to keep a program from starting more
-# threads than the cores it should use.
+# when it is set (read when the process starts), else every core. Since OpenMP reads it
+# once, at start-up, it is set for a child process: the module built for the race above
+# asks OpenMP for its default team, with the variable unset and set.
+
+# %%
+built = sys.modules[default_team.__module__]
+ask = (f"import sys; sys.path.insert(0, {os.path.dirname(built.__file__)!r}); "
+       f"import {built.__name__} as built; print(built.default_team())")
+quiet_env = {name: value for name, value in os.environ.items() if name != "OMP_NUM_THREADS"}
+for setting in (None, "1", "3"):
+    env = dict(quiet_env, **({"OMP_NUM_THREADS": setting} if setting else {}))
+    done = subprocess.run([sys.executable, "-c", ask], capture_output=True, text=True, timeout=120, env=env)
+    label = f"OMP_NUM_THREADS={setting}" if setting else "OMP_NUM_THREADS unset"
+    print(f"  {label:>22}: default team of {done.stdout.strip() or done.stderr.strip()[-200:]} thread(s)")
+
+# %% [markdown]
+# Set it before starting Python (`OMP_NUM_THREADS=2 jupyter lab`) to keep a program from
+# starting more threads than the cores it should use.
 #
-# The 2014 course went from 0.118 s to 0.020 s on two quad-core Xeons (8 cores, 16
-# threads). Exercise 06: `polymask check 06 exercises/06_prange/mask.pyx` — the checker
+# The 2014 course went from 0.118 s to 0.020 s on two quad-core Xeons. Exercise 06:
+# `polymask check 06 exercises/06_prange/mask.pyx` — the checker
 # compiles your file with `-fopenmp`, then times your `mask` at `threads=1` and
 # `threads=2`, and the serial stage before it, on the same fresh polygons, reading each
 # thread's CPU time from `/proc`. Two threads must share the rows (the busiest may use at

@@ -19,11 +19,65 @@ import pyopencl as cl
 
 import polymask
 from polymask import opencl
-from lesson import SIZE, problem, speedups, time_it
+from lesson import SIZE, compared, problem, speedups, time_it, timed, verdict
 
 for info in opencl.devices():
     print(info.key, info.name, "|", info.platform, "| compute units:", info.compute_units, "| fp64:", info.fp64)
 print("using:", opencl.describe_default_device())
+
+# %% [markdown]
+# ## Hello, device: adding two vectors
+# Before the mask, the smallest complete OpenCL program: a kernel that adds two vectors,
+# one work-item per element. Every step of the list above is here, and each is timed:
+# building the program (the device's compiler runs now, at run time), the first launch
+# and the launches after it.
+
+# %%
+import statistics
+import time
+
+vadd_source = """
+__kernel void vadd(__global const float *a, __global const float *b, __global float *c, const int n)
+{
+    int i = get_global_id(0);
+    if (i < n)
+        c[i] = a[i] + b[i];
+}
+"""
+device = opencl.select_device()
+context = cl.Context([device])
+queue = cl.CommandQueue(context, device, properties=cl.command_queue_properties.PROFILING_ENABLE)
+start = time.perf_counter()
+vadd_program = cl.Program(context, vadd_source).build(devices=[device])
+vadd_build = time.perf_counter() - start
+
+n = 1 << 20
+h_a, h_b = np.random.default_rng(1).random((2, n), dtype=np.float32)
+h_c = np.empty_like(h_a)
+d_a = cl.Buffer(context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=h_a)
+d_b = cl.Buffer(context, cl.mem_flags.READ_ONLY | cl.mem_flags.COPY_HOST_PTR, hostbuf=h_b)
+d_c = cl.Buffer(context, cl.mem_flags.WRITE_ONLY, h_c.nbytes)
+vadd = cl.Kernel(vadd_program, "vadd")
+launches = []
+for _ in range(6):
+    start = time.perf_counter()
+    vadd(queue, (n,), None, d_a, d_b, d_c, np.int32(n)).wait()
+    launches.append(time.perf_counter() - start)
+cl.enqueue_copy(queue, h_c, d_c)
+assert np.array_equal(h_c, h_a + h_b)
+print(f"program built in {vadd_build * 1e3:.1f} ms; launches of {n:,} work-items (wall clock, ms): "
+      + ", ".join(f"{value * 1e3:.2f}" for value in launches))
+later = statistics.median(launches[1:])
+verdict(f"the first launch took {launches[0] * 1e3:.2f} ms, the later ones {later * 1e3:.2f} ms (median)",
+        compared("a later launch", "the first", launches[0] / later), threads=None)
+
+# %% [markdown]
+# `c` came back equal to `a + b` computed by NumPy. The first launch can cost more than
+# the others: some runtimes (PoCL among them) finish compiling a kernel for the
+# work-group size only when it is first launched. Time a kernel's later launches, never
+# only its first.
+#
+# ## The mask kernel
 
 # %%
 print(opencl.kernel_source("pixel"))
@@ -55,12 +109,11 @@ print(crossing[start:crossing.index("}\n", crossing.index("return inside;", star
 # device between calls.
 
 # %%
-device = opencl.select_device()
-context = cl.Context([device])
-queue = cl.CommandQueue(context, device, properties=cl.command_queue_properties.PROFILING_ENABLE)
 # Built at run time, for this device: -I finds crossing.h, -DPM_USE_DOUBLE=1 picks double.
+start = time.perf_counter()
 program = cl.Program(context, opencl.kernel_source("pixel")).build(
     options=opencl.build_options(use_double=True), devices=[device])
+print(f"program built in {(time.perf_counter() - start) * 1e3:.1f} ms")
 
 vertices, shape = problem(SIZE)
 rows, cols = shape
@@ -83,24 +136,31 @@ for name, event in (("upload", upload), ("kernel", run), ("download", download))
 
 # %% [markdown]
 # ## Work-group size
-# The local size is a tuning knob: the same kernel with a few work-group shapes, timed by
-# its events (medians of 3). On this device:
+# The same kernel with a few work-group shapes, timed by its events: each shape's first
+# launch apart (it may include the runtime's build for that shape, as with `vadd`), then
+# the median of 5 more.
 
 # %%
-import statistics
-
 pixel_kernel = cl.Kernel(program, "pm_mask_pixel")  # retrieved once, launched many times
-kernel_seconds = {}
+kernel_seconds, first_launch, spreads = {}, {}, {}
 for local in ((16, 4), (64, 1), (8, 8), (32, 8)):
     global_shape = tuple(-(-n // l) * l for n, l in zip((cols, rows), local))
     seconds = []
-    for _ in range(3):
+    for _ in range(6):
         event = pixel_kernel(queue, global_shape, local, d_vertices, np.int32(len(h_vertices)),
                              d_mask, np.int32(rows), np.int32(cols))
         event.wait()
         seconds.append((event.profile.end - event.profile.start) * 1e-9)
-    kernel_seconds[local] = statistics.median(seconds)
-    print(f"local size {str(local):>8}: kernel {kernel_seconds[local] * 1e3:8.3f} ms")
+    first_launch[local], kernel_seconds[local] = seconds[0], statistics.median(seconds[1:])
+    spreads[local] = max(seconds[1:]) / min(seconds[1:])
+    print(f"local size {str(local):>8}: first launch {seconds[0] * 1e3:8.3f} ms, "
+          f"then {kernel_seconds[local] * 1e3:8.3f} ms (median of 5; slowest / fastest {spreads[local]:.2f})")
+fastest, slowest = min(kernel_seconds, key=kernel_seconds.get), max(kernel_seconds, key=kernel_seconds.get)
+gap = kernel_seconds[slowest] / kernel_seconds[fastest]
+verdict(f"the slowest local size {slowest} took {gap:.2f}x the fastest {fastest}; the repeats of one size "
+        f"varied up to {max(spreads.values()):.2f}x",
+        "the local size matters on this device" if gap > max(spreads.values())
+        else "the differences are within the noise of the repeats", threads=None)
 
 # %% [markdown]
 # ## Kernel time against transfer time
@@ -109,16 +169,14 @@ for local in ((16, 4), (64, 1), (8, 8), (32, 8)):
 # for the scanline kernel of lesson 8.
 
 # %%
-from IPython.display import Image, display
-
-from pictures import kernel_against_transfer
+from pictures import kernel_against_transfer, show
 
 timings = {kernel: opencl.profile(vertices, shape, kernel=kernel, repeats=3) for kernel in ("pixel", "scanline")}
 for kernel, report in timings.items():
     print(f"{kernel:>8}: kernel {report['kernel_s'] * 1e3:.3f} ms, transfers {report['transfer_s'] * 1e3:.3f} ms, "
           f"transfers / kernel = {report['transfer_s'] / report['kernel_s']:.2f}")
 kernel_against_transfer(timings, opencl.describe_default_device(), "kernel_transfer.png")
-display(Image("kernel_transfer.png"))
+show("kernel_transfer.png")
 
 # %% [markdown]
 # Read the ratios printed above for this device. On a CPU runtime (PoCL) the "transfers"
@@ -141,22 +199,35 @@ display(Image("kernel_transfer.png"))
 
 # %% [markdown]
 # ## float or double?
-# Many GPUs are much faster in float32, and some have no fp64 at all. In float32 the mask
-# may differ on pixels within a tiny distance of an edge; `opencl.SINGLE_PRECISION_NOTE`
-# bounds how far and how many.
+# Some GPUs have far fewer fp64 units than fp32 ones, and some have no fp64 at all. In
+# float32 the mask may differ on pixels within a tiny distance of an edge;
+# `opencl.SINGLE_PRECISION_NOTE` bounds how far and how many. What each precision costs
+# here, kernel time from the events:
 
 # %%
 single = opencl.mask(vertices, shape, kernel="pixel", precision="single")
 print("pixels differing in float32:", int(np.count_nonzero(single != polymask.mask(vertices, shape))))
+precision = {name: opencl.profile(vertices, shape, kernel="pixel", precision=name, repeats=5)["kernel_s"]
+             for name in (("single", "double") if opencl.select_device().double_fp_config else ("single",))}
+for name, seconds in precision.items():
+    print(f"  {name}: kernel {seconds * 1e3:.3f} ms (median of 5)")
+if "double" in precision:
+    verdict(f"float32 kernel {precision['single'] * 1e3:.3f} ms, float64 {precision['double'] * 1e3:.3f} ms",
+            compared("float32", "float64", precision["double"] / precision["single"]), threads=None)
 
 # %%
 time_it("cython_prange (all cores)", polymask.course.stages.get("cython_prange").load())
 time_it("opencl, per pixel (double)", polymask.course.stages.get("opencl").load())
 speedups()
+threads, device_run = timed("cython_prange (all cores)"), timed("opencl, per pixel (double)")
+verdict(f"OpenCL on {device.name.strip()} took {device_run.seconds * 1e3:.2f} ms, "
+        f"cython_prange {threads.seconds * 1e3:.2f} ms",
+        compared("the OpenCL stage", "cython_prange", threads.seconds / device_run.seconds), threads=None)
 
 # %% [markdown]
-# Compare the two rows above, and note which device ran the kernel (printed at the top):
-# on a CPU device, OpenCL shares the CPU cores with prange, so neither can go faster than
-# those cores allow, and the ratio between them moves with whatever else runs on the
-# machine (the note under the table says how busy it was). The 2014 course's 3 ms was measured on a GPU, a GeForce Titan. Exercise 07 has you
+# Note which device ran the kernel (printed at the top): on a CPU device, OpenCL shares
+# the CPU cores with prange, so neither can go faster than those cores allow, and the
+# ratio between them moves with whatever else runs on the machine (the load under the
+# table says how busy it was). The 2014 course's 3 ms was measured on a GPU, a GeForce
+# Titan. Exercise 07 has you
 # write the kernel: `polymask check 07 exercises/07_opencl/mask.cl`.

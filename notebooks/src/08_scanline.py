@@ -16,7 +16,7 @@
 import numpy as np
 
 import polymask
-from lesson import SIZE, problem, speedups, time_it
+from lesson import SIZE, compared, problem, speedups, time_it, timed, verdict
 
 
 def scanline_mask(vertices, shape):
@@ -43,9 +43,7 @@ assert np.array_equal(scanline_mask(vertices, shape), polymask.mask(vertices, sh
 # they pair into the green spans, and every pixel of a span is inside.
 
 # %%
-from IPython.display import Image, display
-
-from pictures import spans_on_a_row
+from pictures import show, spans_on_a_row
 
 row = shape[0] // 2
 xi, yi = vertices[:, 0], vertices[:, 1]
@@ -53,7 +51,7 @@ xj, yj = np.roll(xi, 1), np.roll(yi, 1)
 crosses = (yi > row) != (yj > row)
 x_cross = (xj[crosses] - xi[crosses]) * (row - yi[crosses]) / (yj[crosses] - yi[crosses]) + xi[crosses]
 spans_on_a_row(vertices, polymask.mask(vertices, shape), row, x_cross, "spans.png")
-display(Image("spans.png"))
+show("spans.png")
 print(f"row {row}: crossings at {np.round(np.sort(x_cross), 2)}")
 
 # %% [markdown]
@@ -68,6 +66,10 @@ time_it("opencl (per pixel)", polymask.course.stages.get("opencl").load())
 time_it("scanline in NumPy (above)", scanline_mask)
 time_it("scanline, C++ core (polymask.mask)", polymask.mask)
 speedups()
+in_numpy, on_device = timed("scanline in NumPy (above)"), timed("opencl (per pixel)")
+verdict(f"the scanline in NumPy took {in_numpy.seconds * 1e3:.2f} ms, the per-pixel OpenCL kernel "
+        f"{on_device.seconds * 1e3:.2f} ms", compared("the NumPy scanline", "per-pixel OpenCL",
+                                                      on_device.seconds / in_numpy.seconds), threads=None)
 
 # %% [markdown]
 # ## The memory floor
@@ -75,25 +77,26 @@ speedups()
 # algorithm can beat; the last line says how close the scanline core comes to it.
 
 # %%
-import statistics
 
-from lesson import busy_note, repeat_seconds, spread
+from lesson import measure, spread
 
 out = np.empty(shape, dtype=bool)
-floor = repeat_seconds(lambda: out.fill(False))
-core = repeat_seconds(lambda: polymask.mask(vertices, shape, out=out))
+floor = measure(lambda: out.fill(False))
+core = measure(lambda: polymask.mask(vertices, shape, out=out, threads=1))
 print("min / median / max of the repeats:")
-print(f"  floor (fill the array once):        {spread(floor)}")
-print(f"  scanline core into the same array:  {spread(core)}")
-print(f"  = {statistics.median(core) / statistics.median(floor):.1f}x the floor (medians)")
-print(busy_note(floor + core))
+print(f"  floor (fill the array once):                  {spread(floor.wall)}")
+print(f"  scanline core into the same array, 1 thread:  {spread(core.wall)}")
+verdict(f"the scanline core took {core.seconds / floor.seconds:.1f}x the floor (medians, one thread)",
+        "within 2x of the floor" if core.seconds < 2 * floor.seconds else "a small multiple of the floor"
+        if core.seconds < 10 * floor.seconds else "well above the floor", floor, core)
 
 # %% [markdown]
 # ## More vertices
 # Per-pixel work grows as rows · cols · N. The scanline's grows too: each row sorts the
 # crossings of the edges that meet it, and on a random polygon a row meets a share of all
-# N edges, so its crossings and spans grow with N as well. The timings below say how the
-# two grow here, and how the ratio between them moves.
+# N edges, so its crossings and spans grow with N as well. Both are timed on one thread
+# here (the serial `cython_typed` per-pixel stage, and the scanline core at `threads=1`),
+# and compared by CPU time, which a busy machine disturbs far less than the wall clock.
 
 # %%
 from polymask.course.problems import random_polygon
@@ -102,23 +105,26 @@ side = min(SIZE, 256)
 grown = {}
 for n_vertices in (24, 240, 2400):
     many = random_polygon(n_vertices, side)
-    per_pixel = repeat_seconds(lambda: polymask.mask(many, (side, side), backend="cython_prange"))
-    scanline = repeat_seconds(lambda: polymask.mask(many, (side, side)))
-    grown[n_vertices] = statistics.median(per_pixel), statistics.median(scanline)
-    print(f"{n_vertices:5d} vertices on {side}x{side}: per pixel {spread(per_pixel)}, "
-          f"scanline {spread(scanline)} (min / median / max), "
-          f"{grown[n_vertices][0] / grown[n_vertices][1]:7.0f}x")
+    per_pixel = measure(lambda: polymask.mask(many, (side, side), backend="cython_typed"))
+    scanline = measure(lambda: polymask.mask(many, (side, side), threads=1))
+    grown[n_vertices] = per_pixel, scanline
+    print(f"{n_vertices:5d} vertices on {side}x{side}: CPU time per pixel {per_pixel.cpu_seconds * 1e3:9.3f} ms, "
+          f"scanline {scanline.cpu_seconds * 1e3:8.3f} ms, {per_pixel.cpu_seconds / scanline.cpu_seconds:7.0f}x")
 (pixel_24, scan_24), (pixel_2400, scan_2400) = grown[24], grown[2400]
-print(f"from 24 to 2400 vertices: per pixel {pixel_2400 / pixel_24:.0f}x slower, "
-      f"scanline {scan_2400 / scan_24:.0f}x slower")
+pixel_growth = pixel_2400.cpu_seconds / pixel_24.cpu_seconds
+scan_growth = scan_2400.cpu_seconds / scan_24.cpu_seconds
+verdict(f"for 100x the vertices, per-pixel CPU time grew {pixel_growth:.0f}x and the scanline's {scan_growth:.0f}x",
+        ("per pixel grew about as N (within 2x of 100x)" if 50 <= pixel_growth <= 200
+         else "per pixel did not grow as N here")
+        + ("; the scanline stayed faster at every N" if all(p.cpu_seconds > s.cpu_seconds for p, s in grown.values())
+           else "; the scanline was not faster at every N"), *[value for pair in grown.values() for value in pair])
 
 # %% [markdown]
-# Both grow, and on random polygons the scanline's time grows *faster* than the per-pixel
-# time (compare the two factors on the last line): per pixel grows about as N, while
-# each row's crossings, their sort and their spans grow with N too. With few vertices
-# the scanline's time is a small multiple of the memory floor (the ratio printed
-# above, at the full size), so the ratio to per-pixel work is largest there; with
-# thousands of random vertices the ratio shrinks, yet the scanline stays many times
-# faster at every N above.
+# Both grow. Per-pixel work tests every edge at every pixel, so its time follows N; the
+# scanline's time holds a fixed part (writing the mask, the memory floor above) and a part
+# that grows with N (each row's crossings, their sort and their spans). With few vertices
+# the fixed part dominates, so the ratio to per-pixel work is largest there; with
+# thousands of random vertices the ratio shrinks. The verdict line says whether the
+# scanline stayed faster at every N on this run.
 #
 # Exercise 08: write the fill yourself, `polymask check 08 exercises/08_scanline/mask.py`.

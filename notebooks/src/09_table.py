@@ -24,13 +24,13 @@ display(Markdown(report.markdown(results)))
 # %% [markdown]
 # ## The spread behind the medians
 # The table shows medians. On a busy machine one timing can move a lot from run to run,
-# so here are the fast stages again, each timed a few times: min / median / max, and a
-# note when the machine looks busy or the repeats disagree. The speed-ups are over
+# so here are the fast stages again, each timed a few times: min / median / max, and the
+# share of the wall time the stage spent on the CPU. The speed-ups are over
 # `cython_typed`, the first compiled stage with types.
 
 # %%
 from polymask.course import stages
-from lesson import speedups, time_it
+from lesson import speedups, time_it, timed, verdict
 
 for stage in stages.STAGES:
     if stage.slow:
@@ -44,6 +44,27 @@ for stage in stages.STAGES:
 speedups(baseline="cython_typed")
 
 # %% [markdown]
+# Each of these stages has now been timed twice, a little apart, on the same machine: how far apart are the
+# table's median and this one?
+
+# %%
+table_seconds = {row["id"]: row["seconds"] for row in results["rows"] if row["kind"] in ("stage", "side")
+                 and row.get("seconds")}
+apart = {}
+for stage_id, seconds in table_seconds.items():
+    try:
+        again = timed(stage_id).seconds
+    except KeyError:  # a slow stage: timed only in the table
+        continue
+    apart[stage_id] = max(seconds, again) / min(seconds, again)
+    print(f"  {stage_id:>14}: table {seconds * 1e3:9.3f} ms, again {again * 1e3:9.3f} ms, {apart[stage_id]:.2f}x apart")
+worst = max(apart, key=apart.get)
+verdict(f"the two timings of a stage were at most {apart[worst]:.2f}x apart (`{worst}`)",
+        "the table's medians held within 20% from one timing to the next" if apart[worst] < 1.2
+        else "a single table is not a precise measurement here: compare ratios within one run only",
+        *[timed(stage_id) for stage_id in apart])
+
+# %% [markdown]
 # Every stage's mask was compared with `polymask.mask`: the *pixels differing* column must
 # be 0 for every stage of the ladder.
 
@@ -52,8 +73,10 @@ for row in results["rows"]:
     if row["kind"] in ("stage", "side") and row["seconds"] is not None:
         assert row["pixels_differing"] == 0, row
 
-report.plot_speedups(results, "speedups.png")
-display(Image("speedups.png"))
+from pictures import where
+
+report.plot_speedups(results, str(where("speedups.png")))
+display(Image(filename=str(where("speedups.png"))))
 print("OpenCL ran on:", results["machine"]["opencl_device"])
 
 # %% [markdown]
@@ -82,6 +105,10 @@ display(Markdown(ladder_story(results)))
 # cores; the load average below says how busy it was during this run.
 
 # %%
-import os
+from lesson import usable_cores
 
-print(f"load average over the last minute: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+cores = usable_cores()
+if "cython_prange" in table_seconds and "cython_class" in table_seconds:
+    gain = table_seconds["cython_class"] / table_seconds["cython_prange"]
+    verdict(f"cython_prange ran {gain:.2f}x the speed of cython_class on {cores} usable cores",
+            f"{gain / cores:.0%} of one core's worth per core", threads=None)

@@ -50,7 +50,8 @@ def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     # TODO: a prange loop over the rows on `team` threads without the GIL, and inside
     # it a plain loop over the columns that stores shared's answer for (col, row) in out.
     # BEGIN SOLUTION
-    for row in prange(rows, nogil=True, num_threads=team, schedule="static"):
+    # dynamic: a thread slowed by another process on its core takes fewer chunks (lesson 6)
+    for row in prange(rows, nogil=True, num_threads=team, schedule="dynamic", chunksize=8):
         for col in range(cols):
             out[row, col] = shared.contains(col, row, FillRule.even_odd)
     # END SOLUTION

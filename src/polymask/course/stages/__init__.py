@@ -64,7 +64,7 @@ class Stage:
     #: True for rows compared beside the ladder rather than climbed (NumPy, Numba).
     side: bool = False
     #: The lesson that teaches it (``lesson(number)``: its notebook and exercise);
-    #: the side stages are compared in lesson 9's table.
+    #: lesson 9's table compares every stage, side stages included.
     number: int = 0
     #: True when the module defines ``fill(coordinates, shape, out, ...)`` for input
     #: ``polymask.mask`` has validated: it fills `out` (None: a new array) and returns it.
@@ -119,7 +119,7 @@ STAGES: tuple[Stage, ...] = (
           "python_numpy", "course/stages/python_numpy.py", 450.0, slow=True, number=1),
     Stage("numpy", "Vectorized NumPy",
           "Whole-array operations over all pixels, a loop over edges: fast, but memory-hungry.",
-          "numpy_vectorized", "course/stages/numpy_vectorized.py", None, side=True, number=9),
+          "numpy_vectorized", "course/stages/numpy_vectorized.py", None, side=True, number=1),
     Stage("cython_plain", "Cython, Python code compiled unchanged",
           "Compilation alone: the same Python source through Cython.",
           "cython_plain", "course/stages/cython_plain.pyx", 9.0, compiled=True, slow=True, number=2),
@@ -138,7 +138,7 @@ STAGES: tuple[Stage, ...] = (
           number=6),
     Stage("numba", "Numba @njit(parallel=True)",
           "The other road to compiled speed: a JIT compiler and prange in plain Python.",
-          "numba_prange", "course/stages/numba_prange.py", None, threaded=True, side=True, number=9),
+          "numba_prange", "course/stages/numba_prange.py", None, threaded=True, side=True, number=6),
     Stage("opencl", "PyOpenCL kernel, one work-item per pixel",
           "Data-parallel kernels: context, queue, buffers, NDRange; the predicate header shared with C++.",
           "opencl", "course/stages/opencl.py", 0.003, uses_core=True, fills=True, number=7),
@@ -175,7 +175,7 @@ class Lesson:
 
     @property
     def stages(self) -> tuple[Stage, ...]:
-        """The stages this lesson teaches (lesson 9: the side stages its table compares)."""
+        """The stages this lesson teaches (lesson 9 teaches none of its own: its table compares them all)."""
         return tuple(stage for stage in STAGES if stage.number == self.number)
 
 
@@ -215,7 +215,7 @@ def lesson_table() -> str:
              "|---|---|---|---|---|"]
     for entry in LESSONS:
         exercise = f"`{entry.exercise_path}`" if entry.exercise_path else "—"
-        stage_list = ", ".join(f"`{stage.id}` ({stage.source})" for stage in entry.stages)
+        stage_list = ", ".join(f"`{stage.id}` ({stage.source})" for stage in entry.stages) or "every stage above"
         lines.append(f"| {entry.number} | {entry.title} | `{entry.notebook_path}` | {exercise} | {stage_list} |")
     return "\n".join(lines)
 

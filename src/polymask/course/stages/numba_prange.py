@@ -1,4 +1,4 @@
-"""Side stage (lesson 9's table), Numba: the other road to compiled speed.
+"""Side stage (lesson 6, beside the ladder in lesson 9's table), Numba: the other road to compiled speed.
 
 What it teaches: Numba compiles a Python function to machine code when it
 is first called (just in time), from the types of its arguments.  The code

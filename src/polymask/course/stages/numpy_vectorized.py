@@ -1,4 +1,4 @@
-"""Side stage (lesson 9's table), vectorized NumPy: the NumPy way, and what it costs in memory.
+"""Side stage (lesson 1, beside the ladder in lesson 9's table), vectorized NumPy: the NumPy way and its memory.
 
 What it teaches: move the loops over pixels out of Python and into NumPy's
 whole-array operations; keep a Python loop only over the N edges.  For
