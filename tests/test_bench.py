@@ -186,9 +186,10 @@ def test_the_bench_package_keeps_only_the_cli_entry_in_its_init():
     # Their sizes (bench/__init__.py at most 150 lines) are capped by scripts/lint.py.
 
 
+@pytest.mark.wallclock  # the ratio bound holds only where the two calls get the same machine
 def test_alternating_ratio_script_prints_every_case():
-    # benchmarks/alternating.py measures issue 14's all_touched / centre
-    # ratio with the two calls alternated; a smoke run keeps it working.
+    # benchmarks/alternating.py measures the all_touched / centre ratio
+    # with the two calls alternated; a smoke run keeps it working.
     root = Path(__file__).resolve().parents[1]
     capture = subprocess.run([sys.executable, "-m", "benchmarks.alternating", "--quick"],
                              capture_output=True, text=True, check=True, cwd=root)
