@@ -210,7 +210,9 @@ def available_backends() -> dict[str, _backends.Availability]:
     dict of str to Availability
         Each backend's id mapped to a named tuple ``(available, reason)``:
         ``reason`` is empty where it runs, else why not (a missing extra,
-        no OpenCL device, ...).
+        no OpenCL device, ...).  A provider of backends that cannot be
+        loaded (the course left out of an install) appears under its own
+        name, "course", unavailable, with the reason.
 
     Examples
     --------
@@ -218,8 +220,11 @@ def available_backends() -> dict[str, _backends.Availability]:
     >>> polymask.available_backends()["scanline"]
     Availability(available=True, reason='')
     """
-    return {backend: _backends.Availability(not entry.reason, entry.reason)
-            for backend, entry in _backends.backends().items()}
+    found = {backend: _backends.Availability(not entry.reason, entry.reason)
+             for backend, entry in _backends.backends().items()}
+    found.update((name, _backends.Availability(False, f"the backends of {name!r} are missing: {reason}"))
+                 for name, reason in _backends.missing_providers().items())
+    return found
 
 
 def build_info() -> dict[str, Any]:
