@@ -218,9 +218,11 @@ def coverages(polygons: PolygonsLike, shape: ShapeLike, *, transform: TransformL
     # their sweeps.  Each crop is a view of that buffer.
     boxes = _reaches(vertices, flat, rows_cols)
     areas = boxes[:, 2] * boxes[:, 3]
+    # Summed in Python integers: crops of a huge image overflow int64.
+    buffer = result_array(None, (sum(areas.tolist()),), chosen, zeroed=True, what="buffer of coverage crops",
+                          hint="use fewer or smaller polygons per call, or polymask.coverage with window=")
     offsets = np.zeros(len(boxes), dtype=np.int64)
     np.cumsum(areas[:-1], out=offsets[1:])
-    buffer = np.zeros(int(areas.sum()), dtype=chosen)
     _sweep.coverage_crops(vertices, flat.ring_ends, flat.polygon_ends, boxes, offsets, buffer, rule, thread_count)
     return [Crop(buffer[offset:offset + height * width].reshape(height, width), row0, col0)
             for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist())]

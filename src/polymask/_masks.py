@@ -235,6 +235,9 @@ def _united_crop(crop: Crop, other: Crop) -> Crop:
     return Crop(united, row0, col0)
 
 
+#: The way out named when the crops of masks(crop=True) do not fit in memory.
+_CROPS_HINT = "pass fewer or smaller polygons per call"
+
 #: Crops whose polygon's bounding box (clipped to the image) holds more
 #: pixels than this are sampled before the exact boxes are swept.
 _SAMPLED_CROP_PIXELS = 1 << 26
@@ -277,8 +280,6 @@ def _refuse_impossible_crops(vertices: NDArray[Any], flat: PolygonList, rows: in
             at_least += int(y[hit_rows.max()] - y[hit_rows.min()] + 1) * int(x[hit_cols.max()] - x[hit_cols.min()] + 1)
     if at_least <= _SAMPLED_CROP_PIXELS:
         return
-    try:
-        np.empty(at_least, dtype=np.bool_)
-    except (MemoryError, ValueError):
-        raise MemoryError(f"cannot allocate the crops of {len(flat)} masks in a {rows}x{cols} image: they need at "
-                          f"least {at_least:,} bytes ({at_least / 1e9:.1f} GB)") from None
+    # The probe is never touched (no page is mapped) and is freed at once.
+    result_array(None, (at_least,), bool, hint=_CROPS_HINT,
+                 what=f"buffer for the crops of {len(flat)} masks in a {rows}x{cols} image (at least)")

@@ -58,7 +58,7 @@ def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, z
     if out is None:
         try:
             return (np.zeros if zeroed else np.empty)(shape, dtype=dtype)
-        except (MemoryError, ValueError):
+        except (MemoryError, ValueError, OverflowError):  # NumPy: "array is too big", or a size past int64
             label = what if dtype == np.dtype(bool) else f"{dtype} {what}"
             raise cannot_allocate(shape, dtype.itemsize, label, hint) from None
     if dtype == np.dtype(bool):
