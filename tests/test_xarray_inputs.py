@@ -161,6 +161,13 @@ def test_overlapping_regions_in_2d_are_an_error_unless_later_wins():
         pxr.mask_2d([first, second], lon, lat)
     with pytest.raises(ValueError, match="both hold"):
         pxr.mask_2d([first, second], lon, lat, chunks=4).compute()
+    # The index is the grid's, the same with chunks= as without (once the
+    # index inside the block: (0, 0), outside both regions).
+    eager = r"both hold the grid point at index \(4, 4\)"
+    with pytest.raises(ValueError, match=eager):
+        pxr.mask_2d([first, second], lon, lat)
+    with pytest.raises(ValueError, match=eager):
+        pxr.mask_2d([first, second], lon, lat, chunks=4).compute()
     with pytest.raises(ValueError, match="declared overlap=True"):
         pxr.mask_2d(regionmask.Regions([first, second], overlap=True), lon, lat)
     later = pxr.mask_2d([first, second], lon, lat, later_wins=True).values

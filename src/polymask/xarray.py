@@ -63,6 +63,7 @@ from polymask import _core, _inputs, _polygons
 from polymask._describe import short_repr
 from polymask._geometries import geometry_array
 from polymask._rings import PolygonList, vertex_ranges
+from polymask._threads import as_threads
 from polymask._validation import _describe
 from polymask._xarray_grids import LazyOrEager, _EdgePoints, _Grid
 from polymask._xarray_points import PointGrid, point_grid
@@ -244,13 +245,20 @@ def _numbers_of(last: np.ndarray, table: np.ndarray) -> np.ndarray:
     return table[np.where(np.isnan(last), -1, last).astype(np.intp)]
 
 
-def _one_region(last: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """`last`, or ValueError where a point's latest and earliest region differ: two regions hold it."""
+def _one_region(last: np.ndarray, first: np.ndarray,
+                block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> np.ndarray:
+    """`last`, or ValueError where a point's latest and earliest region differ: two regions hold it.
+
+    Of a Dask block, `block_info` places it in the grid, so the message
+    names the point's index in the whole grid, not in the block.
+    """
     same = (last == first) | (np.isnan(last) & np.isnan(first))
     if not same.all():
         where = np.unravel_index(int(np.argmin(same)), same.shape)
+        origin = [0] * last.ndim if block_info is None else [begin for begin, _ in block_info[0]["array-location"]]
+        index = tuple(int(k) + begin for k, begin in zip(where, origin))
         raise ValueError(f"regions {int(first[where])} and {int(last[where])} (by position) both hold the grid "
-                         f"point at index {tuple(int(k) for k in where)}: a 2-D mask gives each point one number; "
+                         f"point at index {index}: a 2-D mask gives each point one number; "
                          "use mask_3d, or pass later_wins=True for the later region's number")
     return last
 
@@ -429,7 +437,7 @@ def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, ro
         last = int(ends[-1]) if len(ends) else first
         if last > first:
             _core.fill(np.ascontiguousarray(vertices[first:last]), layers[index].view(np.uint8), row0=row0, col0=col0,
-                       rule=_core.EVEN_ODD, threads=_threads(layers[index].size),
+                       rule=_core.EVEN_ODD, threads=as_threads(None),
                        ring_ends=np.ascontiguousarray(ends - first))
         ring_begin = ring_end
 
@@ -491,7 +499,7 @@ def _burn(grid: _Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chu
     if chunks is None and points <= LAZY_POINTS:
         out = np.full(grid.fill_shape, np.nan)
         _polygons.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD,
-                        _threads(points))
+                            as_threads(None))
         if edges is not None:
             edges.patch(out, 0, 0)
         return grid.reorder(out)
@@ -542,8 +550,3 @@ def _lookup(block: NDArray[np.int32], table: NDArray[np.float64], edges: _EdgePo
         (row0, _), (col0, _) = block_info[0]["array-location"]
         edges.patch(numbers, row0, col0)
     return numbers
-
-
-def _threads(points: int) -> int:
-    """Core threads for a fill of `points`: one for small grids, where starting threads costs more."""
-    return 1 if points < 2**22 else 0
