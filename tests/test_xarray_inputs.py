@@ -17,7 +17,7 @@ import xarray as xr
 from shapely.geometry import box
 
 import polymask.xarray as pxr
-from polymask._xarray_grids import _Grid
+from polymask._xarray_grids import Grid
 from polymask._xarray_points import PointGrid, point_grid
 from polymask._xarray_rectilinear import RectilinearGrid
 from tests.ar6_data import ar6_cache
@@ -85,7 +85,7 @@ def test_one_dimensional_grids_off_a_lattice_are_filled_at_their_own_coordinates
 
 def grid_of(lon, lat):
     triangle = np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]])
-    return _Grid.from_arguments(lon, lat, None, triangle, None, point_grid, RectilinearGrid)
+    return Grid.from_arguments(lon, lat, None, triangle, None, point_grid, RectilinearGrid)
 
 
 @pytest.mark.parametrize("lon, lat", [

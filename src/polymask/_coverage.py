@@ -140,7 +140,7 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
-    result = _fraction_buffer(out, out_shape, _coverage_dtype(dtype, out))
+    result = _fraction_buffer(out, out_shape, coverage_dtype(dtype, out))
     # A fresh result is np.zeros (calloc): the sweep then writes only the
     # cells the region meets, and pages it never reaches stay untouched.
     _sweep.coverage(coordinates, result, row0, col0, rule, thread_count, ring_ends, out is None)
@@ -211,7 +211,7 @@ def coverages(polygons: PolygonsLike, shape: ShapeLike, *, transform: TransformL
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    chosen = _coverage_dtype(dtype, None)
+    chosen = coverage_dtype(dtype, None)
     vertices = flat.vertices
     # Every crop in one buffer, filled by one core call (threads across
     # polygons): a loop over 10,000 regions in Python cost as much again as
@@ -258,7 +258,7 @@ def _reaches(vertices: NDArray[Any], flat: PolygonList, end: tuple[int, int]) ->
     return boxes
 
 
-def _coverage_dtype(dtype: Any, out: Any) -> np.dtype[Any]:
+def coverage_dtype(dtype: Any, out: Any) -> np.dtype[Any]:
     chosen = output_dtype(dtype, out, COVERAGE_DTYPES, "float64, float32 or uint8", "dtype float64, float32 or uint8")
     return np.dtype(np.float64) if chosen is None else chosen
 

@@ -22,10 +22,11 @@ from numpy.typing import NDArray
 
 from polymask import _inputs, _points, _polygons
 from polymask._bounds import polygon_bounds
+from polymask._describe import describe as _describe
 from polymask._outputs import result_array
 from polymask._rings import PolygonList, vertex_ranges
 from polymask._threads import as_threads
-from polymask._validation import _describe, as_fill_rule, as_shape
+from polymask._validation import as_fill_rule, as_shape
 from polymask.typing import FillRule, MaskArray, PolygonsLike, ShapeLike, TransformLike
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
@@ -228,7 +229,7 @@ def _united_crop(crop: Crop, other: Crop) -> Crop:
     row0, col0 = min(crop.row0, other.row0), min(crop.col0, other.col0)
     row1 = max(crop.row0 + crop.mask.shape[0], other.row0 + other.mask.shape[0])
     col1 = max(crop.col0 + crop.mask.shape[1], other.col0 + other.mask.shape[1])
-    united = np.zeros((row1 - row0, col1 - col0), dtype=bool)
+    united = result_array(None, (row1 - row0, col1 - col0), bool, zeroed=True, what="crop", hint=_CROPS_HINT)
     for piece in (crop, other):
         height, width = piece.mask.shape
         united[piece.row0 - row0:piece.row0 - row0 + height, piece.col0 - col0:piece.col0 - col0 + width] |= piece.mask

@@ -2,13 +2,13 @@
 
 A regular longitude/latitude grid (1-D coordinates on an exact lattice, after
 wrapping: every coordinate within a small share of regionmask's nudge of it)
-is filled by the scanline core in a sample-point frame (``_Grid``);
+is filled by the scanline core in a sample-point frame (``Grid``);
 the points regionmask tries a second time (the dateline column, the South
-Pole row) are ``_EdgePoints``.  The coordinate checks and the longitude
+Pole row) are ``EdgeRetries``.  The coordinate checks and the longitude
 wrapping live here too.  Other 1-D grids are filled at their own
 coordinates (polymask/_xarray_rectilinear.py) and 2-D lon/lat go through
 ``polymask.contains`` (polymask/_xarray_points.py); polymask.xarray hands
-both to ``_Grid.from_arguments``.
+both to ``Grid.from_arguments``.
 """
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ import xarray as xr
 from numpy.typing import NDArray
 
 from polymask import _core, _polygons
+from polymask._describe import describe as _describe
+from polymask._outputs import result_array
 from polymask._rings import PolygonList
-from polymask._validation import _describe
 
 if TYPE_CHECKING:
     import dask.array as da
@@ -31,6 +32,9 @@ LazyOrEager = Union[NDArray[Any], "da.Array"]
 
 #: What wrap_lon= takes: None (from the regions), True, False, 180 or 360.
 WrapLon = Union[bool, float, None]
+
+#: The way out named when a grid's result does not fit in memory.
+GRID_HINT = "pass chunks= for a lazy Dask result filled block by block"
 
 #: wrap(lon_values): longitudes wrapped to the regions' convention.
 Wrap = Callable[[LazyOrEager], LazyOrEager]
@@ -43,7 +47,7 @@ _PointGridT = TypeVar("_PointGridT")
 PointGridFactory = Callable[[Any, Any, Hashable, Hashable, Wrap, WrapLon], _PointGridT]
 
 #: rectilinear_grid(wrapped_lon, lat_values, grid, wrap_lon) of polymask/_xarray_rectilinear.py.
-RectilinearGridFactory = Callable[[NDArray[np.float64], NDArray[np.float64], "_Grid", WrapLon], _PointGridT]
+RectilinearGridFactory = Callable[[NDArray[np.float64], NDArray[np.float64], "Grid", WrapLon], _PointGridT]
 
 # regionmask tests each grid point 1e-8 degrees west and 1e-10 south of where it is (both its
 # rasterio and its shapely path), so a point on a border shared by two regions belongs to one of
@@ -59,7 +63,7 @@ _LAT_NAMES = ("lat", "latitude")
 # ---- grids ---------------------------------------------------------------------
 
 
-class _Grid:
+class Grid:
     """Where to sample: the grid's coordinates and how polygon coordinates map onto it.
 
     For point grids, the fill runs on the grid sorted east to west and north
@@ -85,7 +89,7 @@ class _Grid:
     @classmethod
     def from_arguments(cls, lon: Any, lat: Any, like: object, vertices: NDArray[np.float64], wrap_lon: WrapLon,
                        point_grid: PointGridFactory[_PointGridT],
-                       rectilinear_grid: RectilinearGridFactory[_PointGridT] | None = None) -> _Grid | _PointGridT:
+                       rectilinear_grid: RectilinearGridFactory[_PointGridT] | None = None) -> Grid | _PointGridT:
         """The grid of the public arguments; `point_grid` builds the grids that are not regular.
 
         point_grid(lon, lat, lon_name, lat_name, wrap, wrap_lon), with wrap(lon_values) wrapping
@@ -112,7 +116,7 @@ class _Grid:
             if isinstance(lat, xr.DataArray) and lat.ndim == 1:
                 lat_name = lat.dims[0]
         if lon is not None and lat is not None and (_ndim(lon, "lon") != 1 or _ndim(lat, "lat") != 1
-                                                    or _one_dim(lon, lat)):  # curvilinear or unstructured
+                                                    or one_dim(lon, lat)):  # curvilinear or unstructured
             return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
         lon_values = _coordinate(lon, "lon")
         lat_values = _coordinate(lat, "lat")
@@ -153,7 +157,7 @@ class _Grid:
         return rectilinear_grid(wrapped, lat_values, cls(lon_values, lat_values, lon_name, lat_name), wrap_lon)
 
     @classmethod
-    def _from_rio(cls, like: xr.DataArray | xr.Dataset) -> _Grid:
+    def _from_rio(cls, like: xr.DataArray | xr.Dataset) -> Grid:
         try:
             import rioxarray  # noqa: F401  (registers the .rio accessor)
 
@@ -212,7 +216,7 @@ class _Grid:
         shifted[:, 0] -= 360.0
         return self.sample_frame(shifted, pole=pole)
 
-    def edge_points(self, flat: PolygonList, values: np.ndarray) -> "_EdgePoints | None":
+    def edge_points(self, flat: PolygonList, values: np.ndarray) -> "EdgeRetries | None":
         """The second try of the points at 180 W / 0 E and at -90 N (regionmask's edge points), or None."""
         col, row = self.dateline_col, self.pole_row
         if col is None and row is None:
@@ -220,7 +224,8 @@ class _Grid:
         rows, cols = self.fill_shape
 
         def burn(frame: NDArray[np.float64], height: int, width: int, row0: int, col0: int) -> NDArray[np.float64]:
-            out = np.full((height, width), np.nan)
+            out = result_array(None, (height, width), np.float64, fill_value=np.nan, what="edge of a region grid",
+                               hint=GRID_HINT)
             _polygons.rasterize(frame, flat.ring_ends, flat.polygon_ends, values, out, row0, col0, _core.EVEN_ODD, 1)
             return out
 
@@ -230,7 +235,7 @@ class _Grid:
             assert row is not None and col is not None  # column and pole are burnt only where they are
             corner = burn(self.dateline_frame(flat.vertices, pole=True), 1, 1, row, col)[0, 0]
             column[row] = pole[col] = corner
-        return _EdgePoints(col, column, row, pole)
+        return EdgeRetries(col, column, row, pole)
 
     def reorder(self, filled: LazyOrEager) -> LazyOrEager:
         """Rows and columns of a fill (..., lat, lon) back in the grid's order."""
@@ -264,7 +269,7 @@ def reorder(filled: LazyOrEager, lat_order: NDArray[np.intp], lon_order: NDArray
     return filled[..., cols]
 
 
-class _EdgePoints:
+class EdgeRetries:
     """The second try of a grid's edge points: region numbers (NaN: none) of the dateline column and the pole row."""
 
     def __init__(self, col: int | None, column: NDArray[np.float64] | None, row: int | None,
@@ -284,7 +289,7 @@ class _EdgePoints:
             block[self.row - row0] = np.where(np.isnan(at), self.pole[col0:col0 + width], at)
 
 
-def _one_dim(lon: object, lat: object) -> bool:
+def one_dim(lon: object, lat: object) -> bool:
     """Whether lon and lat are 1-D DataArrays on one shared dim: the cells of an unstructured grid."""
     return (isinstance(lon, xr.DataArray) and isinstance(lat, xr.DataArray) and lon.ndim == lat.ndim == 1
             and lon.dims == lat.dims)

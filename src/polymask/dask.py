@@ -47,7 +47,7 @@ from numpy.typing import ArrayLike
 
 from polymask import _core, _coverage_sweep, _inputs, _polygons
 from polymask._bounds import polygon_bounds
-from polymask._coverage import _coverage_dtype
+from polymask._coverage import coverage_dtype
 from polymask._describe import short_repr
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
@@ -123,12 +123,12 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    block_chunks = _chunks(chunks, rows_cols, np.dtype(bool))
+    block_chunks = checked_chunks(chunks, rows_cols, np.dtype(bool))
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks, touched)
     polygon = delayed(rings, name=f"polymask-polygon-{token}", pure=True)
     lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-        _mask_block, polygon, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
+        _mask_block, polygon, rule, thread_count, block_starts(block_chunks), all_touched=touched,
         chunks=block_chunks, dtype=bool, meta=np.empty((0, 0), dtype=bool), name=f"polymask-mask-{token}")
     return lazy
 
@@ -197,19 +197,19 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
-    block_chunks = _chunks(chunks, rows_cols, labels.dtype)
+    block_chunks = checked_chunks(chunks, rows_cols, labels.dtype)
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks, touched)
-    burn = delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
+    burn = delayed(Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
     lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-        _rasterize_block, burn, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
+        rasterize_block, burn, rule, thread_count, block_starts(block_chunks), all_touched=touched,
         chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
         name=f"polymask-rasterize-{token}")
     return lazy
 
 
-class _Burn:
+class Burn:
     """What every block of a label image needs: the flat polygons, their labels, and their boxes.
 
     A block burns only the polygons whose box comes within two pixels of it
@@ -291,7 +291,7 @@ def _snapshot_rings(rings: Rings) -> Rings:
     return Rings(rings.vertices.copy(), ring_ends)
 
 
-def _chunks(chunks: Any, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def checked_chunks(chunks: Any, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Dask's block sizes for `chunks`, at most MAX_BLOCKS blocks of at least one pixel; ValueError otherwise."""
     expected = f"chunks must be block sizes for an array of shape {shape}, positive integers"
     count = _simple_block_count(chunks, shape)  # before normalizing: chunks=1 on a huge image is refused cheaply
@@ -328,7 +328,7 @@ def _refuse_block_count(chunks: Any, count: int) -> NoReturn:
                      f"(each block is a Dask task); use larger chunks, such as the default {DEFAULT_CHUNK}")
 
 
-def _block_starts(block_chunks: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def block_starts(block_chunks: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The first row of each block row and the first column of each block column, plus the ends."""
     row_sizes, col_sizes = block_chunks
     return tuple(itertools.accumulate(row_sizes, initial=0)), tuple(itertools.accumulate(col_sizes, initial=0))
@@ -354,8 +354,8 @@ def _mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: i
     return block
 
 
-def _rasterize_block(burn: _Burn, rule: int, threads: int, starts: Any, all_touched: int = 0,
-                     block_id: Any = None) -> np.ndarray:
+def rasterize_block(burn: Burn, rule: int, threads: int, starts: Any, all_touched: int = 0,
+                    block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat, labels = burn.reaching(row0, col0, height, width)
@@ -421,12 +421,12 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    fraction_dtype = _coverage_dtype(dtype, None)
-    block_chunks = _chunks(chunks, rows_cols, fraction_dtype)
+    fraction_dtype = coverage_dtype(dtype, None)
+    block_chunks = checked_chunks(chunks, rows_cols, fraction_dtype)
     token = dask.base.tokenize(coordinates, ring_ends, rows_cols, rule, fraction_dtype.str, block_chunks)
     rings = delayed((coordinates, ring_ends), name=f"polymask-coverage-polygon-{token}", pure=True)
     lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-        _coverage_block, rings, rule, thread_count, fraction_dtype, _block_starts(block_chunks), chunks=block_chunks,
+        _coverage_block, rings, rule, thread_count, fraction_dtype, block_starts(block_chunks), chunks=block_chunks,
         dtype=fraction_dtype, meta=np.empty((0, 0), dtype=fraction_dtype), name=f"polymask-coverage-{token}")
     return lazy
 
