@@ -129,9 +129,9 @@ def _holding_the_gil(stage: Stage, call: Callable[[], np.ndarray], shape: tuple[
                      edge_tests: int) -> np.ndarray:
     """call() of a stage that keeps the GIL: directly when its last speed says it ends soon, else in a child.
 
-    The fork costs milliseconds (5-10 ms on the standard problem, of 55 ms
-    for cython_typed): a benchmark's repeated calls pay it once, on the
-    first, which measures the stage's speed.
+    The fork costs milliseconds (csrc/bench/STEPS.md): a benchmark's
+    repeated calls pay it once, on the first, which measures the stage's
+    speed.
     """
     rate = _seconds_per_edge_test.get(stage.id)
     direct = rate is not None and rate * edge_tests < _DIRECT_SECONDS
