@@ -90,8 +90,11 @@ def as_threads(threads: object) -> int:
     None or 0 means the default (see :func:`threads`): the innermost block or
     threadpoolctl's limit here, else the core's (the environment, the CPUs).
     """
-    count = 0 if threads is None else checked_thread_count(threads, "threads")
-    return count or pinned_threads()
+    if threads is None:
+        return pinned_threads()
+    if type(threads) is int and 0 < threads <= MAX_THREADS:  # the common count, checked in one step
+        return threads
+    return checked_thread_count(threads, "threads") or pinned_threads()
 
 
 def _register_with_threadpoolctl() -> None:
