@@ -152,7 +152,7 @@ class RectilinearGrid(PointGrid):
     def _lazy_windows(self, chunks: object, window: Window, dtype: DTypeLike, layers: int | None = None) -> da.Array:
         import dask.array as da
 
-        from polymask.dask import checked_chunks
+        from polymask._dask_blocks import checked_chunks
 
         try:
             block_chunks = checked_chunks(chunks, self.fill_shape, np.dtype(dtype))

@@ -74,7 +74,7 @@ from polymask.typing import MaskArray, PolygonLike
 if TYPE_CHECKING:
     import dask.array as da
 
-#: polymask.dask.checked_chunks: (chunks, shape, dtype) -> one tuple of block sizes per axis.
+#: polymask._dask_blocks.checked_chunks: (chunks, shape, dtype) -> one tuple of block sizes per axis.
 ChunkCheck = Callable[[Any, tuple[int, int], np.dtype[Any]], tuple[tuple[int, ...], tuple[int, ...]]]
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
@@ -363,7 +363,7 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     else:
         import dask.array as da
 
-        from polymask.dask import DEFAULT_CHUNK, checked_chunks
+        from polymask._dask_blocks import DEFAULT_CHUNK, checked_chunks
 
         block_chunks = _block_chunks(checked_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
         layers = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
@@ -509,7 +509,7 @@ def _burn(grid: Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chun
     import dask.array as da
     from dask.delayed import delayed  # dask's namespace re-exports it without declaring it
 
-    from polymask.dask import DEFAULT_CHUNK, Burn, block_starts, checked_chunks, rasterize_block
+    from polymask._dask_blocks import DEFAULT_CHUNK, Burn, block_starts, checked_chunks, rasterize_block
 
     # The lazy burn's background is 0, so burn index + 1 and look the numbers up per block.
     indices = np.arange(1, len(flat) + 1, dtype=np.int32)
