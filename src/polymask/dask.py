@@ -44,9 +44,9 @@ from numpy.typing import ArrayLike
 
 from polymask import _inputs
 from polymask._coverage import coverage_dtype
-from polymask._dask_blocks import (  # DEFAULT_CHUNK and MAX_BLOCKS: documented as this module's
-    DEFAULT_CHUNK,
-    MAX_BLOCKS,  # noqa: F401
+from polymask._dask_blocks import DEFAULT_CHUNK as DEFAULT_CHUNK  # documented as this module's, like MAX_BLOCKS
+from polymask._dask_blocks import MAX_BLOCKS as MAX_BLOCKS
+from polymask._dask_blocks import (
     Burn,
     block_starts,
     checked_chunks,
