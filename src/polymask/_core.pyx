@@ -36,6 +36,8 @@ cdef extern from "testing.hpp" namespace "polymask::testing" nogil:
 
 import numpy as np
 
+from polymask._outputs import MASK_HINT, new_array
+
 
 # ---- Ctrl-C during a fill, for every module of the process -------------------
 # Python runs signal handlers only on the main thread, and only between
@@ -113,8 +115,7 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None, *
 MAX_SIDE = 2**31 - 1
 MAX_THREADS = 1024
 
-_empty = np.empty
-_zeros = np.zeros
+_BOOL = np.dtype(bool)
 
 
 cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t height, int64_t width,
@@ -128,7 +129,7 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
     polygon.reset(owned)
     cdef Window window = window_at(row0, col0, height, width)
     cdef bint write_all = writes_every_byte(polygon.get()[0], window, 1)
-    result = (_empty if write_all else _zeros)((height, width), dtype=bool)
+    result = new_array((height, width), _BOOL, not write_all, "mask", MASK_HINT)  # the one allocator
     cdef Py_buffer buffer
     PyObject_GetBuffer(result, &buffer, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
     try:

@@ -56,11 +56,7 @@ def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, z
     """
     dtype = np.dtype(dtype)
     if out is None:
-        try:
-            new = (np.zeros if zeroed else np.empty)(shape, dtype=dtype)
-        except (MemoryError, ValueError, OverflowError):  # NumPy: "array is too big", or a size past int64
-            label = what if dtype == np.dtype(bool) else f"{dtype} {what}"
-            raise cannot_allocate(shape, dtype.itemsize, label, hint) from None
+        new = new_array(shape, dtype, zeroed, what, hint)
         if fill_value is not None:
             new.fill(fill_value)
         return new
@@ -73,6 +69,18 @@ def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, z
         raise TypeError(f"out must be a NumPy array{out_kinds}, got {describe(out)}")
     check_out_layout(out, shape, axes)
     return out
+
+
+def new_array(shape: tuple[int, ...], dtype: np.dtype[Any], zeroed: bool, what: str, hint: str) -> np.ndarray:
+    """result_array's new array, for a caller that has its NumPy dtype already (the bindings' fast path)."""
+    try:
+        return (_zeros if zeroed else _empty)(shape, dtype=dtype)
+    except (MemoryError, ValueError, OverflowError):  # NumPy: "array is too big", or a size past int64
+        label = what if dtype == _BOOL else f"{dtype} {what}"
+        raise cannot_allocate(shape, dtype.itemsize, label, hint) from None
+
+
+_zeros, _empty, _BOOL = np.zeros, np.empty, np.dtype(bool)
 
 
 def check_out_layout(out: np.ndarray, shape: tuple[int, ...], axes: str = "") -> None:
