@@ -5,7 +5,7 @@ wrapping: every coordinate within a small share of regionmask's nudge of it)
 is filled by the scanline core in a sample-point frame (``Grid``);
 the points regionmask tries a second time (the dateline column, the South
 Pole row) are ``EdgeRetries``.  The coordinate checks and the longitude
-wrapping live here too.  Other 1-D grids are filled at their own
+wrapping are polymask/_xarray_coordinates.py's.  Other 1-D grids are filled at their own
 coordinates (polymask/_xarray_rectilinear.py) and 2-D lon/lat go through
 ``polymask.contains`` (polymask/_xarray_points.py); polymask.xarray hands
 both to ``Grid.from_arguments``.
@@ -13,7 +13,7 @@ both to ``Grid.from_arguments``.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any, TypeVar, Union, overload
+from typing import Any, TypeVar
 
 import numpy as np
 import xarray as xr
@@ -23,15 +23,14 @@ from polymask import _core, _polygons
 from polymask._describe import describe as _describe
 from polymask._outputs import result_array
 from polymask._rings import PolygonList
-
-if TYPE_CHECKING:
-    import dask.array as da
-
-#: A fill held in memory, or a lazy one computed block by block.
-LazyOrEager = Union[NDArray[Any], "da.Array"]
-
-#: What wrap_lon= takes: None (from the regions), True, False, 180 or 360.
-WrapLon = Union[bool, float, None]
+from polymask._xarray_coordinates import (
+    LazyOrEager,
+    WrapLon,
+    coordinate_vector,
+    ndim_of,
+    one_dim,
+    wrap_longitudes,
+)
 
 #: The way out named when a grid's result does not fit in memory.
 GRID_HINT = "pass chunks= for a lazy Dask result filled block by block"
@@ -115,12 +114,13 @@ class Grid:
                 lon_name = lon.dims[0]
             if isinstance(lat, xr.DataArray) and lat.ndim == 1:
                 lat_name = lat.dims[0]
-        if lon is not None and lat is not None and (_ndim(lon, "lon") != 1 or _ndim(lat, "lat") != 1
+        if lon is not None and lat is not None and (ndim_of(lon, "lon") != 1 or ndim_of(lat, "lat") != 1
                                                     or one_dim(lon, lat)):  # curvilinear or unstructured
-            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
-        lon_values = _coordinate(lon, "lon")
-        lat_values = _coordinate(lat, "lat")
-        wrapped = _wrap(lon_values, vertices, wrap_lon)
+            return point_grid(lon, lat, lon_name, lat_name,
+                              lambda values: wrap_longitudes(values, vertices, wrap_lon), wrap_lon)
+        lon_values = coordinate_vector(lon, "lon")
+        lat_values = coordinate_vector(lat, "lat")
+        wrapped = wrap_longitudes(lon_values, vertices, wrap_lon)
         lon_order = np.argsort(-wrapped, kind="stable")  # east to west
         lat_order = np.argsort(-lat_values, kind="stable")  # north to south
         lon_step = _lattice_step(wrapped[lon_order], NUDGE_LON)
@@ -153,7 +153,8 @@ class Grid:
                      rectilinear_grid: RectilinearGridFactory[_PointGridT] | None) -> _PointGridT:
         """1-D coordinates off any lattice: filled at their exact values (NaN ones: point by point)."""
         if rectilinear_grid is None or not (np.isfinite(wrapped).all() and np.isfinite(lat_values).all()):
-            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
+            return point_grid(lon, lat, lon_name, lat_name,
+                              lambda values: wrap_longitudes(values, vertices, wrap_lon), wrap_lon)
         return rectilinear_grid(wrapped, lat_values, cls(lon_values, lat_values, lon_name, lat_name), wrap_lon)
 
     @classmethod
@@ -289,85 +290,9 @@ class EdgeRetries:
             block[self.row - row0] = np.where(np.isnan(at), self.pole[col0:col0 + width], at)
 
 
-def one_dim(lon: object, lat: object) -> bool:
-    """Whether lon and lat are 1-D DataArrays on one shared dim: the cells of an unstructured grid."""
-    return (isinstance(lon, xr.DataArray) and isinstance(lat, xr.DataArray) and lon.ndim == lat.ndim == 1
-            and lon.dims == lat.dims)
-
-
-def _ndim(values: Any, name: str) -> int:
-    """np.ndim(values), or TypeError naming `name` where NumPy cannot read them (ragged, nested past 64 levels)."""
-    if isinstance(values, (str, bytes, dict, set)):
-        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}")
-    try:
-        return np.ndim(values)
-    except (TypeError, ValueError, RecursionError):
-        raise TypeError(f"{name} must be an array of numbers, got {_describe(values)}") from None
-
-
-def _coordinate(values: object, name: str) -> NDArray[np.float64]:
-    if values is None:
-        raise TypeError(f"{name} is required: pass 1-D lon and lat coordinates, or like= a DataArray / Dataset")
-    array = coordinate_array(values, name)
-    if array.ndim != 1 or len(array) < 1:
-        raise ValueError(f"{name} must be a 1-D array of at least one coordinate, got {_describe(values)}")
-    return array
-
-
-def coordinate_array(values: object, name: str) -> NDArray[np.float64]:
-    """`values` as float64, or TypeError naming what came: real numbers only (no complex, dates, dicts)."""
-    if isinstance(values, (str, bytes, dict, set)):
-        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}")
-    try:
-        array = np.asarray(values)
-        if array.dtype == object:
-            array = array.astype(np.float64)
-    except (TypeError, ValueError, RecursionError):
-        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}") from None
-    if array.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be real numbers (integers or floats), got an array of dtype {array.dtype}")
-    return array.astype(np.float64, copy=False)
-
-
-@overload
-def _wrap(lon: NDArray[np.float64], vertices: NDArray[np.float64], wrap_lon: WrapLon) -> NDArray[np.float64]: ...
-@overload
-def _wrap(lon: LazyOrEager, vertices: NDArray[np.float64], wrap_lon: WrapLon) -> LazyOrEager: ...
-def _wrap(lon: LazyOrEager, vertices: NDArray[np.float64], wrap_lon: WrapLon) -> LazyOrEager:
-    """The grid's longitudes in the regions' convention (-180..180 or 0..360)."""
-    if wrap_lon is False or (wrap_lon is None and len(vertices) == 0):
-        return lon
-    if wrap_lon is True:  # regionmask's meaning: to the other convention than the grid's own
-        wrap_lon = 360 if _is_180(lon, "the grid's longitudes") else 180
-    elif wrap_lon is None:
-        low, high = float(vertices[:, 0].min()), float(vertices[:, 0].max())
-        # Rounded to 1e-6 degrees, as regionmask decides: real files carry a few ulps of noise
-        # (Natural Earth reaches 180.00000000000006).
-        if round(low, 6) < 0 and round(high, 6) > 180:
-            raise ValueError(f"the regions' longitudes span {low}..{high}: neither -180..180 nor 0..360; "
-                             "pass wrap_lon=False to use them as they are")
-        wrap_lon = 360 if round(high, 6) > 180 else 180
-    if wrap_lon == 360:
-        return np.mod(lon, 360.0)
-    if wrap_lon == 180:
-        return np.where((lon < -180) | (lon >= 180), np.mod(lon + 180.0, 360.0) - 180.0, lon)
-    raise ValueError(f"wrap_lon must be None, True, False, 180 or 360, got {_describe(wrap_lon)}")
-
-
 #: How far a coordinate may stray from the fitted lattice, as a share of the nudge: the fill tests
 #: the lattice's points, so only borders within this share of a nudged point could tell them apart.
 LATTICE_TOLERANCE = 1 / 64
-
-
-def _is_180(lon: LazyOrEager, what: str) -> bool:
-    """Whether longitudes are in -180..180 (else 0..360), read rounded to 1e-6 degrees as regionmask reads them."""
-    finite = lon[np.isfinite(lon)]
-    if not finite.size:
-        return True
-    low, high = round(float(finite.min()), 6), round(float(finite.max()), 6)
-    if low < 0 and high > 180:
-        raise ValueError(f"{what} span {low}..{high}: neither -180..180 nor 0..360; pass wrap_lon=180 or 360")
-    return high <= 180
 
 
 def _lattice_step(descending: np.ndarray, nudge: float) -> float | None:

@@ -27,16 +27,8 @@ from polymask._describe import describe as _describe
 from polymask._outputs import result_array
 from polymask._rings import PolygonList
 from polymask._threads import as_threads
-from polymask._xarray_grids import (
-    GRID_HINT,
-    NUDGE_LAT,
-    NUDGE_LON,
-    LazyOrEager,
-    Wrap,
-    WrapLon,
-    coordinate_array,
-    one_dim,
-)
+from polymask._xarray_coordinates import LazyOrEager, WrapLon, coordinate_array, one_dim
+from polymask._xarray_grids import GRID_HINT, NUDGE_LAT, NUDGE_LON, Wrap
 from polymask.typing import MaskArray
 
 if TYPE_CHECKING:

@@ -28,7 +28,8 @@ from numpy.typing import DTypeLike, NDArray
 from polymask import _points
 from polymask._outputs import result_array
 from polymask._rings import PolygonList, vertex_ranges
-from polymask._xarray_grids import GRID_HINT, NUDGE_LAT, NUDGE_LON, Grid, LazyOrEager, WrapLon, reorder
+from polymask._xarray_coordinates import LazyOrEager, WrapLon
+from polymask._xarray_grids import GRID_HINT, NUDGE_LAT, NUDGE_LON, Grid, reorder
 from polymask._xarray_points import PointGrid, second_try, which_region
 from polymask.typing import MaskArray
 

@@ -66,7 +66,8 @@ from polymask._geometries import geometry_array
 from polymask._outputs import result_array
 from polymask._rings import PolygonList, vertex_ranges
 from polymask._threads import as_threads
-from polymask._xarray_grids import GRID_HINT, EdgeRetries, Grid, LazyOrEager
+from polymask._xarray_coordinates import LazyOrEager
+from polymask._xarray_grids import GRID_HINT, EdgeRetries, Grid
 from polymask._xarray_points import PointGrid, point_grid
 from polymask._xarray_rectilinear import RectilinearGrid
 from polymask.typing import MaskArray, PolygonLike
