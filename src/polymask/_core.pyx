@@ -36,7 +36,8 @@ cdef extern from "testing.hpp" namespace "polymask::testing" nogil:
 
 import numpy as np
 
-from polymask._outputs import MASK_HINT, new_array
+from polymask._outputs import MASK_HINT as _MASK_HINT
+from polymask._outputs import new_array as _new_array
 
 
 # ---- Ctrl-C during a fill, for every module of the process -------------------
@@ -129,7 +130,7 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
     polygon.reset(owned)
     cdef Window window = window_at(row0, col0, height, width)
     cdef bint write_all = writes_every_byte(polygon.get()[0], window, 1)
-    result = new_array((height, width), _BOOL, not write_all, "mask", MASK_HINT)  # the one allocator
+    result = _new_array((height, width), _BOOL, not write_all, "mask", _MASK_HINT)  # the one allocator
     cdef Py_buffer buffer
     PyObject_GetBuffer(result, &buffer, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
     try:
