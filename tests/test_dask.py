@@ -102,7 +102,7 @@ def test_all_touched_blocks_equal_the_in_memory_all_touched(fill_rule):
 @pytest.mark.parametrize("chunks", [7, 16, 50])
 def test_label_blocks_burn_only_nearby_polygons_and_equal_the_in_memory_labels(chunks, all_touched):
     # Each block burns only the polygons whose boxes come within two pixels
-    # of it (polymask.dask._Burn): small ones across block edges, one with a
+    # of it (polymask._dask_blocks.Burn): small ones across block edges, one with a
     # hole, a big self-crossing one, an empty one, one far outside, and one
     # with a coordinate past 2^40 (which every block keeps).
     import polymask.dask
@@ -122,8 +122,8 @@ def test_label_blocks_burn_only_nearby_polygons_and_equal_the_in_memory_labels(c
 
 
 def test_a_label_block_takes_the_polygons_near_it_in_order():
+    from polymask._dask_blocks import Burn
     from polymask._inputs import polygons as as_polygon_list
-    from polymask.dask import _Burn
 
     polygons = [np.array([[1.0, 1.0], [5.0, 1.0], [3.0, 5.0]]),                       # top left
                 [np.array([[40.0, 40], [60, 40], [60, 60], [40, 60]]),
@@ -132,7 +132,7 @@ def test_a_label_block_takes_the_polygons_near_it_in_order():
                 {"type": "Polygon", "coordinates": []},                                  # empty
                 np.array([[0.0, 0.0], [2.0**45, 5.0], [3.0, 100.0]])]                   # far: everywhere
     flat = as_polygon_list(polygons)
-    burn = _Burn(flat, np.arange(1, 6, dtype=np.uint8))
+    burn = Burn(flat, np.arange(1, 6, dtype=np.uint8))
     chosen, labels = burn.reaching(0, 0, 20, 20)
     assert labels.tolist() == [1, 5]
     assert chosen.vertices.tolist() == flat.vertices[:3].tolist() + flat.vertices[-3:].tolist()

@@ -63,3 +63,29 @@ def test_opencl_input_is_checked_once(monkeypatch):
     assert_same_mask(out.astype(bool), result, "opencl out=")
     polymask.course.stages.opencl.mask(vertices, (64, 80))  # a learner's direct call is checked at its boundary
     assert len(checked) == 1
+
+
+def test_a_gil_holding_stage_run_in_its_child_gives_the_same_mask(monkeypatch):
+    """A long call of cython_typed runs in a forked child (Ctrl-C can end it); its mask is the contract's."""
+    from polymask.course.stages import _running
+
+    monkeypatch.setattr(_running, "_seconds_per_edge_test", {})  # no speed known yet: the child runs it
+    children = []
+    in_a_child = _running._in_a_child_process
+    monkeypatch.setattr(_running, "_in_a_child_process", lambda *args: children.append(1) or in_a_child(*args))
+    shape = (300, 400)
+    vertices = random_polygon(24, 300)
+    out = np.ones(shape, dtype=np.uint8)
+    assert polymask.mask(vertices, shape, backend="cython_typed", out=out) is out
+    assert children == [1]
+    assert_same_mask(out.view(bool), polymask.mask(vertices, shape), "cython_typed in a child")
+
+
+def test_an_error_in_the_stage_s_child_reaches_the_caller():
+    from polymask.course.stages import _running
+
+    def failing():
+        raise ValueError("raised in the child")
+
+    with pytest.raises(ValueError, match="raised in the child"):
+        _running._in_a_child_process(failing, (2, 2))

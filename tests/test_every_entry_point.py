@@ -140,6 +140,9 @@ def test_a_good_polygon_fills_out_in_place(entry):
     assert not np.array_equal(out, before), entry
 
 
+#: A triangle over half of the largest image.
+HUGE = [(0.0, 0.0), (2.0**31 - 2, 0.0), (0.0, 2.0**31 - 2)]
+
 #: entry point -> a call whose result cannot be allocated (terabytes).
 TOO_LARGE = {
     "mask": lambda: polymask.mask(GOOD, (2**31 - 1, 2**31 - 1)),
@@ -147,11 +150,22 @@ TOO_LARGE = {
     "rasterize": lambda: polymask.rasterize([GOOD], (2**31 - 1, 2**31 - 1)),
     "masks": lambda: polymask.masks([GOOD] * 4, (2**31 - 1, 2**31 - 1)),
     "contains": lambda: polymask.contains(GOOD, np.zeros(2**21), np.zeros(2**22)[:, None]),
+    "mask all_touched": lambda: polymask.mask(GOOD, (2**31 - 1, 2**31 - 1), all_touched=True),
+    "rasterize all_touched": lambda: polymask.rasterize([GOOD], (2**31 - 1, 2**31 - 1), all_touched=True),
+    "contains_labels": lambda: polymask.contains_labels([GOOD], np.zeros(2**21), np.zeros(2**22)[:, None]),
+    # The crops of polygons that span the image: exabytes in one buffer.
+    "coverages": lambda: polymask.coverages([HUGE] * 4, (2**31 - 1, 2**31 - 1)),
+    "masks crop": lambda: polymask.masks([HUGE] * 4, (2**31 - 1, 2**31 - 1), crop=True),
+    "opencl.mask": lambda: polymask.opencl.mask(GOOD, (2**31 - 1, 2**31 - 1)),
 }
 
 
 @pytest.mark.parametrize("entry", list(TOO_LARGE))
 def test_a_result_that_cannot_be_allocated_says_its_size(entry):
-    """The one allocator's MemoryError: the array's shape, its size, and the way out."""
+    """The one allocator's MemoryError: the array's shape, its size, and the way out.
+
+    coverages once raised NumPy's raw "array is too big" ValueError.
+    """
+    _needs_opencl(entry)
     with pytest.raises(MemoryError, match=r"cannot allocate a [0-9x]+ .*\([0-9.]+ GB\); \w"):
         TOO_LARGE[entry]()

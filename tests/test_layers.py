@@ -103,3 +103,35 @@ def test_available_backends_lists_the_library_s_own_fill_and_the_course_s_stages
     assert "auto" not in found  # the library's own fill is no stage
     assert found["scanline"] == (True, "")
     assert {"python", "cython_prange", "opencl"} <= set(found)
+
+
+#: The course made unimportable, as in an install that left it out: None in
+#: sys.modules makes `import polymask.course...` raise ModuleNotFoundError.
+WITHOUT_THE_COURSE = r"""
+import json, sys
+sys.modules["polymask.course"] = sys.modules["polymask.course.stages"] = None
+import numpy as np
+import polymask
+found = polymask.available_backends()
+try:
+    polymask.mask([(1, 1), (6, 1), (3, 6)], (8, 8), backend="numpy")
+    outcome = "returned"
+except Exception as error:
+    outcome = f"{type(error).__name__}: {error}"
+print(json.dumps({"found": {name: list(entry) for name, entry in found.items()}, "numpy": outcome,
+                  "auto": int(polymask.mask([(1, 1), (6, 1), (3, 6)], (8, 8)).sum())}))
+"""
+
+
+def test_without_the_course_backends_say_it_is_missing():
+    """Once a raw ModuleNotFoundError from available_backends() and from backend="numpy"."""
+    completed = run_isolated([sys.executable, "-c", WITHOUT_THE_COURSE], 120)
+    assert completed is not None and completed.returncode == 0, completed and completed.stderr[-3000:]
+    report = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert report["found"] == {"course": [False, report["found"]["course"][1]]}, report
+    assert "the backends of 'course' are missing" in report["found"]["course"][1]
+    assert "ModuleNotFoundError" in report["found"]["course"][1]
+    assert report["numpy"].startswith("RuntimeError: backend 'numpy' is not available here: the backends of "
+                                      "'course' are missing"), report["numpy"]
+    assert report["numpy"].endswith("available: auto"), report["numpy"]
+    assert report["auto"] > 0  # the library itself never needed the course

@@ -14,6 +14,7 @@ import pytest
 
 import polymask
 from polymask import opencl
+from polymask.opencl.discovery import has_fp64
 from tests import _opencl_support
 from tests._opencl_support import KERNELS, REPOSITORY, needs_device
 from tests._support import assert_same_mask
@@ -255,7 +256,7 @@ def test_precision_resolution():
 @needs_device
 def test_auto_precision_is_double_where_the_device_has_fp64(engine):
     auto = opencl.MaskEngine(engine.device)
-    assert auto.precision == ("double" if opencl._has_fp64(engine.device) else "single")
+    assert auto.precision == ("double" if has_fp64(engine.device) else "single")
 
 
 def test_the_facade_keeps_every_public_name_and_one_cache():

@@ -6,10 +6,10 @@ Cython call, skipping about 4 us of Python checks.  It must be invisible:
 
 * the same mask as the checked path, bit for bit, with and without out=;
 * anything not plain (other layouts and dtypes, non-finite numbers, NumPy
-  integers in the shape, bad threads, a mismatched out=) returns None, so
+  integers in the shape, a mismatched out=) returns None, so
   polymask.mask takes the checked path and its messages;
-* ``polymask.threads(n)`` still decides
-  the thread count.
+* threads= is checked once, by the funnel's as_threads, before the fast
+  branch, and ``polymask.threads(n)`` still decides the thread count.
 
 New masks are allocated in one of two ways (np.zeros with only the spans
 written, or np.empty with every byte written: tests/test_lazy_zeros.py);
@@ -143,9 +143,6 @@ NOT_PLAIN = {
     "shape zero": (np.array([(0, 0), (5, 0), (0, 5.0)]), (0, 6), 1, None),
     "shape huge": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 2**31), 1, None),
     "shape three": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6, 1), 1, None),
-    "threads bool": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), True, None),
-    "threads negative": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), -1, None),
-    "threads huge": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 10**6, None),
     "out shape": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 1, np.zeros((6, 7), dtype=bool)),
     "out dtype": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 1, np.zeros((6, 6), dtype=np.int16)),
     "out read-only": (np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), 1,
@@ -210,3 +207,14 @@ def test_a_threads_block_still_pins_the_plain_path():
     before, pinned, after = map(int, output)
     assert pinned == before, "polymask.threads(1) was ignored: a helper thread started"
     assert after > pinned, "without the block the default (4 threads) should start helpers"
+
+
+@pytest.mark.parametrize("threads", [True, -1, 10**6, 1.5, "2"], ids=["bool", "negative", "huge", "float", "text"])
+def test_threads_are_checked_once_by_the_funnel_on_the_plain_path(threads):
+    """The fast branch takes threads from the funnel's one check (as_threads), not from a range of its own."""
+    from polymask._threads import as_threads
+
+    with pytest.raises((TypeError, ValueError)) as funnel:
+        as_threads(threads)
+    with pytest.raises(type(funnel.value), match=re.escape(str(funnel.value))):
+        polymask.mask(np.array([(0, 0), (5, 0), (0, 5.0)]), (6, 6), threads=threads)

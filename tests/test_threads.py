@@ -332,3 +332,26 @@ def test_threadpoolctl_sees_and_limits_polymask():
         polygon = _polygon(9, (64, 64))
         np.testing.assert_array_equal(polymask.mask(polygon, (64, 64)), double_mask(polygon, (64, 64)))
     assert as_threads(None) == _core.thread_count(0)  # restored to the default's count
+
+
+def test_xarray_follows_polymask_threads_on_large_grids(monkeypatch):
+    """polymask.xarray once passed 0 (every CPU) to the core on grids of 2**22 points or more, whatever the block."""
+    pytest.importorskip("xarray")
+    import polymask.xarray
+    from polymask import _polygons
+
+    asked = []
+    rasterize = _polygons.rasterize
+
+    def recording(*arguments):
+        asked.append(arguments[-1])  # the thread count
+        return rasterize(*arguments)
+
+    monkeypatch.setattr(_polygons, "rasterize", recording)
+    # A 0.1-degree grid: 6.5 million points, filled in memory by one core call.
+    lon, lat = np.arange(-179.95, 180, 0.1), np.arange(-89.95, 90, 0.1)
+    box = [(-50, -40), (50, -40), (50, 40), (-50, 40)]
+    with polymask.threads(1):
+        inside = polymask.xarray.mask(box, lon, lat)
+    assert asked == [1], asked
+    assert int(inside.sum()) == 1000 * 800

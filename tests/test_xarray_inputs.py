@@ -17,7 +17,7 @@ import xarray as xr
 from shapely.geometry import box
 
 import polymask.xarray as pxr
-from polymask._xarray_grids import _Grid
+from polymask._xarray_grids import Grid
 from polymask._xarray_points import PointGrid, point_grid
 from polymask._xarray_rectilinear import RectilinearGrid
 from tests.ar6_data import ar6_cache
@@ -85,7 +85,7 @@ def test_one_dimensional_grids_off_a_lattice_are_filled_at_their_own_coordinates
 
 def grid_of(lon, lat):
     triangle = np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]])
-    return _Grid.from_arguments(lon, lat, None, triangle, None, point_grid, RectilinearGrid)
+    return Grid.from_arguments(lon, lat, None, triangle, None, point_grid, RectilinearGrid)
 
 
 @pytest.mark.parametrize("lon, lat", [
@@ -160,6 +160,13 @@ def test_overlapping_regions_in_2d_are_an_error_unless_later_wins():
     with pytest.raises(ValueError, match=r"both hold the grid point .* use mask_3d, or pass later_wins=True"):
         pxr.mask_2d([first, second], lon, lat)
     with pytest.raises(ValueError, match="both hold"):
+        pxr.mask_2d([first, second], lon, lat, chunks=4).compute()
+    # The index is the grid's, the same with chunks= as without (once the
+    # index inside the block: (0, 0), outside both regions).
+    eager = r"both hold the grid point at index \(4, 4\)"
+    with pytest.raises(ValueError, match=eager):
+        pxr.mask_2d([first, second], lon, lat)
+    with pytest.raises(ValueError, match=eager):
         pxr.mask_2d([first, second], lon, lat, chunks=4).compute()
     with pytest.raises(ValueError, match="declared overlap=True"):
         pxr.mask_2d(regionmask.Regions([first, second], overlap=True), lon, lat)

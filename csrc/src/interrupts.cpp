@@ -76,6 +76,12 @@ InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context)
     return previous != nullptr ? previous->check : nullptr;
 }
 
+void throw_if_interrupted()
+{
+    const InterruptHook hook = detail::current_interrupt_hook();
+    if (hook.check != nullptr && hook.check(hook.context)) throw Interrupted();
+}
+
 Interrupted::Interrupted() : std::runtime_error("polymask: the fill was interrupted") {}
 Interrupted::~Interrupted() = default;
 

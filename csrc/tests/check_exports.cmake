@@ -17,7 +17,7 @@ cmake_minimum_required(VERSION 3.21)
 set(public_functions
   # core.hpp
   fill_per_pixel fill_scanline fill_scanline_spans crossed_rows resolve_threads
-  hardware_threads thread_cap default_threads set_interrupt_check set_process_interrupt_check
+  hardware_threads thread_cap default_threads set_interrupt_check set_process_interrupt_check throw_if_interrupted
   pool_statistics reset_pool_learning build_info polygon_census
   # masks.hpp
   fill_masks mask_boxes fill_mask_crops

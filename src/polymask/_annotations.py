@@ -29,7 +29,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from polymask._validation import _describe
+from polymask._describe import describe as _describe
 
 
 # A layout is judged by its first member (polymask/_layouts.py); the others are

@@ -21,7 +21,6 @@ from polymask import _backends, _core, _fill, _inputs
 from polymask._outputs import result_array
 from polymask._rings import Rings
 from polymask._threads import as_threads
-from polymask._threads import pinned_threads as _pinned_threads
 from polymask._validation import as_all_touched, as_fill_rule, as_shape, as_window
 from polymask._version import __version__
 from polymask.typing import AllTouched, FillRule, MaskArray, PolygonLike, ShapeLike, TransformLike, WindowLike
@@ -166,7 +165,7 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
             and type(backend) is str and backend == "auto" and type(fill_rule) is str and fill_rule == "evenodd"):
         # The funnel's fast branch: one float64 ring, a shape, defaults, checked
         # and filled in one step (None: not that plain; the checked path below).
-        plain = _plain_mask(vertices, shape, _pinned_threads() if threads is None else threads, out, all_touched)
+        plain = _plain_mask(vertices, shape, as_threads(threads), out, all_touched)
         if plain is not None:
             return plain
     rings = _inputs.polygon(vertices, transform, unite_parts=True)
@@ -210,7 +209,9 @@ def available_backends() -> dict[str, _backends.Availability]:
     dict of str to Availability
         Each backend's id mapped to a named tuple ``(available, reason)``:
         ``reason`` is empty where it runs, else why not (a missing extra,
-        no OpenCL device, ...).
+        no OpenCL device, ...).  A provider of backends that cannot be
+        loaded (the course left out of an install) appears under its own
+        name, "course", unavailable, with the reason.
 
     Examples
     --------
@@ -218,8 +219,11 @@ def available_backends() -> dict[str, _backends.Availability]:
     >>> polymask.available_backends()["scanline"]
     Availability(available=True, reason='')
     """
-    return {backend: _backends.Availability(not entry.reason, entry.reason)
-            for backend, entry in _backends.backends().items()}
+    found = {backend: _backends.Availability(not entry.reason, entry.reason)
+             for backend, entry in _backends.backends().items()}
+    found.update((name, _backends.Availability(False, f"the backends of {name!r} are missing: {reason}"))
+                 for name, reason in _backends.missing_providers().items())
+    return found
 
 
 def build_info() -> dict[str, Any]:

@@ -42,6 +42,24 @@ def _entry_points() -> list[Any]:
 
 _lock = threading.Lock()
 _providers: list[Callable[[], dict[str, Any]]] | None = None
+#: Entry point name -> why its provider could not be loaded (the course left out of an install).
+_unloadable: dict[str, str] = {}
+
+
+def _load_providers() -> list[Callable[[], dict[str, Any]]]:
+    """The providers, loaded once per process; one that fails to load is noted in _unloadable."""
+    global _providers
+    with _lock:
+        if _providers is None:
+            loaded = []
+            for entry_point in _entry_points():
+                try:
+                    loaded.append(entry_point.load())
+                except ImportError as error:
+                    _unloadable[entry_point.name] = (f"its provider {entry_point.value} could not be imported "
+                                                     f"({type(error).__name__}: {error}); reinstall polymask")
+            _providers = loaded
+        return _providers
 
 
 def backends() -> dict[str, Any]:
@@ -50,14 +68,16 @@ def backends() -> dict[str, Any]:
     The providers are loaded once per process; each is asked on every call,
     so a provider's table is always current.
     """
-    global _providers
-    with _lock:
-        if _providers is None:
-            _providers = [entry_point.load() for entry_point in _entry_points()]
     table: dict[str, Any] = {}
-    for provider in _providers:
+    for provider in _load_providers():
         table.update(provider())
     return table
+
+
+def missing_providers() -> dict[str, str]:
+    """Registered providers that could not be loaded, by entry point name ("course"), each with why."""
+    _load_providers()
+    return dict(_unloadable)
 
 
 def fill_function(backend: object) -> Callable[..., Any] | None:
@@ -65,7 +85,7 @@ def fill_function(backend: object) -> Callable[..., Any] | None:
 
     TypeError for a backend that is not a string, ValueError naming the
     choices for an unknown one, RuntimeError saying why for one that cannot
-    run here.
+    run here (its provider among them: the course missing from the install).
     """
     if type(backend) is str and backend == "auto":
         return None
@@ -73,6 +93,11 @@ def fill_function(backend: object) -> Callable[..., Any] | None:
         raise TypeError(f"backend must be a string, got {short_repr(backend)}")
     table = backends()
     if backend not in table:
+        missing = missing_providers()
+        if missing:
+            why = "; ".join(f"the backends of {name!r} are missing: {reason}" for name, reason in missing.items())
+            raise RuntimeError(f"backend {backend!r} is not available here: {why}; "
+                               f"available: auto{''.join(', ' + name for name in table)}")
         raise ValueError(f"unknown backend {backend!r}; choose one of: auto, {', '.join(table)}")
     reason = table[backend].reason
     if reason:

@@ -7,12 +7,14 @@ as uint32 NumPy arrays, compressed strings as bytes.
 """
 import numpy as np
 
+from polymask._outputs import result_array
+
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 from libcpp.string cimport string
 from libcpp.vector cimport vector
 
-from polymask.core cimport FillRule
+from polymask.core cimport FillRule, throw_if_interrupted
 from polymask.views cimport as_rule, first_end, first_vertex
 from polymask.rle cimport (
     rle_compress, rle_decode, rle_decompress, rle_encode, rle_intersection_area, rle_merge,
@@ -125,20 +127,17 @@ cdef void _bbox(const uint32_t[::1] counts, int64_t height, int64_t *box) noexce
         position += counts[k]
 
 
-cdef extern from "Python.h":
-    int PyErr_CheckSignals() except -1
-
-
 def intersection_areas(list left not None, list right not None, int64_t height):
     """(len(left), len(right)) uint64 matrix of pixels in both, for uint32 count arrays.
 
     Pairs whose bounding boxes do not meet are skipped, as pycocotools does.
-    Ctrl-C is looked for after each row of the matrix: 3,000 x 3,000
-    overlapping COCO objects take seconds, and a loop in C that holds the
-    GIL never lets Python run the handler otherwise.
+    The core's interrupt check is polled after each row of the matrix: 3,000
+    x 3,000 overlapping COCO objects take seconds, and a loop in C that holds
+    the GIL never lets Python run the handler otherwise.
     """
     cdef Py_ssize_t n_left = len(left), n_right = len(right), i, j
-    result = np.zeros((n_left, n_right), dtype=np.uint64)
+    result = result_array(None, (n_left, n_right), np.uint64, zeroed=True, what="matrix of intersection areas",
+                          hint="compare the annotations in parts")
     cdef uint64_t[:, ::1] areas = result
     boxes_left = np.zeros((n_left, 4), dtype=np.int64)
     boxes_right = np.zeros((n_right, 4), dtype=np.int64)
@@ -161,7 +160,7 @@ def intersection_areas(list left not None, list right not None, int64_t height):
             b = right[j]
             with nogil:
                 areas[i, j] = rle_intersection_area(&a[0], a.shape[0], &b[0], b.shape[0])
-        PyErr_CheckSignals()  # raises KeyboardInterrupt (except -1) when Ctrl-C came
+        throw_if_interrupted()  # KeyboardInterrupt when Ctrl-C came
     return result
 
 

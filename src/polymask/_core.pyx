@@ -36,6 +36,9 @@ cdef extern from "testing.hpp" namespace "polymask::testing" nogil:
 
 import numpy as np
 
+from polymask._outputs import MASK_HINT as _MASK_HINT
+from polymask._outputs import new_array as _new_array
+
 
 # ---- Ctrl-C during a fill, for every module of the process -------------------
 # Python runs signal handlers only on the main thread, and only between
@@ -113,8 +116,7 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None, *
 MAX_SIDE = 2**31 - 1
 MAX_THREADS = 1024
 
-_empty = np.empty
-_zeros = np.zeros
+_BOOL = np.dtype(bool)
 
 
 cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t height, int64_t width,
@@ -128,7 +130,7 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
     polygon.reset(owned)
     cdef Window window = window_at(row0, col0, height, width)
     cdef bint write_all = writes_every_byte(polygon.get()[0], window, 1)
-    result = (_empty if write_all else _zeros)((height, width), dtype=bool)
+    result = _new_array((height, width), _BOOL, not write_all, "mask", _MASK_HINT)  # the one allocator
     cdef Py_buffer buffer
     PyObject_GetBuffer(result, &buffer, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
     try:
@@ -171,12 +173,13 @@ cdef bint plain_out(object out, Py_buffer *buffer, int64_t rows, int64_t cols) e
     return False
 
 
-def plain_mask(vertices, shape, threads, out=None, int all_touched=0):
+def plain_mask(vertices, shape, int threads, out=None, int all_touched=0):
     """polymask.mask's common case in one call: the mask, or None when the arguments are not plain.
 
     Plain: `vertices` a C-contiguous (N, 2) float64 ndarray of finite
     numbers (one ring), `shape` a tuple of two ints in [1, MAX_SIDE],
-    `threads` an int in [0, MAX_THREADS], `out` None or a writable
+    `threads` a count polymask._threads.as_threads checked (the funnel's
+    one thread check, made before this call), `out` None or a writable
     C-contiguous bool or uint8 ndarray of exactly that shape.  For anything else, or when the mask
     cannot be allocated, this returns None and the caller takes the checked
     path, whose messages explain any error.  The fill is the checked
@@ -184,14 +187,14 @@ def plain_mask(vertices, shape, threads, out=None, int all_touched=0):
     are cheaper (about 1 us instead of 5).  `all_touched` (a code of polymask._validation.as_all_touched)
     fills the cells that meet the region (csrc/src/touched.cpp), as the scanline stage does for it.
     """
-    if type(vertices) is not np.ndarray or type(shape) is not tuple or type(threads) is not int:
+    if type(vertices) is not np.ndarray or type(shape) is not tuple:
         return None
     if len(<tuple>shape) != 2:
         return None
     row_count, col_count = shape
     if type(row_count) is not int or type(col_count) is not int:
         return None
-    if not (1 <= row_count <= MAX_SIDE and 1 <= col_count <= MAX_SIDE and 0 <= threads <= MAX_THREADS):
+    if not (1 <= row_count <= MAX_SIDE and 1 <= col_count <= MAX_SIDE):
         return None
     cdef int64_t rows = row_count, cols = col_count
     cdef int thread_count = threads

@@ -140,7 +140,7 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
-    result = _fraction_buffer(out, out_shape, _coverage_dtype(dtype, out))
+    result = _fraction_buffer(out, out_shape, coverage_dtype(dtype, out))
     # A fresh result is np.zeros (calloc): the sweep then writes only the
     # cells the region meets, and pages it never reaches stay untouched.
     _sweep.coverage(coordinates, result, row0, col0, rule, thread_count, ring_ends, out is None)
@@ -211,16 +211,18 @@ def coverages(polygons: PolygonsLike, shape: ShapeLike, *, transform: TransformL
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    chosen = _coverage_dtype(dtype, None)
+    chosen = coverage_dtype(dtype, None)
     vertices = flat.vertices
     # Every crop in one buffer, filled by one core call (threads across
     # polygons): a loop over 10,000 regions in Python cost as much again as
     # their sweeps.  Each crop is a view of that buffer.
     boxes = _reaches(vertices, flat, rows_cols)
     areas = boxes[:, 2] * boxes[:, 3]
+    # Summed in Python integers: crops of a huge image overflow int64.
+    buffer = result_array(None, (sum(areas.tolist()),), chosen, zeroed=True, what="buffer of coverage crops",
+                          hint="use fewer or smaller polygons per call, or polymask.coverage with window=")
     offsets = np.zeros(len(boxes), dtype=np.int64)
     np.cumsum(areas[:-1], out=offsets[1:])
-    buffer = np.zeros(int(areas.sum()), dtype=chosen)
     _sweep.coverage_crops(vertices, flat.ring_ends, flat.polygon_ends, boxes, offsets, buffer, rule, thread_count)
     return [Crop(buffer[offset:offset + height * width].reshape(height, width), row0, col0)
             for (row0, col0, height, width), offset in zip(boxes.tolist(), offsets.tolist())]
@@ -256,7 +258,7 @@ def _reaches(vertices: NDArray[Any], flat: PolygonList, end: tuple[int, int]) ->
     return boxes
 
 
-def _coverage_dtype(dtype: Any, out: Any) -> np.dtype[Any]:
+def coverage_dtype(dtype: Any, out: Any) -> np.dtype[Any]:
     chosen = output_dtype(dtype, out, COVERAGE_DTYPES, "float64, float32 or uint8", "dtype float64, float32 or uint8")
     return np.dtype(np.float64) if chosen is None else chosen
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from polymask._validation import _describe
+from polymask._describe import describe as _describe
 
 _GEOJSON_TYPES = ("Polygon", "MultiPolygon", "GeometryCollection")
 

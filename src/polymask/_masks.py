@@ -22,10 +22,11 @@ from numpy.typing import NDArray
 
 from polymask import _inputs, _points, _polygons
 from polymask._bounds import polygon_bounds
+from polymask._describe import describe as _describe
 from polymask._outputs import result_array
 from polymask._rings import PolygonList, vertex_ranges
 from polymask._threads import as_threads
-from polymask._validation import _describe, as_fill_rule, as_shape
+from polymask._validation import as_fill_rule, as_shape
 from polymask.typing import FillRule, MaskArray, PolygonsLike, ShapeLike, TransformLike
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
@@ -228,12 +229,15 @@ def _united_crop(crop: Crop, other: Crop) -> Crop:
     row0, col0 = min(crop.row0, other.row0), min(crop.col0, other.col0)
     row1 = max(crop.row0 + crop.mask.shape[0], other.row0 + other.mask.shape[0])
     col1 = max(crop.col0 + crop.mask.shape[1], other.col0 + other.mask.shape[1])
-    united = np.zeros((row1 - row0, col1 - col0), dtype=bool)
+    united = result_array(None, (row1 - row0, col1 - col0), bool, zeroed=True, what="crop", hint=_CROPS_HINT)
     for piece in (crop, other):
         height, width = piece.mask.shape
         united[piece.row0 - row0:piece.row0 - row0 + height, piece.col0 - col0:piece.col0 - col0 + width] |= piece.mask
     return Crop(united, row0, col0)
 
+
+#: The way out named when the crops of masks(crop=True) do not fit in memory.
+_CROPS_HINT = "pass fewer or smaller polygons per call"
 
 #: Crops whose polygon's bounding box (clipped to the image) holds more
 #: pixels than this are sampled before the exact boxes are swept.
@@ -277,8 +281,6 @@ def _refuse_impossible_crops(vertices: NDArray[Any], flat: PolygonList, rows: in
             at_least += int(y[hit_rows.max()] - y[hit_rows.min()] + 1) * int(x[hit_cols.max()] - x[hit_cols.min()] + 1)
     if at_least <= _SAMPLED_CROP_PIXELS:
         return
-    try:
-        np.empty(at_least, dtype=np.bool_)
-    except (MemoryError, ValueError):
-        raise MemoryError(f"cannot allocate the crops of {len(flat)} masks in a {rows}x{cols} image: they need at "
-                          f"least {at_least:,} bytes ({at_least / 1e9:.1f} GB)") from None
+    # The probe is never touched (no page is mapped) and is freed at once.
+    result_array(None, (at_least,), bool, hint=_CROPS_HINT,
+                 what=f"buffer for the crops of {len(flat)} masks in a {rows}x{cols} image (at least)")

@@ -44,8 +44,8 @@ def fill_memory_error(shape: tuple[int, ...], vertex_count: int, what: str, hint
 
 
 def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, zeroed: bool = False, what: str = "mask",
-                 hint: str = MASK_HINT, out_kinds: str = "", axes: str = "") -> np.ndarray:
-    """A new `dtype` array of `shape` (zeros if `zeroed`), or `out` checked to be filled in place.
+                 hint: str = MASK_HINT, out_kinds: str = "", axes: str = "", fill_value: Any = None) -> np.ndarray:
+    """A new `dtype` array of `shape` (zeros if `zeroed`, else `fill_value` if given), or `out` checked.
 
     `what` names the array and `hint` the way out in the MemoryError
     ("cannot allocate a 5x5 float64 coverage raster (...); `hint`").  For
@@ -56,11 +56,10 @@ def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, z
     """
     dtype = np.dtype(dtype)
     if out is None:
-        try:
-            return (np.zeros if zeroed else np.empty)(shape, dtype=dtype)
-        except (MemoryError, ValueError):
-            label = what if dtype == np.dtype(bool) else f"{dtype} {what}"
-            raise cannot_allocate(shape, dtype.itemsize, label, hint) from None
+        new = new_array(shape, dtype, zeroed, what, hint)
+        if fill_value is not None:
+            new.fill(fill_value)
+        return new
     if dtype == np.dtype(bool):
         if not isinstance(out, np.ndarray):
             raise TypeError(f"out must be a NumPy array of bool or uint8, got {describe(out)}")
@@ -70,6 +69,18 @@ def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, z
         raise TypeError(f"out must be a NumPy array{out_kinds}, got {describe(out)}")
     check_out_layout(out, shape, axes)
     return out
+
+
+def new_array(shape: tuple[int, ...], dtype: np.dtype[Any], zeroed: bool, what: str, hint: str) -> np.ndarray:
+    """result_array's new array, for a caller that has its NumPy dtype already (the bindings' fast path)."""
+    try:
+        return (_zeros if zeroed else _empty)(shape, dtype=dtype)
+    except (MemoryError, ValueError, OverflowError):  # NumPy: "array is too big", or a size past int64
+        label = what if dtype == _BOOL else f"{dtype} {what}"
+        raise cannot_allocate(shape, dtype.itemsize, label, hint) from None
+
+
+_zeros, _empty, _BOOL = np.zeros, np.empty, np.dtype(bool)
 
 
 def check_out_layout(out: np.ndarray, shape: tuple[int, ...], axes: str = "") -> None:

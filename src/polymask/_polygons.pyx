@@ -19,6 +19,8 @@ from polymask.coverage cimport side_tolerance
 
 import numpy as np
 
+from polymask._outputs import result_array
+
 
 # The label types rasterize burns; each has an explicit instantiation of
 # polymask::rasterize<Label> in csrc/src/rasterize.cpp.
@@ -116,7 +118,9 @@ def mask_crops(const double[:, ::1] vertices not None, const int64_t[::1] ring_e
     offsets_array = np.zeros(n_polygons, dtype=np.int64)
     if n_polygons > 1:
         np.cumsum(areas[:-1], out=offsets_array[1:])
-    buffer_array = np.zeros(int(areas.sum()) if n_polygons else 0, dtype=np.bool_)
+    # Summed in Python integers: the crops of a huge image overflow int64.
+    buffer_array = result_array(None, (sum(areas.tolist()),), bool, zeroed=True, what="buffer of mask crops",
+                                hint="pass fewer or smaller polygons per call")
     cdef uint8_t[::1] buffer = buffer_array.view(np.uint8)
     cdef const int64_t[::1] offsets = offsets_array
     cdef uint8_t *buffer_ptr = &buffer[0] if buffer.shape[0] > 0 else NULL

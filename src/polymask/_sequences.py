@@ -19,8 +19,8 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from polymask._describe import describe as _describe
 from polymask._geojson import geo_interface
-from polymask._validation import _describe
 
 
 def ring_list_rings(polygon: Any, name: str, unite_parts: bool = False) -> list[Any]:

@@ -19,7 +19,7 @@ import contextlib
 import contextvars
 from typing import Callable, Iterator
 
-from polymask._validation import checked_thread_count
+from polymask._validation import MAX_THREADS, checked_thread_count
 
 #: The count set by the innermost polymask.threads(n) block (None: no block).
 _pinned: contextvars.ContextVar[int | None] = contextvars.ContextVar("polymask_threads", default=None)
@@ -90,8 +90,11 @@ def as_threads(threads: object) -> int:
     None or 0 means the default (see :func:`threads`): the innermost block or
     threadpoolctl's limit here, else the core's (the environment, the CPUs).
     """
-    count = 0 if threads is None else checked_thread_count(threads, "threads")
-    return count or pinned_threads()
+    if threads is None:
+        return pinned_threads()
+    if type(threads) is int and 0 < threads <= MAX_THREADS:  # the common count, checked in one step
+        return threads
+    return checked_thread_count(threads, "threads") or pinned_threads()
 
 
 def _register_with_threadpoolctl() -> None:
@@ -118,7 +121,7 @@ def _register_with_threadpoolctl() -> None:
 
         def set_num_threads(self, num_threads: int) -> None:
             global _process_limit
-            _process_limit = max(0, min(int(num_threads), 1024))
+            _process_limit = max(0, min(int(num_threads), MAX_THREADS))
 
         def get_version(self) -> str:
             from polymask._version import __version__

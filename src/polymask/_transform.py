@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from polymask._validation import _describe
+from polymask._describe import describe as _describe
 
 
 class Transform(NamedTuple):

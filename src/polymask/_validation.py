@@ -100,7 +100,7 @@ def _check_object_elements(array: np.ndarray, name: str) -> None:
             raise TypeError(f"{name}[{row}, {column}] is {_describe(value)}; {name} must hold real numbers")
 
 
-def _as_integer(value: Any, what: str) -> int:
+def as_integer(value: Any, what: str) -> int:
     """`value` as a Python int (NumPy integers too); TypeError naming `what` otherwise.
 
     Booleans are refused although Python counts them as integers: a True
@@ -124,7 +124,7 @@ def as_shape(shape: Any, name: str = "shape") -> tuple[int, int]:
         raise ValueError(f"{name} must be a (rows, cols) pair, got {len(sides)} values: {short_repr(sides)}")
     checked = []
     for label, side in zip(("rows", "cols"), sides):
-        side = _as_integer(side, f"{name} {label}")
+        side = as_integer(side, f"{name} {label}")
         if side < 1:
             raise ValueError(f"{name} {label} must be at least 1, got {side}")
         if side > MAX_SIDE:
@@ -190,7 +190,7 @@ def as_window(window: Any, shape: tuple[int, int], name: str = "window") -> tupl
         raise ValueError(f"{name} must be (row0, col0, height, width), got {len(parts)} values: {short_repr(parts)}")
     checked = []
     for label, value in zip(("row0", "col0", "height", "width"), parts):
-        value = _as_integer(value, f"{name} {label}")
+        value = as_integer(value, f"{name} {label}")
         if value < 0:
             raise ValueError(f"{name} {label} must be at least 0, got {value}")
         checked.append(value)

@@ -2,35 +2,38 @@
 
 A regular longitude/latitude grid (1-D coordinates on an exact lattice, after
 wrapping: every coordinate within a small share of regionmask's nudge of it)
-is filled by the scanline core in a sample-point frame (``_Grid``);
+is filled by the scanline core in a sample-point frame (``Grid``);
 the points regionmask tries a second time (the dateline column, the South
-Pole row) are ``_EdgePoints``.  The coordinate checks and the longitude
-wrapping live here too.  Other 1-D grids are filled at their own
+Pole row) are ``EdgeRetries``.  The coordinate checks and the longitude
+wrapping are polymask/_xarray_coordinates.py's.  Other 1-D grids are filled at their own
 coordinates (polymask/_xarray_rectilinear.py) and 2-D lon/lat go through
 ``polymask.contains`` (polymask/_xarray_points.py); polymask.xarray hands
-both to ``_Grid.from_arguments``.
+both to ``Grid.from_arguments``.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any, TypeVar, Union, overload
+from typing import Any, TypeVar
 
 import numpy as np
 import xarray as xr
 from numpy.typing import NDArray
 
 from polymask import _core, _polygons
+from polymask._describe import describe as _describe
+from polymask._outputs import result_array
 from polymask._rings import PolygonList
-from polymask._validation import _describe
+from polymask._xarray_coordinates import (
+    LazyOrEager,
+    WrapLon,
+    coordinate_vector,
+    ndim_of,
+    one_dim,
+    wrap_longitudes,
+)
 
-if TYPE_CHECKING:
-    import dask.array as da
-
-#: A fill held in memory, or a lazy one computed block by block.
-LazyOrEager = Union[NDArray[Any], "da.Array"]
-
-#: What wrap_lon= takes: None (from the regions), True, False, 180 or 360.
-WrapLon = Union[bool, float, None]
+#: The way out named when a grid's result does not fit in memory.
+GRID_HINT = "pass chunks= for a lazy Dask result filled block by block"
 
 #: wrap(lon_values): longitudes wrapped to the regions' convention.
 Wrap = Callable[[LazyOrEager], LazyOrEager]
@@ -43,7 +46,7 @@ _PointGridT = TypeVar("_PointGridT")
 PointGridFactory = Callable[[Any, Any, Hashable, Hashable, Wrap, WrapLon], _PointGridT]
 
 #: rectilinear_grid(wrapped_lon, lat_values, grid, wrap_lon) of polymask/_xarray_rectilinear.py.
-RectilinearGridFactory = Callable[[NDArray[np.float64], NDArray[np.float64], "_Grid", WrapLon], _PointGridT]
+RectilinearGridFactory = Callable[[NDArray[np.float64], NDArray[np.float64], "Grid", WrapLon], _PointGridT]
 
 # regionmask tests each grid point 1e-8 degrees west and 1e-10 south of where it is (both its
 # rasterio and its shapely path), so a point on a border shared by two regions belongs to one of
@@ -59,7 +62,7 @@ _LAT_NAMES = ("lat", "latitude")
 # ---- grids ---------------------------------------------------------------------
 
 
-class _Grid:
+class Grid:
     """Where to sample: the grid's coordinates and how polygon coordinates map onto it.
 
     For point grids, the fill runs on the grid sorted east to west and north
@@ -85,7 +88,7 @@ class _Grid:
     @classmethod
     def from_arguments(cls, lon: Any, lat: Any, like: object, vertices: NDArray[np.float64], wrap_lon: WrapLon,
                        point_grid: PointGridFactory[_PointGridT],
-                       rectilinear_grid: RectilinearGridFactory[_PointGridT] | None = None) -> _Grid | _PointGridT:
+                       rectilinear_grid: RectilinearGridFactory[_PointGridT] | None = None) -> Grid | _PointGridT:
         """The grid of the public arguments; `point_grid` builds the grids that are not regular.
 
         point_grid(lon, lat, lon_name, lat_name, wrap, wrap_lon), with wrap(lon_values) wrapping
@@ -111,12 +114,13 @@ class _Grid:
                 lon_name = lon.dims[0]
             if isinstance(lat, xr.DataArray) and lat.ndim == 1:
                 lat_name = lat.dims[0]
-        if lon is not None and lat is not None and (_ndim(lon, "lon") != 1 or _ndim(lat, "lat") != 1
-                                                    or _one_dim(lon, lat)):  # curvilinear or unstructured
-            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
-        lon_values = _coordinate(lon, "lon")
-        lat_values = _coordinate(lat, "lat")
-        wrapped = _wrap(lon_values, vertices, wrap_lon)
+        if lon is not None and lat is not None and (ndim_of(lon, "lon") != 1 or ndim_of(lat, "lat") != 1
+                                                    or one_dim(lon, lat)):  # curvilinear or unstructured
+            return point_grid(lon, lat, lon_name, lat_name,
+                              lambda values: wrap_longitudes(values, vertices, wrap_lon), wrap_lon)
+        lon_values = coordinate_vector(lon, "lon")
+        lat_values = coordinate_vector(lat, "lat")
+        wrapped = wrap_longitudes(lon_values, vertices, wrap_lon)
         lon_order = np.argsort(-wrapped, kind="stable")  # east to west
         lat_order = np.argsort(-lat_values, kind="stable")  # north to south
         lon_step = _lattice_step(wrapped[lon_order], NUDGE_LON)
@@ -149,11 +153,12 @@ class _Grid:
                      rectilinear_grid: RectilinearGridFactory[_PointGridT] | None) -> _PointGridT:
         """1-D coordinates off any lattice: filled at their exact values (NaN ones: point by point)."""
         if rectilinear_grid is None or not (np.isfinite(wrapped).all() and np.isfinite(lat_values).all()):
-            return point_grid(lon, lat, lon_name, lat_name, lambda values: _wrap(values, vertices, wrap_lon), wrap_lon)
+            return point_grid(lon, lat, lon_name, lat_name,
+                              lambda values: wrap_longitudes(values, vertices, wrap_lon), wrap_lon)
         return rectilinear_grid(wrapped, lat_values, cls(lon_values, lat_values, lon_name, lat_name), wrap_lon)
 
     @classmethod
-    def _from_rio(cls, like: xr.DataArray | xr.Dataset) -> _Grid:
+    def _from_rio(cls, like: xr.DataArray | xr.Dataset) -> Grid:
         try:
             import rioxarray  # noqa: F401  (registers the .rio accessor)
 
@@ -212,7 +217,7 @@ class _Grid:
         shifted[:, 0] -= 360.0
         return self.sample_frame(shifted, pole=pole)
 
-    def edge_points(self, flat: PolygonList, values: np.ndarray) -> "_EdgePoints | None":
+    def edge_points(self, flat: PolygonList, values: np.ndarray) -> "EdgeRetries | None":
         """The second try of the points at 180 W / 0 E and at -90 N (regionmask's edge points), or None."""
         col, row = self.dateline_col, self.pole_row
         if col is None and row is None:
@@ -220,7 +225,8 @@ class _Grid:
         rows, cols = self.fill_shape
 
         def burn(frame: NDArray[np.float64], height: int, width: int, row0: int, col0: int) -> NDArray[np.float64]:
-            out = np.full((height, width), np.nan)
+            out = result_array(None, (height, width), np.float64, fill_value=np.nan, what="edge of a region grid",
+                               hint=GRID_HINT)
             _polygons.rasterize(frame, flat.ring_ends, flat.polygon_ends, values, out, row0, col0, _core.EVEN_ODD, 1)
             return out
 
@@ -230,7 +236,7 @@ class _Grid:
             assert row is not None and col is not None  # column and pole are burnt only where they are
             corner = burn(self.dateline_frame(flat.vertices, pole=True), 1, 1, row, col)[0, 0]
             column[row] = pole[col] = corner
-        return _EdgePoints(col, column, row, pole)
+        return EdgeRetries(col, column, row, pole)
 
     def reorder(self, filled: LazyOrEager) -> LazyOrEager:
         """Rows and columns of a fill (..., lat, lon) back in the grid's order."""
@@ -264,7 +270,7 @@ def reorder(filled: LazyOrEager, lat_order: NDArray[np.intp], lon_order: NDArray
     return filled[..., cols]
 
 
-class _EdgePoints:
+class EdgeRetries:
     """The second try of a grid's edge points: region numbers (NaN: none) of the dateline column and the pole row."""
 
     def __init__(self, col: int | None, column: NDArray[np.float64] | None, row: int | None,
@@ -284,85 +290,9 @@ class _EdgePoints:
             block[self.row - row0] = np.where(np.isnan(at), self.pole[col0:col0 + width], at)
 
 
-def _one_dim(lon: object, lat: object) -> bool:
-    """Whether lon and lat are 1-D DataArrays on one shared dim: the cells of an unstructured grid."""
-    return (isinstance(lon, xr.DataArray) and isinstance(lat, xr.DataArray) and lon.ndim == lat.ndim == 1
-            and lon.dims == lat.dims)
-
-
-def _ndim(values: Any, name: str) -> int:
-    """np.ndim(values), or TypeError naming `name` where NumPy cannot read them (ragged, nested past 64 levels)."""
-    if isinstance(values, (str, bytes, dict, set)):
-        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}")
-    try:
-        return np.ndim(values)
-    except (TypeError, ValueError, RecursionError):
-        raise TypeError(f"{name} must be an array of numbers, got {_describe(values)}") from None
-
-
-def _coordinate(values: object, name: str) -> NDArray[np.float64]:
-    if values is None:
-        raise TypeError(f"{name} is required: pass 1-D lon and lat coordinates, or like= a DataArray / Dataset")
-    array = coordinate_array(values, name)
-    if array.ndim != 1 or len(array) < 1:
-        raise ValueError(f"{name} must be a 1-D array of at least one coordinate, got {_describe(values)}")
-    return array
-
-
-def coordinate_array(values: object, name: str) -> NDArray[np.float64]:
-    """`values` as float64, or TypeError naming what came: real numbers only (no complex, dates, dicts)."""
-    if isinstance(values, (str, bytes, dict, set)):
-        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}")
-    try:
-        array = np.asarray(values)
-        if array.dtype == object:
-            array = array.astype(np.float64)
-    except (TypeError, ValueError, RecursionError):
-        raise TypeError(f"{name} must be an array of real numbers, got {_describe(values)}") from None
-    if array.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be real numbers (integers or floats), got an array of dtype {array.dtype}")
-    return array.astype(np.float64, copy=False)
-
-
-@overload
-def _wrap(lon: NDArray[np.float64], vertices: NDArray[np.float64], wrap_lon: WrapLon) -> NDArray[np.float64]: ...
-@overload
-def _wrap(lon: LazyOrEager, vertices: NDArray[np.float64], wrap_lon: WrapLon) -> LazyOrEager: ...
-def _wrap(lon: LazyOrEager, vertices: NDArray[np.float64], wrap_lon: WrapLon) -> LazyOrEager:
-    """The grid's longitudes in the regions' convention (-180..180 or 0..360)."""
-    if wrap_lon is False or (wrap_lon is None and len(vertices) == 0):
-        return lon
-    if wrap_lon is True:  # regionmask's meaning: to the other convention than the grid's own
-        wrap_lon = 360 if _is_180(lon, "the grid's longitudes") else 180
-    elif wrap_lon is None:
-        low, high = float(vertices[:, 0].min()), float(vertices[:, 0].max())
-        # Rounded to 1e-6 degrees, as regionmask decides: real files carry a few ulps of noise
-        # (Natural Earth reaches 180.00000000000006).
-        if round(low, 6) < 0 and round(high, 6) > 180:
-            raise ValueError(f"the regions' longitudes span {low}..{high}: neither -180..180 nor 0..360; "
-                             "pass wrap_lon=False to use them as they are")
-        wrap_lon = 360 if round(high, 6) > 180 else 180
-    if wrap_lon == 360:
-        return np.mod(lon, 360.0)
-    if wrap_lon == 180:
-        return np.where((lon < -180) | (lon >= 180), np.mod(lon + 180.0, 360.0) - 180.0, lon)
-    raise ValueError(f"wrap_lon must be None, True, False, 180 or 360, got {_describe(wrap_lon)}")
-
-
 #: How far a coordinate may stray from the fitted lattice, as a share of the nudge: the fill tests
 #: the lattice's points, so only borders within this share of a nudged point could tell them apart.
 LATTICE_TOLERANCE = 1 / 64
-
-
-def _is_180(lon: LazyOrEager, what: str) -> bool:
-    """Whether longitudes are in -180..180 (else 0..360), read rounded to 1e-6 degrees as regionmask reads them."""
-    finite = lon[np.isfinite(lon)]
-    if not finite.size:
-        return True
-    low, high = round(float(finite.min()), 6), round(float(finite.max()), 6)
-    if low < 0 and high > 180:
-        raise ValueError(f"{what} span {low}..{high}: neither -180..180 nor 0..360; pass wrap_lon=180 or 360")
-    return high <= 180
 
 
 def _lattice_step(descending: np.ndarray, nudge: float) -> float | None:

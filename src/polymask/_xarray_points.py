@@ -23,10 +23,12 @@ from numpy.typing import NDArray
 
 from polymask import _points
 from polymask._contains import contains
+from polymask._describe import describe as _describe
+from polymask._outputs import result_array
 from polymask._rings import PolygonList
 from polymask._threads import as_threads
-from polymask._validation import _describe
-from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON, LazyOrEager, Wrap, WrapLon, _one_dim, coordinate_array
+from polymask._xarray_coordinates import LazyOrEager, WrapLon, coordinate_array, one_dim
+from polymask._xarray_grids import GRID_HINT, NUDGE_LAT, NUDGE_LON, Wrap
 from polymask.typing import MaskArray
 
 if TYPE_CHECKING:
@@ -147,8 +149,8 @@ def _unknown(lon: NDArray[np.float64], lat: NDArray[np.float64]) -> MaskArray:
     return np.isnan(lon) | np.isnan(lat)
 
 
-def _second_try(lon: NDArray[np.float64], lat: NDArray[np.float64], dateline: MaskArray,
-                pole: MaskArray) -> tuple[MaskArray, NDArray[np.float64], NDArray[np.float64]]:
+def second_try(lon: NDArray[np.float64], lat: NDArray[np.float64], dateline: MaskArray,
+               pole: MaskArray) -> tuple[MaskArray, NDArray[np.float64], NDArray[np.float64]]:
     """(where, x, y): the edge points and where they are tried again, in the turned frame."""
     where = dateline | pole
     second_lon = lon[where] - NUDGE_LON + np.where(dateline[where], 360.0, 0.0)
@@ -156,7 +158,7 @@ def _second_try(lon: NDArray[np.float64], lat: NDArray[np.float64], dateline: Ma
     return where, -second_lon, -second_lat
 
 
-def _which(turned: PolygonList, x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.int64]:
+def which_region(turned: PolygonList, x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.int64]:
     """1 + the index of the last region holding each point, 0 for none (the regions flat already)."""
     x_flat = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
     which = np.empty(x_flat.shape, dtype=np.int64)
@@ -168,11 +170,11 @@ def _which(turned: PolygonList, x: NDArray[np.float64], y: NDArray[np.float64]) 
 def _block_labels(lon: NDArray[np.float64], lat: NDArray[np.float64], dateline: MaskArray, pole: MaskArray, *,
                   turned: PolygonList, table: NDArray[np.float64]) -> NDArray[np.float64]:
     """Region numbers of a block of points; the edge points no region took get their second try."""
-    which = _which(turned, *_frame(lon, lat))
+    which = which_region(turned, *_frame(lon, lat))
     if dateline.any() or pole.any():
-        where, x, y = _second_try(lon, lat, dateline, pole)
+        where, x, y = second_try(lon, lat, dateline, pole)
         first = which[where]
-        which[where] = np.where(first == 0, _which(turned, x, y), first)
+        which[where] = np.where(first == 0, which_region(turned, x, y), first)
     which[_unknown(lon, lat)] = 0
     return table[which]
 
@@ -183,8 +185,9 @@ def _block_layers(lon: NDArray[np.float64], lat: NDArray[np.float64], dateline: 
     x, y = _frame(lon, lat)
     if lon.ndim == 2 and (lon == lon[:1]).all() and (lat == lat[:, :1]).all():
         x, y = x[:1], y[:, :1]  # a rectilinear block: contains fills it row by row
-    stack = np.zeros((len(turned),) + lon.shape, dtype=bool)
-    second = _second_try(lon, lat, dateline, pole) if (dateline.any() or pole.any()) else None
+    stack = result_array(None, (len(turned),) + lon.shape, bool, zeroed=True,
+                         what="stack of region masks", hint=GRID_HINT)
+    second = second_try(lon, lat, dateline, pole) if (dateline.any() or pole.any()) else None
     for index, region in enumerate(turned):
         stack[index] = contains(region, x, y)
         if second is not None:
@@ -221,7 +224,7 @@ def point_grid(lon: Any, lat: Any, lon_name: Hashable, lat_name: Hashable, wrap:
         lon_values, lat_values = (da.asarray(values).rechunk(lazy.chunks)  # type: ignore[no-untyped-call]  # dask
                                   if values.shape == lazy.shape else values  # leaves asarray unannotated
                                   for values in (lon_values, lat_values))
-    if _one_dim(lon, lat):  # an unstructured grid: one point per cell
+    if one_dim(lon, lat):  # an unstructured grid: one point per cell
         if lon_values.shape != lat_values.shape:
             raise ValueError(f"lon and lat on one dim must have one length, got {lon_values.shape} and "
                              f"{lat_values.shape}")

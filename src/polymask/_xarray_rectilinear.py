@@ -26,9 +26,11 @@ import xarray as xr
 from numpy.typing import DTypeLike, NDArray
 
 from polymask import _points
+from polymask._outputs import result_array
 from polymask._rings import PolygonList, vertex_ranges
-from polymask._xarray_grids import NUDGE_LAT, NUDGE_LON, LazyOrEager, WrapLon, _Grid, reorder
-from polymask._xarray_points import PointGrid, _second_try, _which
+from polymask._xarray_coordinates import LazyOrEager, WrapLon
+from polymask._xarray_grids import GRID_HINT, NUDGE_LAT, NUDGE_LON, Grid, reorder
+from polymask._xarray_points import PointGrid, second_try, which_region
 from polymask.typing import MaskArray
 
 if TYPE_CHECKING:
@@ -45,7 +47,7 @@ EdgePoints = tuple[tuple[NDArray[np.intp], NDArray[np.intp]], NDArray[np.float64
 class RectilinearGrid(PointGrid):
     """1-D lon and lat crossed; filled in the order of the turned frame (lon and lat descending)."""
 
-    def __init__(self, lon: NDArray[np.float64], lat: NDArray[np.float64], coords_grid: _Grid, wrap_lon: WrapLon):
+    def __init__(self, lon: NDArray[np.float64], lat: NDArray[np.float64], coords_grid: Grid, wrap_lon: WrapLon):
         self.grid = coords_grid  # the grid's own coordinates and orders, for reorder and to_dataarray
         self.lon_order = np.argsort(-lon, kind="stable")
         self.lat_order = np.argsort(-lat, kind="stable")
@@ -85,25 +87,27 @@ class RectilinearGrid(PointGrid):
     def numbers(self, regions: _Regions, values: NDArray[np.float64], row0: int, col0: int, height: int,
                 width: int) -> NDArray[np.float64]:
         """The number (`values`) of the last region holding each point of the window, NaN for none."""
-        labels = np.full((height, width), np.nan)
+        labels = result_array(None, (height, width), np.float64, fill_value=np.nan,
+                              what="grid of region numbers", hint=GRID_HINT)
         for index, inside, rows, cols in self._windows(regions, row0, col0, height, width):
             labels[rows, cols][inside] = values[index]
         for where, lon, lat, dateline, pole in self._edge_points(row0, col0, height, width):
             first = labels[where]
-            second = _which(regions.turned, *_second_try(lon, lat, dateline, pole)[1:])
+            second = which_region(regions.turned, *second_try(lon, lat, dateline, pole)[1:])
             table = np.concatenate([[np.nan], values])
             labels[where] = np.where(np.isnan(first), table[second], first)
         return labels
 
     def stack(self, regions: _Regions, row0: int, col0: int, height: int, width: int) -> MaskArray:
-        layers = np.zeros((len(regions.turned), height, width), dtype=bool)
+        layers = result_array(None, (len(regions.turned), height, width), bool, zeroed=True,
+                              what="stack of region masks", hint=GRID_HINT)
         for index, inside, rows, cols in self._windows(regions, row0, col0, height, width):
             layers[index, rows, cols] |= inside
         for where, lon, lat, dateline, pole in self._edge_points(row0, col0, height, width):
-            _, x, y = _second_try(lon, lat, dateline, pole)
+            _, x, y = second_try(lon, lat, dateline, pole)
             for index in range(len(regions.turned)):
                 one = PolygonList(*regions.single(index))
-                layers[index][where] |= _which(one, x, y) > 0
+                layers[index][where] |= which_region(one, x, y) > 0
         return layers
 
     def _windows(self, regions: _Regions, row0: int, col0: int, height: int,
@@ -149,10 +153,10 @@ class RectilinearGrid(PointGrid):
     def _lazy_windows(self, chunks: object, window: Window, dtype: DTypeLike, layers: int | None = None) -> da.Array:
         import dask.array as da
 
-        from polymask.dask import _chunks
+        from polymask._dask_blocks import checked_chunks
 
         try:
-            block_chunks = _chunks(chunks, self.fill_shape, np.dtype(dtype))
+            block_chunks = checked_chunks(chunks, self.fill_shape, np.dtype(dtype))
         except ZeroDivisionError:  # dask divides by a zero block size before it validates
             raise ValueError(f"chunks must be positive block sizes for a grid of shape {self.fill_shape}, "
                              f"got {chunks!r}") from None

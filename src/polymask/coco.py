@@ -32,12 +32,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from polymask import _coco, _core, _inputs, _layouts
+from polymask._describe import describe as _describe
 from polymask._describe import short_repr
 from polymask._outputs import result_array
 from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._transform import IDENTITY, to_sample_frame
-from polymask._validation import _as_integer, _describe
+from polymask._validation import as_integer as _as_integer
 from polymask.typing import RLE, CompressedRLE, MaskArray, RLELike, UncompressedRLE
 
 __all__ = ["area", "decode", "encode", "iou", "merge"]

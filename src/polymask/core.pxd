@@ -106,6 +106,8 @@ cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
     InterruptCheck set_interrupt_check(InterruptCheck check, void *context, void **previous_context)
     # One check for every thread that has none of its own: _core.pyx installs Ctrl-C with it.
     InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context)
+    # A loop of a binding's own polls the same check between steps.
+    void throw_if_interrupted() except +raise_py_error
     cdef cppclass PoolStatistics:
         int64_t threaded_calls
         int64_t unpaid_calls

@@ -27,10 +27,7 @@ an ImportError that says how to install it.
 """
 from __future__ import annotations
 
-import itertools
-import math
-import operator
-from typing import Any, NoReturn
+from typing import Any
 
 try:
     import dask
@@ -45,10 +42,18 @@ except ImportError as error:  # pragma: no cover - exercised by a test that hide
 import numpy as np
 from numpy.typing import ArrayLike
 
-from polymask import _core, _coverage_sweep, _inputs, _polygons
-from polymask._bounds import polygon_bounds
-from polymask._coverage import _coverage_dtype
-from polymask._describe import short_repr
+from polymask import _inputs
+from polymask._coverage import coverage_dtype
+from polymask._dask_blocks import DEFAULT_CHUNK as DEFAULT_CHUNK  # documented as this module's, like MAX_BLOCKS
+from polymask._dask_blocks import MAX_BLOCKS as MAX_BLOCKS
+from polymask._dask_blocks import (
+    Burn,
+    block_starts,
+    checked_chunks,
+    coverage_block,
+    mask_block,
+    rasterize_block,
+)
 from polymask._geometries import column_values
 from polymask._rasterize import _label_dtype, _label_values
 from polymask._rings import PolygonList, Rings
@@ -57,17 +62,6 @@ from polymask._validation import as_all_touched, as_fill_rule, as_shape
 from polymask.typing import AllTouched, DTypeLike, FillRule, PolygonLike, PolygonsLike, ShapeLike, TransformLike
 
 __all__ = ["coverage", "mask", "rasterize"]
-
-#: Default block side: 4096 x 4096 is 16 MiB of mask, 64 MiB of int32
-#: labels -- big enough that the per-block overhead vanishes, small enough
-#: for many blocks in flight per worker.
-DEFAULT_CHUNK = 4096
-
-#: Most blocks a graph may have.  Each block is a Dask task when computed
-#: (about a kilobyte of scheduler memory and a fraction of a millisecond
-#: of overhead each); beyond a million, larger chunks are always better.
-MAX_BLOCKS = 1_000_000
-
 
 def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
          threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
@@ -123,12 +117,12 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    block_chunks = _chunks(chunks, rows_cols, np.dtype(bool))
+    block_chunks = checked_chunks(chunks, rows_cols, np.dtype(bool))
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(rings.vertices, rings.ring_ends, rows_cols, rule, block_chunks, touched)
     polygon = delayed(rings, name=f"polymask-polygon-{token}", pure=True)
     lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-        _mask_block, polygon, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
+        mask_block, polygon, rule, thread_count, block_starts(block_chunks), all_touched=touched,
         chunks=block_chunks, dtype=bool, meta=np.empty((0, 0), dtype=bool), name=f"polymask-mask-{token}")
     return lazy
 
@@ -197,171 +191,22 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
-    block_chunks = _chunks(chunks, rows_cols, labels.dtype)
+    block_chunks = checked_chunks(chunks, rows_cols, labels.dtype)
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks, touched)
-    burn = delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
+    burn = delayed(Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
     lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-        _rasterize_block, burn, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
+        rasterize_block, burn, rule, thread_count, block_starts(block_chunks), all_touched=touched,
         chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
         name=f"polymask-rasterize-{token}")
     return lazy
-
-
-class _Burn:
-    """What every block of a label image needs: the flat polygons, their labels, and their boxes.
-
-    A block burns only the polygons whose box comes within two pixels of it
-    (in order, so later still lands over earlier): every block used to
-    build every polygon in the core (200,000 polygons in 16 blocks: 2.9 s,
-    against 0.5 s for the image in memory).  Two pixels dwarf the rounding of the core's crossings and
-    cover all_touched's half pixel; a polygon with a coordinate beyond 2^40
-    goes to every block, as its crossings may land anywhere (the core then
-    decides, as for the in-memory image).
-    """
-
-    __slots__ = ("polygons", "labels", "boxes", "rings")
-
-    def __init__(self, polygons: PolygonList, labels: np.ndarray):
-        self.polygons = polygons
-        self.labels = labels
-        self.boxes = _polygon_boxes(polygons)
-        self.rings = _RingIndex(polygons)
-
-    def reaching(self, row0: int, col0: int, height: int, width: int) -> tuple[PolygonList, np.ndarray]:
-        """The polygons (and labels) whose boxes come within two pixels of the window, in their order."""
-        y_min, y_max, x_min, x_max = self.boxes.T
-        near = (y_max >= row0 - 2) & (y_min <= row0 + height + 2) & (x_max >= col0 - 2) & (x_min <= col0 + width + 2)
-        chosen = np.flatnonzero(near)
-        if len(chosen) == len(self.labels):
-            return self.polygons, self.labels
-        return self.rings.subset(self.polygons, chosen), self.labels[chosen]
-
-
-#: Beyond this coordinate the core's crossings may err by whole pixels (cell_geometry.hpp).
-_FAR = 2.0 ** 40
-
-
-def _polygon_boxes(flat: PolygonList) -> np.ndarray:
-    """(P, 4) rows (y_min, y_max, x_min, x_max) of each polygon's vertices.
-
-    A polygon with no vertex gets an empty box (never chosen); one with a
-    coordinate beyond 2^40 an infinite one (always chosen).
-    """
-    boxes = np.tile([np.inf, -np.inf, np.inf, -np.inf], (len(flat), 1))
-    has_vertices, low, high = polygon_bounds(flat.vertices, flat)
-    if not has_vertices.any():
-        return boxes
-    boxes[has_vertices] = np.column_stack([low[:, 1], high[:, 1], low[:, 0], high[:, 0]])
-    far = has_vertices & (np.abs(boxes).max(axis=1) > _FAR)
-    boxes[far] = [-np.inf, np.inf, -np.inf, np.inf]
-    return boxes
-
-
-def _concatenated_ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """starts[i], starts[i] + 1, ..., starts[i] + counts[i] - 1 for every i, concatenated."""
-    ends = np.cumsum(counts)
-    return np.repeat(starts - (ends - counts), counts) + np.arange(ends[-1] if len(ends) else 0)
-
-
-class _RingIndex:
-    """Where each polygon's rings and each ring's vertices lie in a PolygonList, for taking subsets of it."""
-
-    __slots__ = ("first_ring", "ring_counts", "ring_ends", "ring_lengths")
-
-    def __init__(self, flat: PolygonList):
-        self.first_ring = np.concatenate([[0], flat.polygon_ends[:-1]]).astype(np.int64)
-        self.ring_counts = flat.polygon_ends.astype(np.int64) - self.first_ring
-        self.ring_ends = flat.ring_ends.astype(np.int64)
-        self.ring_lengths = np.diff(self.ring_ends, prepend=0)
-
-    def subset(self, flat: PolygonList, chosen: np.ndarray) -> PolygonList:
-        """The polygons `chosen` (ascending indices) of `flat`, as a PolygonList of their own."""
-        rings = _concatenated_ranges(self.first_ring[chosen], self.ring_counts[chosen])
-        lengths = self.ring_lengths[rings]
-        vertices = _concatenated_ranges(self.ring_ends[rings] - lengths, lengths)
-        return PolygonList(np.ascontiguousarray(flat.vertices[vertices]), np.cumsum(lengths),
-                           np.cumsum(self.ring_counts[chosen]))
 
 
 def _snapshot_rings(rings: Rings) -> Rings:
     """A copy of validated rings: the graph must not see later changes to the caller's arrays."""
     ring_ends = None if rings.ring_ends is None else rings.ring_ends.copy()
     return Rings(rings.vertices.copy(), ring_ends)
-
-
-def _chunks(chunks: Any, shape: tuple[int, int], dtype: np.dtype) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Dask's block sizes for `chunks`, at most MAX_BLOCKS blocks of at least one pixel; ValueError otherwise."""
-    expected = f"chunks must be block sizes for an array of shape {shape}, positive integers"
-    count = _simple_block_count(chunks, shape)  # before normalizing: chunks=1 on a huge image is refused cheaply
-    if count is not None and count > MAX_BLOCKS:
-        _refuse_block_count(chunks, count)
-    try:
-        # (dask leaves normalize_chunks unannotated; it returns one tuple of sizes per axis)
-        normalized: tuple[tuple[int, ...], tuple[int, ...]] = da.core.normalize_chunks(  # type: ignore[no-untyped-call]
-            chunks, shape, dtype=dtype)
-    except (ValueError, TypeError, ZeroDivisionError, RecursionError) as error:  # chunks=0 divides by zero inside Dask
-        raise ValueError(f"{expected}, got {short_repr(chunks)}: {error or type(error).__name__}") from None
-    if any(size < 1 for sizes in normalized for size in sizes):
-        raise ValueError(f"{expected}, got {short_repr(chunks)}: a block of size 0")
-    count = len(normalized[0]) * len(normalized[1])
-    if count > MAX_BLOCKS:
-        _refuse_block_count(chunks, count)
-    return normalized
-
-
-def _simple_block_count(chunks: Any, shape: tuple[int, int]) -> int | None:
-    """The block count of an int or (int, int) chunking, without building it; None for other forms."""
-    sizes = chunks if isinstance(chunks, tuple) and len(chunks) == 2 else (chunks, chunks)
-    try:
-        sides = [operator.index(size) for size in sizes]
-    except TypeError:
-        return None
-    if any(side < 1 for side in sides):
-        return None  # -1 (whole axis) is fine; 0 and the rest are for normalize_chunks to judge
-    return math.ceil(shape[0] / sides[0]) * math.ceil(shape[1] / sides[1])
-
-
-def _refuse_block_count(chunks: Any, count: int) -> NoReturn:
-    raise ValueError(f"chunks={short_repr(chunks)} would make {count:,} blocks; at most {MAX_BLOCKS:,} are allowed "
-                     f"(each block is a Dask task); use larger chunks, such as the default {DEFAULT_CHUNK}")
-
-
-def _block_starts(block_chunks: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The first row of each block row and the first column of each block column, plus the ends."""
-    row_sizes, col_sizes = block_chunks
-    return tuple(itertools.accumulate(row_sizes, initial=0)), tuple(itertools.accumulate(col_sizes, initial=0))
-
-
-def _window(block_id: Any, starts: Any) -> tuple[int, int, int, int]:
-    """(row0, col0, height, width) of block `block_id`, from the chunk boundaries."""
-    (row_block, col_block), (row_starts, col_starts) = block_id, starts
-    row0, col0 = row_starts[row_block], col_starts[col_block]
-    return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
-
-
-def _mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: int = 0,
-                block_id: Any = None) -> np.ndarray:
-    row0, col0, height, width = _window(block_id, starts)
-    block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
-    if all_touched:
-        _coverage_sweep.fill_touched(rings.vertices, block.view(np.uint8), row0, col0, rule, threads,
-                                     rings.ring_ends, True, all_touched)
-    else:
-        _core.fill(rings.vertices, block.view(np.uint8), row0=row0, col0=col0, rule=rule, threads=threads,
-                   ring_ends=rings.ring_ends, zeroed=True)
-    return block
-
-
-def _rasterize_block(burn: _Burn, rule: int, threads: int, starts: Any, all_touched: int = 0,
-                     block_id: Any = None) -> np.ndarray:
-    row0, col0, height, width = _window(block_id, starts)
-    block = np.zeros((height, width), dtype=burn.labels.dtype)
-    flat, labels = burn.reaching(row0, col0, height, width)
-    _polygons.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, block, row0, col0, rule,
-                    threads, all_touched)
-    return block
 
 
 # ---- coverage fractions (polymask.coverage, block by block) ----------------
@@ -421,20 +266,11 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    fraction_dtype = _coverage_dtype(dtype, None)
-    block_chunks = _chunks(chunks, rows_cols, fraction_dtype)
+    fraction_dtype = coverage_dtype(dtype, None)
+    block_chunks = checked_chunks(chunks, rows_cols, fraction_dtype)
     token = dask.base.tokenize(coordinates, ring_ends, rows_cols, rule, fraction_dtype.str, block_chunks)
     rings = delayed((coordinates, ring_ends), name=f"polymask-coverage-polygon-{token}", pure=True)
     lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-        _coverage_block, rings, rule, thread_count, fraction_dtype, _block_starts(block_chunks), chunks=block_chunks,
+        coverage_block, rings, rule, thread_count, fraction_dtype, block_starts(block_chunks), chunks=block_chunks,
         dtype=fraction_dtype, meta=np.empty((0, 0), dtype=fraction_dtype), name=f"polymask-coverage-{token}")
     return lazy
-
-
-def _coverage_block(rings: Any, rule: int, threads: int, dtype: np.dtype, starts: Any,
-                    block_id: Any = None) -> np.ndarray:
-    coordinates, ring_ends = rings
-    row0, col0, height, width = _window(block_id, starts)
-    block = np.zeros((height, width), dtype=dtype)  # calloc: only the cells the region meets are written
-    _coverage_sweep.coverage(coordinates, block, row0, col0, rule, threads, ring_ends, True)
-    return block

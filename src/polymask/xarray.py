@@ -60,11 +60,14 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 
 from polymask import _core, _inputs, _polygons
+from polymask._describe import describe as _describe
 from polymask._describe import short_repr
 from polymask._geometries import geometry_array
+from polymask._outputs import result_array
 from polymask._rings import PolygonList, vertex_ranges
-from polymask._validation import _describe
-from polymask._xarray_grids import LazyOrEager, _EdgePoints, _Grid
+from polymask._threads import as_threads
+from polymask._xarray_coordinates import LazyOrEager
+from polymask._xarray_grids import GRID_HINT, EdgeRetries, Grid
 from polymask._xarray_points import PointGrid, point_grid
 from polymask._xarray_rectilinear import RectilinearGrid
 from polymask.typing import MaskArray, PolygonLike
@@ -72,7 +75,7 @@ from polymask.typing import MaskArray, PolygonLike
 if TYPE_CHECKING:
     import dask.array as da
 
-#: polymask.dask._chunks: (chunks, shape, dtype) -> one tuple of block sizes per axis.
+#: polymask._dask_blocks.checked_chunks: (chunks, shape, dtype) -> one tuple of block sizes per axis.
 ChunkCheck = Callable[[Any, tuple[int, int], np.dtype[Any]], tuple[tuple[int, ...], tuple[int, ...]]]
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
@@ -139,7 +142,7 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
     """
     rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon")
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
+    grid = Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
     labels = _burn(grid, flat, np.array([1.0]), chunks)
     return grid.to_dataarray(labels == 1, "mask")
 
@@ -216,7 +219,7 @@ def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
         raise ValueError("these regions are declared overlap=True: a 2-D mask cannot give a point two numbers; "
                          "use mask_3d, or pass later_wins=True for the later region's number")
     flat, numbers, _, _ = _regions(regions, numbers, like)
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
+    grid = Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
     index = np.arange(len(flat), dtype=np.float64)
     last = _burn(grid, flat, index, chunks)
     if not later_wins and declared is None and len(flat) > 1:
@@ -244,13 +247,20 @@ def _numbers_of(last: np.ndarray, table: np.ndarray) -> np.ndarray:
     return table[np.where(np.isnan(last), -1, last).astype(np.intp)]
 
 
-def _one_region(last: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """`last`, or ValueError where a point's latest and earliest region differ: two regions hold it."""
+def _one_region(last: np.ndarray, first: np.ndarray,
+                block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> np.ndarray:
+    """`last`, or ValueError where a point's latest and earliest region differ: two regions hold it.
+
+    Of a Dask block, `block_info` places it in the grid, so the message
+    names the point's index in the whole grid, not in the block.
+    """
     same = (last == first) | (np.isnan(last) & np.isnan(first))
     if not same.all():
         where = np.unravel_index(int(np.argmin(same)), same.shape)
+        origin = [0] * last.ndim if block_info is None else [begin for begin, _ in block_info[0]["array-location"]]
+        index = tuple(int(k) + begin for k, begin in zip(where, origin))
         raise ValueError(f"regions {int(first[where])} and {int(last[where])} (by position) both hold the grid "
-                         f"point at index {tuple(int(k) for k in where)}: a 2-D mask gives each point one number; "
+                         f"point at index {index}: a 2-D mask gives each point one number; "
                          "use mask_3d, or pass later_wins=True for the later region's number")
     return last
 
@@ -337,7 +347,7 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     """
     one_per_point = getattr(regions, "overlap", None) is False and hasattr(regions, "polygons")
     flat, numbers, names, abbrevs = _regions(regions, numbers, like)
-    grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
+    grid = Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
     points = int(np.prod(grid.fill_shape))
     if one_per_point:  # each point in at most one region: the label image, one layer per number
         index = np.arange(len(flat), dtype=np.float64)
@@ -354,9 +364,9 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     else:
         import dask.array as da
 
-        from polymask.dask import DEFAULT_CHUNK, _chunks
+        from polymask._dask_blocks import DEFAULT_CHUNK, checked_chunks
 
-        block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
+        block_chunks = _block_chunks(checked_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
         layers = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
             _Stack(grid, flat).block, chunks=((len(flat),),) + block_chunks, dtype=bool,
             meta=np.empty((0, 0, 0), dtype=bool))
@@ -379,7 +389,7 @@ class _Stack:
     time (at 180 E, and north of -90 N; the corner once, at both) and hold the regions of either try.
     """
 
-    def __init__(self, grid: "_Grid", flat: PolygonList):
+    def __init__(self, grid: "Grid", flat: PolygonList):
         self.flat = flat
         self.vertices = grid.sample_frame(flat.vertices)
         self.col, self.row = grid.dateline_col, grid.pole_row
@@ -389,7 +399,8 @@ class _Stack:
         self.corner = grid.dateline_frame(flat.vertices, pole=True) if both else None
 
     def window(self, row0: int, col0: int, height: int, width: int) -> MaskArray:
-        layers = np.zeros((len(self.flat), height, width), dtype=bool)
+        layers = result_array(None, (len(self.flat), height, width), bool, zeroed=True,
+                              what="stack of region masks", hint=GRID_HINT)
         _fill_layers(layers, self.vertices, self.flat, row0, col0)
         col = self.col if self.col is not None and col0 <= self.col < col0 + width else None  # in the window
         row = self.row if self.row is not None and row0 <= self.row < row0 + height else None
@@ -429,7 +440,7 @@ def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, ro
         last = int(ends[-1]) if len(ends) else first
         if last > first:
             _core.fill(np.ascontiguousarray(vertices[first:last]), layers[index].view(np.uint8), row0=row0, col0=col0,
-                       rule=_core.EVEN_ODD, threads=_threads(layers[index].size),
+                       rule=_core.EVEN_ODD, threads=as_threads(None),
                        ring_ends=np.ascontiguousarray(ends - first))
         ring_begin = ring_end
 
@@ -479,7 +490,7 @@ def _in_crs_of(regions: Any, like: Any) -> Any:
     return regions.to_crs(target)
 
 
-def _burn(grid: _Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chunks: Any) -> LazyOrEager:
+def _burn(grid: Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chunks: Any) -> LazyOrEager:
     """The float64 label image (NaN background) of the regions on the grid, in the grid's order."""
     if isinstance(grid, PointGrid):
         return grid.labels(flat, numbers, _point_chunks(chunks, int(np.prod(grid.fill_shape))))
@@ -489,24 +500,26 @@ def _burn(grid: _Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chu
     edges = grid.edge_points(flat, values)  # for the points on the dateline or the pole no region took
     points = grid.fill_shape[0] * grid.fill_shape[1]
     if chunks is None and points <= LAZY_POINTS:
-        out = np.full(grid.fill_shape, np.nan)
+        out = result_array(None, grid.fill_shape, np.float64, fill_value=np.nan,
+                           what="grid of region numbers", hint=GRID_HINT)
         _polygons.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD,
-                        _threads(points))
+                            as_threads(None))
         if edges is not None:
             edges.patch(out, 0, 0)
         return grid.reorder(out)
     import dask.array as da
     from dask.delayed import delayed  # dask's namespace re-exports it without declaring it
 
-    from polymask.dask import DEFAULT_CHUNK, _block_starts, _Burn, _chunks, _rasterize_block
+    from polymask._dask_blocks import DEFAULT_CHUNK, Burn, block_starts, checked_chunks, rasterize_block
 
     # The lazy burn's background is 0, so burn index + 1 and look the numbers up per block.
     indices = np.arange(1, len(flat) + 1, dtype=np.int32)
-    block_chunks = _block_chunks(_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, indices.dtype)
-    burn = delayed(_Burn(frame, indices), pure=True)  # one key: every block shares the polygons
+    block_chunks = _block_chunks(checked_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape,
+                                 indices.dtype)
+    burn = delayed(Burn(frame, indices), pure=True)  # one key: every block shares the polygons
     # (dask leaves map_blocks unannotated)
     labels: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]
-        _rasterize_block, burn, _core.EVEN_ODD, 1, _block_starts(block_chunks), chunks=block_chunks,
+        rasterize_block, burn, _core.EVEN_ODD, 1, block_starts(block_chunks), chunks=block_chunks,
         dtype=indices.dtype, meta=np.empty((0, 0), dtype=indices.dtype))
     table = np.concatenate([[np.nan], values])
     numbers_lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]
@@ -533,7 +546,7 @@ def _block_chunks(normalize: ChunkCheck, chunks: Any, shape: tuple[int, int],
                          f"got {short_repr(chunks)}") from None
 
 
-def _lookup(block: NDArray[np.int32], table: NDArray[np.float64], edges: _EdgePoints | None,
+def _lookup(block: NDArray[np.int32], table: NDArray[np.float64], edges: EdgeRetries | None,
             block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> NDArray[np.float64]:
     """Region numbers (NaN for 0) of a block of burned indices, the edge points patched."""
     numbers = table[block]
@@ -542,8 +555,3 @@ def _lookup(block: NDArray[np.int32], table: NDArray[np.float64], edges: _EdgePo
         (row0, _), (col0, _) = block_info[0]["array-location"]
         edges.patch(numbers, row0, col0)
     return numbers
-
-
-def _threads(points: int) -> int:
-    """Core threads for a fill of `points`: one for small grids, where starting threads costs more."""
-    return 1 if points < 2**22 else 0

@@ -202,6 +202,11 @@ POLYMASK_API InterruptCheck set_interrupt_check(InterruptCheck check, void *cont
 // with).  Returns the previous process-wide check.
 POLYMASK_API InterruptCheck set_process_interrupt_check(InterruptCheck check, void *context);
 
+// Polls now the check a fill on this thread would poll (its own, else the
+// process's), for a caller's loop between calls into the core; throws
+// Interrupted when it says stop.
+POLYMASK_API void throw_if_interrupted();
+
 // Out of line, the destructor is the key function: the vtable and typeinfo
 // live in the core library alone, so a module that catches Interrupted
 // catches the very type the core throws.

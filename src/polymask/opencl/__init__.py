@@ -96,7 +96,6 @@ from polymask.opencl.discovery import (
     PRECISIONS,
     SINGLE_PRECISION_NOTE,
     DeviceInfo,
-    _has_fp64,  # noqa: F401  (tests compare auto precision with it)
     available,
     build_program,
     describe_default_device,

@@ -118,7 +118,7 @@ def unavailable_reason() -> str | None:
     try:
         # The device a call would use ($POLYMASK_DEVICE and all), and it must build the kernels.
         device = select_device()
-        programs.program(device, "pixel", _has_fp64(device))
+        programs.program(device, "pixel", has_fp64(device))
     except (OpenCLError, OpenCLUnavailable, ValueError) as error:
         return str(error)
     return None
@@ -236,7 +236,7 @@ def _type_name(device: cl.Device) -> str:
     return "other"
 
 
-def _has_fp64(device: cl.Device) -> bool:
+def has_fp64(device: cl.Device) -> bool:
     return bool(device.double_fp_config) or "cl_khr_fp64" in device.extensions.split()
 
 
@@ -280,7 +280,7 @@ def _discover() -> list[DeviceInfo]:
                 key=f"{kind}:{index}", name=device.name.strip(), platform=platform.name.strip(),
                 type=kind, compute_units=int(device.max_compute_units),
                 global_memory_bytes=int(device.global_mem_size),
-                max_alloc_bytes=int(device.max_mem_alloc_size), fp64=_has_fp64(device), device=device))
+                max_alloc_bytes=int(device.max_mem_alloc_size), fp64=has_fp64(device), device=device))
     return found
 
 
@@ -487,7 +487,7 @@ def describe_default_device() -> str:
         return f"none ({reason.splitlines()[0]})"
     device = select_device()
     return (f"{device.name.strip()} ({_type_name(device)}, {device.max_compute_units} compute units, "
-            f"fp64: {'yes' if _has_fp64(device) else 'no'}; {device.platform.version.strip()})")
+            f"fp64: {'yes' if has_fp64(device) else 'no'}; {device.platform.version.strip()})")
 
 
 
@@ -495,7 +495,7 @@ def resolve_precision(precision: str, device: cl.Device) -> bool:
     """True for double, False for float32: "auto" is double where the device has fp64."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(map(repr, PRECISIONS))}, got {short_repr(precision)}")
-    fp64 = _has_fp64(device)
+    fp64 = has_fp64(device)
     if precision == "double" and not fp64:
         raise OpenCLError(f"precision='double' needs fp64, which device {device_label(device)} lacks; "
                           "use precision='single' (see polymask.opencl.SINGLE_PRECISION_NOTE) or another device")

@@ -197,7 +197,9 @@ class HostResults(EngineState):
             if out is not None:
                 raise ValueError("out= takes an unpacked mask; with packed=True the engine returns a new array")
             found = self.pinned.array(result_shape(shape, True), np.uint8)
-            return np.empty(result_shape(shape, True), np.uint8) if found is None else found
+            if found is None:
+                found = result_array(None, result_shape(shape, True), np.uint8, what="packed mask")
+            return found
         if out is None:
             found = self.pinned.array(shape, np.bool_)
             if found is not None:

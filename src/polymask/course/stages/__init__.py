@@ -55,6 +55,10 @@ class Stage:
     seconds_2014: float | None = None
     #: True for stages that are compiled extensions: CI fails if one is missing.
     compiled: bool = False
+    #: True for compiled stages whose loops keep the GIL (they touch no Python
+    #: object, but never say ``nogil``): the registry runs a long call of one in a
+    #: child process, where Ctrl-C can stop it.
+    holds_gil: bool = False
     #: True when ``mask`` takes a ``threads=`` keyword.
     threaded: bool = False
     #: True for stages that call the shared C++ core.
@@ -122,10 +126,11 @@ STAGES: tuple[Stage, ...] = (
           "numpy_vectorized", "course/stages/numpy_vectorized.py", None, side=True, number=1),
     Stage("cython_plain", "Cython, Python code compiled unchanged",
           "Compilation alone: the same Python source through Cython.",
-          "cython_plain", "course/stages/cython_plain.pyx", 9.0, compiled=True, slow=True, number=2),
+          "cython_plain", "course/stages/cython_plain.pyx", 9.0, compiled=True, holds_gil=True, slow=True,
+          number=2),
     Stage("cython_typed", "Cython with types, memoryviews and directives",
           "cdef locals, typed memoryviews and boundscheck/wraparound/cdivision remove the yellow.",
-          "cython_typed", "course/stages/cython_typed.pyx", 3.6, compiled=True, number=3),
+          "cython_typed", "course/stages/cython_typed.pyx", 3.6, compiled=True, holds_gil=True, number=3),
     Stage("cython_cpp", "Cython wrapping the C++ core",
           "cdef extern from a C++ header, except +, nogil: calling a C++ library.",
           "cython_cpp", "course/stages/cython_cpp.pyx", 0.270, compiled=True, uses_core=True, number=4),
