@@ -137,7 +137,7 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
            [0, 1, 1, 1, 1, 0],
            [0, 0, 0, 0, 0, 0]])
     """
-    rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon")
+    rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon", on_pixels=False)
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
     grid = _Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
     labels = _burn(grid, flat, np.array([1.0]), chunks)
@@ -454,7 +454,7 @@ def _regions(regions: Any, numbers: ArrayLike | None,
     elif geometry_array(regions) is None and not isinstance(regions, (list, tuple, np.ndarray)):
         raise TypeError(f"regions must be a regionmask.Regions, a GeoDataFrame / GeoSeries, or a sequence of "
                         f"polygons, got {_describe(regions)}")
-    flat = _inputs.polygons(regions, name="regions")
+    flat = _inputs.polygons(regions, name="regions", on_pixels=False)
     if numbers is None:
         numbers = default_numbers if default_numbers is not None else np.arange(len(flat))
     numbers = np.asarray(numbers)
