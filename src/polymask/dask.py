@@ -413,7 +413,8 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     Examples
     --------
     >>> import polymask.dask
-    >>> fractions = polymask.dask.coverage([(0, 0), (2, 0), (2, 2), (0, 2)], (4, 4), chunks=2)
+    >>> square = [(0, 0), (2, 0), (2, 2), (0, 2)]
+    >>> fractions = polymask.dask.coverage(square, (4, 4), chunks=2)
     >>> fractions.dtype, float(fractions.sum().compute())
     (dtype('float64'), 4.0)
     """

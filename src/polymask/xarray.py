@@ -330,7 +330,7 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     >>> import numpy as np, polymask.xarray
     >>> lon, lat = np.arange(0.5, 6), np.arange(0.5, 4)
     >>> west, east = [(0, 0), (3, 0), (3, 4), (0, 4)], [(3, 0), (6, 0), (6, 4), (3, 4)]
-    >>> far = [(10, 10), (11, 10), (11, 11)]                   # holds no grid point: dropped
+    >>> far = [(10, 10), (11, 10), (11, 11)]   # holds no grid point: dropped
     >>> stack = polymask.xarray.mask_3d([west, east, far], lon, lat)
     >>> stack.dims, stack.shape, stack.region.values.tolist()
     (('region', 'lat', 'lon'), (2, 4, 6), [0, 1])
