@@ -13,6 +13,7 @@ import operator
 import os
 import sys
 import warnings
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -268,7 +269,8 @@ def _hinted(ring: Any, label: str, hint: Any) -> np.ndarray:
 def warn_caller(message: str) -> None:
     """A UserWarning attributed to the first caller outside polymask, whichever entry point it called."""
     package = os.path.dirname(os.path.abspath(__file__)) + os.sep
-    frame, level = sys._getframe(0), 1
+    frame: FrameType | None = sys._getframe(0)
+    level = 1
     while frame is not None and frame.f_code.co_filename.startswith(package):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, UserWarning, stacklevel=level)
