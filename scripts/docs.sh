@@ -16,20 +16,25 @@ if ! { [ -x "$python" ] && "$python" -c "import polymask" 2>/dev/null; }; then
     echo "==> docs: no polymask in .venv; building it with the docs extra (scripts/setup.sh docs)"
     bash scripts/setup.sh docs
 fi
-# The docs extra's requirements, read from the installed polymask's metadata.
-requirements=$("$python" - <<'EOF'
+# The docs extra's requirements: pyproject.toml's (the installed metadata's on Python < 3.11).
+mapfile -t requirements < <("$python" - <<'EOF'
 import re
-from importlib.metadata import requires
-for requirement in requires("polymask") or []:
-    name, _, marker = requirement.partition(";")
-    if re.search(r"""extra\s*==\s*["']docs["']""", marker):
-        print(name.strip())
+try:
+    import tomllib
+    with open("pyproject.toml", "rb") as file:
+        print("\n".join(tomllib.load(file)["project"]["optional-dependencies"]["docs"]))
+except ImportError:
+    from importlib.metadata import requires
+    for requirement in requires("polymask") or []:
+        name, _, marker = requirement.partition(";")
+        if re.search(r"""extra\s*==\s*["']docs["']""", marker):
+            print(name.strip())
 EOF
 )
-if ! "$python" -c "import sphinx, myst_parser, numpydoc, pydata_sphinx_theme, sphinx_copybutton" 2>/dev/null; then
-    echo "==> docs: installing the docs extra into .venv:" $requirements
-    # shellcheck disable=SC2086  # one requirement per word
-    "$python" -m pip install --quiet $requirements
+if ! "$python" -c "import sphinx, myst_parser, numpydoc, pydata_sphinx_theme, sphinx_copybutton, dask.array, xarray" \
+        2>/dev/null; then
+    echo "==> docs: installing the docs extra into .venv: ${requirements[*]}"
+    "$python" -m pip install --quiet "${requirements[@]}"
 fi
 
 rm -rf docs/_build/doctrees
