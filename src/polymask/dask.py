@@ -119,8 +119,7 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
     >>> bool((lazy.compute() == polymask.mask([(1, 1), (6, 1), (6, 5)], (8, 8))).all())
     True
     """
-    # mapped once: blocks get sample-frame vertices
-    rings = _snapshot_rings(_inputs.polygon(vertices, transform, fill_rule=fill_rule))
+    rings = _snapshot_rings(_inputs.polygon(vertices, transform, fill_rule=fill_rule))  # mapped once, for every block
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -418,8 +417,7 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     >>> fractions.dtype, float(fractions.sum().compute())
     (dtype('float64'), 4.0)
     """
-    # the graph never sees later changes
-    snapshot = _snapshot_rings(_inputs.polygon(polygon, transform, "polygon", fill_rule=fill_rule))
+    snapshot = _snapshot_rings(_inputs.polygon(polygon, transform, "polygon", fill_rule=fill_rule))  # a snapshot
     coordinates, ring_ends = snapshot.vertices, snapshot.ring_ends
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
