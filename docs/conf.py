@@ -4,8 +4,8 @@ Build it with ``scripts/docs.sh`` (warnings are errors; the API reference is
 checked against every module's public names).  The pages are MyST Markdown;
 the API reference is generated from the numpydoc docstrings, and a public name
 whose docstring is missing or fails numpydoc's checks below fails the build.
-Nothing here reaches the network: intersphinx reads only the inventories kept
-in ``docs/_inventories/`` (see ``intersphinx_mapping``).
+Nothing here reaches the network: intersphinx reads only the inventories compiled
+from ``docs/_inventories/`` (see ``intersphinx_mapping``).
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ extensions = [
     "numpydoc",
     "sphinx_copybutton",
     "cli_help",                     # docs/_ext/cli_help.py: the CLI reference from the parser
+    "see_also",                     # docs/_ext/see_also.py: every function's See Also, from one table
 ]
 sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
@@ -57,7 +58,7 @@ numpydoc_xref_param_type = False
 numpydoc_validation_checks = {
     "all",
     "ES01",  # an extended summary: short functions say enough in their summary line
-    "SA01",  # a See Also section: the reference's task tables relate the functions
+    "SA01",  # a See Also in the docstring: docs/_ext/see_also.py adds each one's from one table
     "SS05",  # summaries in the infinitive ("Return ..."): ours may name what is returned
     "SS06",  # a one-line summary: a few summaries need two lines to say what is returned
     "PR08",  # parameter descriptions start with a capital: some start with a value ("``None``: ...")
@@ -77,9 +78,11 @@ numpydoc_validation_exclude = {r"\._[a-z]", r"\.__init__$", r"\.__call__$", r"\.
 numpydoc_validation_overrides = {"SS03": [r"^Alias for field number \d+$"]}
 
 # -- Cross-references to the libraries polymask works with --------------------------
-# The build never reaches the network: an inventory is used only when its objects.inv
-# is kept in docs/_inventories/NAME.inv (fetch it from URL/objects.inv where the network
-# allows).  Without it, references to that library are plain text.
+# The build never reaches the network: each library's inventory is compiled here from
+# docs/_inventories/NAME.txt, the objects the pages link to written out in Sphinx's
+# inventory format, into docs/_build/inventories/NAME.inv.  Links point at each
+# library's stable site.  A name missing from its file is a broken reference
+# (nitpicky): add it to the file.
 _INVENTORY_URLS = {
     "numpy": "https://numpy.org/doc/stable/",
     "shapely": "https://shapely.readthedocs.io/en/stable/",
@@ -87,12 +90,37 @@ _INVENTORY_URLS = {
     "xarray": "https://docs.xarray.dev/en/stable/",
     "dask": "https://docs.dask.org/en/stable/",
 }
-_INVENTORIES = Path(__file__).parent / "_inventories"
-intersphinx_mapping = {name: (url, str(_INVENTORIES / f"{name}.inv"))
-                       for name, url in _INVENTORY_URLS.items() if (_INVENTORIES / f"{name}.inv").is_file()}
-intersphinx_disabled_reftypes = ["*"]
-# Names of other libraries that the pages cross-reference; without their inventory (the build
-# stays offline) nitpicky mode would call them broken.  They show as plain code.
+
+
+def _compiled_inventory(name: str) -> str:
+    """docs/_inventories/NAME.txt as the objects.inv intersphinx reads; returns its path."""
+    import zlib
+
+    source = Path(__file__).parent / "_inventories" / f"{name}.txt"
+    entries = [line for line in source.read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith("#")]
+    target = Path(__file__).parent / "_build" / "inventories" / f"{name}.inv"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    header = f"# Sphinx inventory version 2\n# Project: {name}\n# Version: stable\n"
+    header += "# The remainder of this file is compressed using zlib.\n"
+    target.write_bytes(header.encode() + zlib.compress(("\n".join(entries) + "\n").encode()))
+    return str(target)
+
+
+intersphinx_mapping = {name: (url, _compiled_inventory(name)) for name, url in _INVENTORY_URLS.items()}
+# Only references that name an object resolve through the inventories, never a page.
+intersphinx_disabled_reftypes = ["std:doc"]
+# Parameter and return types link where they name one of these; other words stay text.
+numpydoc_xref_param_type = True
+numpydoc_xref_ignore = "all"
+# (An alias to an explicit role: numpydoc leaves a name that is its own alias unlinked.)
+numpydoc_xref_aliases = {name: f":class:`{name}`" for name in (
+    "numpy.ndarray", "numpy.dtype", "numpy.bool_", "numpy.uint8", "numpy.int64", "numpy.float32",
+    "numpy.float64", "xarray.DataArray", "xarray.Dataset", "dask.array.Array", "shapely.Polygon",
+    "shapely.MultiPolygon", "shapely.GeometryCollection")}
+numpydoc_xref_aliases.update({"Crop": ":class:`~polymask.Crop`", "DeviceInfo": ":class:`~polymask.opencl.DeviceInfo`",
+                              "MaskEngine": ":class:`~polymask.opencl.MaskEngine`"})
+# Names of other libraries that the pages cross-reference without an inventory here.
 nitpick_ignore = [("py:class", "affine.Affine")]
 
 # -- HTML -------------------------------------------------------------------------
@@ -190,6 +218,13 @@ def _check_docstring(app, what, name, obj, options, lines):
         logger.warning("docstring of %s has no Raises section (or list it in _RAISE_NOTHING in docs/conf.py)", name)
 
 
+def _only_our_type_links(app, config):
+    """Type links for the names in numpydoc_xref_aliases only: numpydoc adds its own for the
+    builtins and NumPy's glossary, which point into inventories this offline build does not have."""
+    config.numpydoc_xref_aliases_complete = dict(config.numpydoc_xref_aliases)
+
+
 def setup(app):
+    app.connect("config-inited", _only_our_type_links, priority=900)  # after numpydoc's own (500)
     app.connect("source-read", _append_public_constants)
     app.connect("autodoc-process-docstring", _check_docstring, priority=400)

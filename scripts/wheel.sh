@@ -31,11 +31,17 @@ wheel=$(ls dist/polymask-*manylinux*.whl)
 "$python" -m build --sdist --outdir dist/ . > dist/sdist.log 2>&1 || { cat dist/sdist.log; exit 1; }
 "$root/.venv/bin/twine" check "$wheel" dist/polymask-*.tar.gz
 # The license text ships in both: the wheel's dist-info/licenses/ (PEP 639), the sdist's top folder.
+# The sdist carries sources only (no build/ output, no object files); the wheel no build files.
 "$python" - "$wheel" dist/polymask-*.tar.gz <<'EOF'
 import sys, tarfile, zipfile
 wheel, sdist = sys.argv[1:]
-assert any(n.endswith(".dist-info/licenses/LICENSE") for n in zipfile.ZipFile(wheel).namelist()), f"{wheel}: no LICENSE"
-assert any(n.count("/") == 1 and n.endswith("/LICENSE") for n in tarfile.open(sdist).getnames()), f"{sdist}: no LICENSE"
+in_wheel, in_sdist = zipfile.ZipFile(wheel).namelist(), tarfile.open(sdist).getnames()
+assert any(n.endswith(".dist-info/licenses/LICENSE") for n in in_wheel), f"{wheel}: no LICENSE"
+assert any(n.count("/") == 1 and n.endswith("/LICENSE") for n in in_sdist), f"{sdist}: no LICENSE"
+built = [n for n in in_sdist if n.split("/")[1:2] in (["build"], ["dist"]) or n.endswith((".o", ".so", ".a", ".pyc"))]
+assert not built, f"{sdist} carries build output: {built[:5]}"
+templates = [n for n in in_wheel if n.endswith(("CMakeLists.txt", ".in"))]
+assert not templates, f"{wheel} carries build files: {templates}"
 EOF
 version=$("$python" -c 'import tomllib; print(tomllib.load(open("pyproject.toml", "rb"))["project"]["version"])')
 case "$(basename "$wheel")" in polymask-"$version"-*) ;; *) echo "wheel $wheel is not version $version"; exit 1 ;; esac

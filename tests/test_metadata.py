@@ -49,3 +49,21 @@ def test_typed_is_claimed_and_true():
 
 def test_the_installed_classifiers_are_pyprojects():
     assert sorted(metadata("polymask").get_all("Classifier")) == sorted(PYPROJECT["project"]["classifiers"])
+
+
+def test_the_author_is_named():
+    assert PYPROJECT["project"]["authors"] == [{"name": "the polymask authors"}]
+    assert "the polymask authors" in metadata("polymask")["Author"]
+
+
+def test_the_sdist_takes_sources_only_and_the_wheel_no_build_files():
+    """The sdist's include patterns name top-level folders only: an unanchored "csrc" also
+    matches build/<wheel tag>/csrc/ and ships the last build's object files; the wheel leaves
+    out the CMake lists and the templates CMake fills in (scripts/wheel.sh checks both artifacts)."""
+    build = PYPROJECT["tool"]["scikit-build"]
+    assert build["sdist"]["include"] and all(pattern.startswith("/") for pattern in build["sdist"]["include"])
+    assert {"CMakeLists.txt", "*.in"} <= set(build["wheel"]["exclude"])
+    from importlib.metadata import files
+
+    shipped = [str(path) for path in files("polymask") or []]
+    assert not [path for path in shipped if path.endswith(("CMakeLists.txt", ".py.in"))], shipped

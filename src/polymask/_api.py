@@ -61,9 +61,16 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
         lists: the *union* of the parts' masks, as COCO means it), and
         OpenCV contours: an (N, 1, 2) array, a list of them (rings), or
         ``cv2.findContours``' ``(contours, hierarchy)`` pair
-        (the forms are listed in :doc:`/guide/masks`).
+        (the forms are listed in :doc:`/guide/masks`).  A list of rings is
+        one polygon, not several: the first ring its exterior, the others
+        holes; a later ring that reaches outside the first one's bounds and
+        overlaps it is warned about (UserWarning).  Separate polygons go to
+        :func:`polymask.rasterize` or :func:`polymask.masks`.
     shape : (rows, cols)
-        The image shape; both at least 1.
+        The image shape; both at least 1.  NumPy's ``image.shape``, not
+        (width, height) as PIL's ``Image.size`` has it; the image itself is
+        refused.  Vertices are (x, y), not scikit-image's (row, col): for its
+        ``polygon2mask`` order pass ``vertices[:, ::-1]``.
     out : numpy.ndarray, optional
         A C-contiguous, writable bool or uint8 array of the result's shape
         (`shape`, or the window's (height, width)) to fill in place instead
@@ -168,7 +175,7 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
         plain = _plain_mask(vertices, shape, as_threads(threads), out, all_touched)
         if plain is not None:
             return plain
-    rings = _inputs.polygon(vertices, transform, unite_parts=True)
+    rings = _inputs.polygon(vertices, transform, unite_parts=True, fill_rule=fill_rule)
     rows_cols = as_shape(shape)
     options: dict[str, Any] = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
                "window": None if window is None else as_window(window, rows_cols),

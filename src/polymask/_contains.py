@@ -83,7 +83,7 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
     >>> bool((polymask.contains(square, cols, rows) == polymask.mask(square, (3, 4))).all())
     True
     """
-    rings = _inputs.polygon(polygon, name="polygon")
+    rings = _inputs.polygon(polygon, name="polygon", on_pixels=False, fill_rule=fill_rule)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     x_array, y_array = _coordinates(x, "x"), _coordinates(y, "y")
@@ -157,7 +157,7 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     >>> polymask.contains_labels([left, right], [0.5, 2, 3.5, 4], 1)
     array([1, 2, 2, 0], dtype=uint8)
     """
-    flat = _inputs.polygons(polygons)
+    flat = _inputs.polygons(polygons, on_pixels=False)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     labels = _label_values(values, len(flat), _label_dtype(dtype, None))

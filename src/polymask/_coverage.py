@@ -118,11 +118,12 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     Raises
     ------
     TypeError
-        If a polygon is of no form polymask reads, or an argument is of the
-        wrong type (the message names it and what was expected).
+        If a polygon is of no form polymask reads, an argument is of the
+        wrong type (the message names it and what was expected), `dtype` is
+        not float64, float32 or uint8, or `out`'s dtype is none of those.
     ValueError
-        If a coordinate is not finite, `shape` is not positive, `dtype` is not float32 or float64,
-        or `out` is not a writable float array of the result's shape.
+        If a coordinate is not finite, `shape` is not positive, or `out` is
+        not a writable C-contiguous array of the result's shape.
     MemoryError
         If the result cannot be allocated (the message says how much it needs).
 
@@ -134,7 +135,7 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
            [0.5 , 1.  , 0.5 ],
            [0.25, 0.5 , 0.25]])
     """
-    rings = _inputs.polygon(polygon, transform, "polygon")
+    rings = _inputs.polygon(polygon, transform, "polygon", fill_rule=fill_rule)
     coordinates, ring_ends = rings.vertices, rings.ring_ends
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
@@ -176,8 +177,9 @@ def coverages(polygons: PolygonsLike, shape: ShapeLike, *, transform: TransformL
         As in :func:`polymask.mask`.
     fill_rule : {"evenodd", "nonzero"}, optional
         As in :func:`polymask.coverage`.
-    dtype : {numpy.float64, numpy.float32}, optional
-        The fractions' type (default float64).
+    dtype : {numpy.float64, numpy.float32, numpy.uint8}, optional
+        The fractions' type (default float64), or uint8 for anti-aliased
+        crops, as in :func:`polymask.coverage`.
     threads : int, optional
         The most threads to use (None or 0: the default; see :func:`polymask.threads`).
         Threads go across polygons.
@@ -190,10 +192,11 @@ def coverages(polygons: PolygonsLike, shape: ShapeLike, *, transform: TransformL
     Raises
     ------
     TypeError
-        If a polygon is of no form polymask reads, or an argument is of the
-        wrong type (the message names it and what was expected).
+        If a polygon is of no form polymask reads, an argument is of the
+        wrong type (the message names it and what was expected), or `dtype`
+        is not float64, float32 or uint8.
     ValueError
-        If a coordinate is not finite, `shape` is not positive, or `dtype` is not float32 or float64.
+        If a coordinate is not finite or `shape` is not positive.
     MemoryError
         If the result cannot be allocated (the message says how much it needs).
 

@@ -38,9 +38,15 @@ from polymask import _annotations, _geojson, _geometries, _layouts, _sequences
 from polymask._layouts import Layout, layout_hint
 from polymask._rings import PolygonList, Rings
 from polymask._transform import as_transform, to_sample_frame
-from polymask._validation import as_vertices, checked_polygons, checked_rings
+from polymask._validation import (
+    as_vertices,
+    checked_polygons,
+    checked_rings,
+    warn_if_crs_without_transform,
+    warn_if_not_holes,
+)
 
-ARRAY_RING, POINTS = Layout.ARRAY_RING, Layout.POINTS
+ARRAY_RING, POINTS, RING_LIST = Layout.ARRAY_RING, Layout.POINTS, Layout.RING_LIST
 COCO_SEGMENTATION, CONTOURS_WITH_HIERARCHY = Layout.COCO_SEGMENTATION, Layout.CONTOURS_WITH_HIERARCHY
 
 #: One polygon's converter per layout: (value, name, unite_parts) -> [(ring, label), ...].
@@ -72,8 +78,14 @@ MANY = {
 }
 
 
-def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, unite_parts: bool = False) -> Rings:
+def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, unite_parts: bool = False,
+            on_pixels: bool = True, fill_rule: Any = "evenodd") -> Rings:
     """One polygon as the core's rings, in the sample-point frame.
+
+    `on_pixels`: as in :func:`polygons` (a one-row GeoDataFrame is a polygon).
+    `fill_rule`: the caller's; under "evenodd", a list of rings whose later
+    ring is no hole of the first is warned about (under "nonzero" rings
+    that run the same way unite, as separate polygons would).
 
     `unite_parts`: a COCO segmentation of several parts is their union
     (``Rings.united``), as COCO means it (polymask.mask); elsewhere it is
@@ -86,6 +98,10 @@ def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, uni
         points, ring_ends = checked_rings(((vertices, name),), layout_hint)
     else:
         points, ring_ends = checked_rings(ONE[layout](vertices, name, unite_parts))
+        if layout is RING_LIST and type(fill_rule) is str and fill_rule == "evenodd":  # or separate polygons?
+            warn_if_not_holes(points, ring_ends, name)
+        if on_pixels and transform is None:
+            warn_if_crs_without_transform(vertices, name)
     cells = as_transform(transform)
     if cells is not None:  # world coordinates -> the contract's sample-point frame
         points = to_sample_frame(points, cells, name)
@@ -93,8 +109,13 @@ def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, uni
 
 
 def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
-             unite_parts: bool = False) -> PolygonList:
+             unite_parts: bool = False, on_pixels: bool = True) -> PolygonList:
     """Many polygons as one flat vertex array with ring and polygon ends, in the sample-point frame.
+
+    `on_pixels`: the polygons are placed on an image's pixels (masks, label
+    images, coverage), so a GeoDataFrame with a CRS and no `transform` is
+    warned about; False where they meet coordinates in their own CRS
+    (points, xarray's grids).
 
     `unite_parts`: a member that is a COCO segmentation of several parts
     keeps its first part in place and its other parts go last, owned by it
@@ -128,6 +149,8 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
         vertices, ring_ends, polygon_ends = checked_polygons(_annotations.hierarchy_polygons(collection, name))
     else:
         vertices, ring_ends, polygon_ends = MANY[layout](collection, name)
+    if on_pixels and transform is None:
+        warn_if_crs_without_transform(collection, name)
     cells = as_transform(transform)
     if cells is not None:
         vertex_ends = np.concatenate(([0], ring_ends)).astype(np.int64)[polygon_ends]

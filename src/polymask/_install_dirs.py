@@ -61,7 +61,8 @@ def get_library_dirs() -> list[str]:
     Examples
     --------
     >>> import glob, os, polymask
-    >>> [bool(glob.glob(os.path.join(folder, "*polymask_core*"))) for folder in polymask.get_library_dirs()]
+    >>> [bool(glob.glob(os.path.join(folder, "*polymask_core*")))
+    ...  for folder in polymask.get_library_dirs()]
     [True]
     """
     folder = PACKAGE_DIR / "lib"

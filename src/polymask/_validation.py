@@ -10,6 +10,10 @@ an error and passes through untouched.
 from __future__ import annotations
 
 import operator
+import os
+import sys
+import warnings
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -116,6 +120,10 @@ def as_integer(value: Any, what: str) -> int:
 
 def as_shape(shape: Any, name: str = "shape") -> tuple[int, int]:
     """Return `shape` as (rows, cols), both integers in [1, MAX_SIDE]."""
+    dimensions = getattr(shape, "ndim", None)
+    if isinstance(dimensions, int) and dimensions >= 2:  # the image itself, not its shape
+        raise TypeError(f"{name} must be a (rows, cols) pair of integers, got an image (an array of shape "
+                        f"{tuple(shape.shape)}); pass image.shape (image.shape[:2] for a color image)")
     try:
         sides = tuple(shape)
     except TypeError:
@@ -256,3 +264,60 @@ def _hinted(ring: Any, label: str, hint: Any) -> np.ndarray:
         if text is None:
             raise
         raise type(error)(f"{error}; {text}") from None
+
+
+def warn_caller(message: str) -> None:
+    """A UserWarning attributed to the first caller outside polymask, whichever entry point it called."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame: FrameType | None = sys._getframe(0)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)
+
+
+def warn_if_not_holes(vertices: np.ndarray, ring_ends: np.ndarray | None, name: str) -> None:
+    """Warn where a later ring of one polygon, read as a hole, is no hole of its first ring.
+
+    A list of rings is one polygon: the first ring its exterior, the others
+    holes, all under the fill rule.  A ring that reaches outside the first
+    ring's bounds while overlapping them is not a hole; it is most likely one
+    of several separate polygons, whose overlap the even-odd rule leaves out.
+    Disjoint rings are not warned about: there the rule gives their union.
+    """
+    if ring_ends is None or len(ring_ends) < 2:
+        return
+    starts = np.concatenate(([0], ring_ends[:-1]))
+    if ring_ends[0] == 0:  # an empty exterior: nothing to be a hole of
+        return
+    nonempty = np.flatnonzero(ring_ends > starts)
+    low = np.minimum.reduceat(vertices, starts[nonempty], axis=0)
+    high = np.maximum.reduceat(vertices, starts[nonempty], axis=0)
+    reaches_out = ((low[1:] < low[0]) | (high[1:] > high[0])).any(axis=1)
+    overlaps = ((low[1:] < high[0]) & (high[1:] > low[0])).all(axis=1)
+    found = np.flatnonzero(reaches_out & overlaps)
+    if found.size:
+        ring = int(nonempty[found[0] + 1])
+        warn_caller(
+            f"{name}[{ring}] reaches outside the bounds of {name}[0] and overlaps it, so it is no hole: polymask "
+            f"reads a list of rings as one polygon (the first ring its exterior, the others holes) and leaves "
+            f"out the pixels where rings overlap (even-odd rule). For the union of separate polygons, pass "
+            f"them to polymask.rasterize(polygons, shape) > 0 or as a MultiPolygon; for holes, keep each "
+            f"inside the exterior")
+
+
+def warn_if_crs_without_transform(collection: Any, name: str) -> None:
+    """Warn when a GeoDataFrame or GeoSeries with a CRS is placed on pixels without ``transform=``."""
+    if type(collection).__module__.split(".")[0] != "geopandas":
+        return
+    crs = getattr(collection, "crs", None)
+    if crs is None:
+        return
+    try:
+        crs_name = crs.to_string()
+    except Exception:  # any CRS object: its text still names it
+        crs_name = short_repr(crs)
+    warn_caller(
+        f"{name} is a {type(collection).__name__} in {crs_name} and no transform= was given, so its "
+        f"coordinates are read as pixel coordinates (x = column, y = row). Pass the raster's transform "
+        f"(rasterio's dataset.transform, an affine.Affine) as transform= to place them in its cells")

@@ -1,5 +1,6 @@
 """The ``polymask`` command line: one entry point, one subcommand per job.
 
+    polymask                      the help (also ``polymask --help``); ``polymask --version``
     polymask info                 how polymask was built, which backends run here
     polymask lessons [N]          the course by number: notebook, exercise, stages
     polymask bench [options]      the speed-up table (see polymask.bench)
@@ -76,35 +77,51 @@ def _bench(args: argparse.Namespace) -> int:
     return bench.main(args.bench_args)
 
 
+#: Each subcommand's one-line purpose: the main help lists it, and its own help opens with it.
+PURPOSES = {
+    "info": "Say how polymask was built and which backends run here.",
+    "lessons": "List the course's lessons by number: each one's notebook, exercise and stages.",
+    "bench": "Reproduce the speed-up table on this machine (polymask bench --help for its options).",
+    "annotate": "Write Cython's annotated HTML (cython -a) of a Cython stage.",
+    "check": "Check a learner's exercise against the contract's polygons, then time it.",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
+    import polymask
+
     parser = argparse.ArgumentParser(
         prog="polymask", description="polymask: which pixels of an image lie inside a polygon. One subcommand per job.",
         epilog="Each subcommand has its own help: polymask COMMAND --help.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"polymask {polymask.__version__}",
+                        help="print polymask's version and exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    info = commands.add_parser("info", help="how polymask was built and which backends run here")
+    def add_command(name: str, **options: Any) -> argparse.ArgumentParser:
+        purpose = PURPOSES[name]
+        return commands.add_parser(name, help=purpose[0].lower() + purpose[1:].rstrip("."), description=purpose,
+                                   **options)
+
+    info = add_command("info")
     info.add_argument("--json", action="store_true", help="print JSON instead of text")
     info.set_defaults(run=_info)
 
-    lessons = commands.add_parser("lessons", help="the course by number: each lesson's notebook, exercise, stages")
+    lessons = add_command("lessons")
     lessons.add_argument("number", nargs="?", help="one lesson's number (1-9); all of them without it")
     lessons.add_argument("--markdown", action="store_true", help="all lessons as a Markdown table (the docs' table)")
     lessons.set_defaults(run=_lessons)
 
-    bench = commands.add_parser("bench", help="reproduce the speed-up table on this machine",
-                                add_help=False)
+    bench = add_command("bench", add_help=False)
     bench.add_argument("bench_args", nargs=argparse.REMAINDER)
     bench.set_defaults(run=_bench)
 
     from polymask.course import annotate  # the subcommand's arguments live with its code
 
-    annotate.add_arguments(commands.add_parser(
-        "annotate", help="write Cython's annotated HTML (cython -a) of a Cython stage"))
+    annotate.add_arguments(add_command("annotate"))
 
     from polymask.course import checker
 
-    checker.add_arguments(commands.add_parser(
-        "check", help="check a learner's exercise against the contract's polygons, then time it"))
+    checker.add_arguments(add_command("check"))
     return parser
 
 
@@ -116,7 +133,12 @@ def main(argv: list[str] | None = None) -> int:
         from polymask import bench
 
         return bench.main(argv[1:])
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        # A bare `polymask` is a request for the help, not a mistake.
+        parser.print_help()
+        return 0
     status: int = args.run(args)
     return status
 

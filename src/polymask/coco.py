@@ -107,7 +107,8 @@ def encode(objects: Sequence[object], height: int, width: int, *, compressed: bo
     Two rectangles in COCO's polygon form, in a 5 x 6 image:
 
     >>> import polymask.coco
-    >>> rles = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]], 5, 6)
+    >>> rectangles = [[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]]
+    >>> rles = polymask.coco.encode(rectangles, 5, 6)
     >>> rles[0]
     {'size': [5, 6], 'counts': b'03200000:'}
     >>> polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]]], 5, 6, compressed=False)
@@ -418,7 +419,8 @@ def area(rles: RLELike | Sequence[RLELike]) -> int | NDArray[np.uint64]:
     Examples
     --------
     >>> import polymask.coco
-    >>> rles = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]], 5, 6)
+    >>> rectangles = [[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]]
+    >>> rles = polymask.coco.encode(rectangles, 5, 6)
     >>> polymask.coco.area(rles[0])
     12
     >>> polymask.coco.area(rles).tolist()
@@ -464,8 +466,10 @@ def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool 
     Examples
     --------
     >>> import polymask.coco
-    >>> rles = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]], 5, 6)
-    >>> polymask.coco.area(polymask.coco.merge(rles)), polymask.coco.area(polymask.coco.merge(rles, intersect=True))
+    >>> rectangles = [[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]]
+    >>> rles = polymask.coco.encode(rectangles, 5, 6)
+    >>> union, both = polymask.coco.merge(rles), polymask.coco.merge(rles, intersect=True)
+    >>> polymask.coco.area(union), polymask.coco.area(both)
     (20, 4)
     """
     items, _ = _as_rle_list(rles, "rles")
@@ -510,7 +514,8 @@ def iou(detections: RLELike | Sequence[RLELike], ground_truths: RLELike | Sequen
     Examples
     --------
     >>> import polymask.coco
-    >>> rles = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]], 5, 6)
+    >>> rectangles = [[[0, 0, 4, 0, 4, 3, 0, 3]], [[2, 1, 6, 1, 6, 4, 2, 4]]]
+    >>> rles = polymask.coco.encode(rectangles, 5, 6)
     >>> polymask.coco.iou(rles, rles)
     array([[1. , 0.2],
            [0.2, 1. ]])

@@ -113,7 +113,7 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
     >>> bool((lazy.compute() == polymask.mask([(1, 1), (6, 1), (6, 5)], (8, 8))).all())
     True
     """
-    rings = _snapshot_rings(_inputs.polygon(vertices, transform))  # mapped once: blocks get sample-frame vertices
+    rings = _snapshot_rings(_inputs.polygon(vertices, transform, fill_rule=fill_rule))  # mapped once, for every block
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
@@ -257,11 +257,12 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     Examples
     --------
     >>> import polymask.dask
-    >>> fractions = polymask.dask.coverage([(0, 0), (2, 0), (2, 2), (0, 2)], (4, 4), chunks=2)
+    >>> square = [(0, 0), (2, 0), (2, 2), (0, 2)]
+    >>> fractions = polymask.dask.coverage(square, (4, 4), chunks=2)
     >>> fractions.dtype, float(fractions.sum().compute())
     (dtype('float64'), 4.0)
     """
-    snapshot = _snapshot_rings(_inputs.polygon(polygon, transform, "polygon"))  # the graph never sees later changes
+    snapshot = _snapshot_rings(_inputs.polygon(polygon, transform, "polygon", fill_rule=fill_rule))  # a snapshot
     coordinates, ring_ends = snapshot.vertices, snapshot.ring_ends
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)

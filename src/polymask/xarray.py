@@ -140,7 +140,7 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
            [0, 1, 1, 1, 1, 0],
            [0, 0, 0, 0, 0, 0]])
     """
-    rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon")
+    rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon", on_pixels=False)
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
     grid = Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
     labels = _burn(grid, flat, np.array([1.0]), chunks)
@@ -340,7 +340,7 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     >>> import numpy as np, polymask.xarray
     >>> lon, lat = np.arange(0.5, 6), np.arange(0.5, 4)
     >>> west, east = [(0, 0), (3, 0), (3, 4), (0, 4)], [(3, 0), (6, 0), (6, 4), (3, 4)]
-    >>> far = [(10, 10), (11, 10), (11, 11)]                   # holds no grid point: dropped
+    >>> far = [(10, 10), (11, 10), (11, 11)]   # holds no grid point: dropped
     >>> stack = polymask.xarray.mask_3d([west, east, far], lon, lat)
     >>> stack.dims, stack.shape, stack.region.values.tolist()
     (('region', 'lat', 'lon'), (2, 4, 6), [0, 1])
@@ -465,7 +465,7 @@ def _regions(regions: Any, numbers: ArrayLike | None,
     elif geometry_array(regions) is None and not isinstance(regions, (list, tuple, np.ndarray)):
         raise TypeError(f"regions must be a regionmask.Regions, a GeoDataFrame / GeoSeries, or a sequence of "
                         f"polygons, got {_describe(regions)}")
-    flat = _inputs.polygons(regions, name="regions")
+    flat = _inputs.polygons(regions, name="regions", on_pixels=False)
     if numbers is None:
         numbers = default_numbers if default_numbers is not None else np.arange(len(flat))
     numbers = np.asarray(numbers)

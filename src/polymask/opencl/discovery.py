@@ -193,7 +193,8 @@ class DeviceInfo:
     Examples
     --------
     >>> from polymask import opencl
-    >>> all(info.type in ("gpu", "cpu", "accelerator", "other") for info in opencl.devices())
+    >>> kinds = ("gpu", "cpu", "accelerator", "other")
+    >>> all(info.type in kinds for info in opencl.devices())
     True
     """
 
@@ -458,8 +459,9 @@ def build_program(source: str, device: str | DeviceInfo | cl.Device | None = Non
     Examples
     --------
     >>> from polymask import opencl
+    >>> source = "__kernel void twice(__global float *a) { a[0] *= 2; }"
     >>> if opencl.available():
-    ...     program = opencl.build_program("__kernel void twice(__global float *a) { a[0] *= 2; }")
+    ...     program = opencl.build_program(source)
     """
     require_pyopencl()
     chosen = select_device(device)
