@@ -8,14 +8,18 @@ pixels of its own ``polymask.mask``; later polygons land over earlier ones.
 """
 from __future__ import annotations
 
-from typing import Any, TypeVar, overload
+import warnings
+from typing import Any, Literal, NamedTuple, TypeVar, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _polygons
+from polymask._describe import short_repr
 from polymask._geometries import column_values
 from polymask._outputs import output_dtype, result_array
+from polymask._rings import PolygonList
+from polymask._skipping import skipped_message, valid_polygons
 from polymask._threads import as_threads
 from polymask._validation import (
     _describe,
@@ -51,21 +55,21 @@ _DEFAULT_INTEGER_DTYPES: tuple[np.dtype[np.integer[Any]], ...] = tuple(
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: NDArray[_ScalarT], dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> NDArray[_ScalarT]: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise") -> NDArray[_ScalarT]: ...
 @overload
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: None = None, dtype: type[_ScalarT] | np.dtype[_ScalarT], fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> NDArray[_ScalarT]: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise") -> NDArray[_ScalarT]: ...
 @overload
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> LabelArray: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise") -> LabelArray: ...
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: NDArray[Any] | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> NDArray[Any]:
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise") -> NDArray[Any]:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -122,6 +126,12 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         within 1e-7 pixel of a cell side taken as on it; "exact": every
         cell it shares positive area with); later polygons still land over
         earlier ones (rasterio's ``all_touched``).
+    invalid : {"raise", "skip"}, optional
+        "raise" (default): a polygon polymask refuses is an error, and an
+        empty one burns nothing.  "skip": polygons that are refused (a
+        non-finite vertex, a form polymask does not read) or empty (None,
+        an empty geometry) are left out, with their values, and one
+        ``UserWarning`` says how many and which, as rasterio skips them.
 
     Returns
     -------
@@ -153,16 +163,13 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
            [1, 1, 2, 2, 0],
            [1, 1, 2, 2, 0]], dtype=uint8)
     """
-    flat = _inputs.polygons(polygons, transform)
-    values = column_values(polygons, values)  # a GeoDataFrame column named by values=
+    flat, labels = polygons_and_labels(polygons, values, transform, _label_dtype(dtype, out), invalid)
     vertices = flat.vertices
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     touched = as_all_touched(all_touched)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
-    label_dtype = _label_dtype(dtype, out)
-    labels = _label_values(values, len(flat), label_dtype)
     result = _label_image(out, out_shape, labels.dtype)
     # The core writes `result` while it reads labels and vertices: inputs that
     # are views into `out` would change under it (threads make it a race), so
@@ -174,6 +181,42 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     _polygons.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
                     thread_count, touched)
     return result
+
+
+class _Kept(NamedTuple):
+    """Which members of the input the polygons are, when invalid="skip" left some out."""
+
+    indices: NDArray[np.intp]
+    total: int
+
+
+def polygons_and_labels(polygons: Any, values: Any, transform: Any, dtype: np.dtype[Any] | None,
+                        invalid: Any = "raise") -> tuple[PolygonList, NDArray[Any]]:
+    """The polygons of a label image through the funnel and one checked label each (rasterize's reading).
+
+    `values` may name a GeoDataFrame column; `dtype` None chooses the
+    smallest type that holds them.  With invalid="skip" the refused and empty
+    polygons are left out with their labels, and one warning says which.
+    """
+    values = column_values(polygons, values)  # a GeoDataFrame column named by values=
+    flat, kept = _polygons_read(polygons, transform, invalid)
+    labels = _label_values(values, len(flat) if kept is None else kept.total, dtype)
+    if kept is not None:
+        labels = np.ascontiguousarray(labels[kept.indices])
+    return flat, labels
+
+
+def _polygons_read(polygons: Any, transform: Any, invalid: Any) -> tuple[PolygonList, _Kept | None]:
+    """The polygons through the funnel; with invalid="skip", the valid ones and which they are (warned once)."""
+    if isinstance(invalid, str) and invalid == "raise":
+        return _inputs.polygons(polygons, transform), None
+    if not (isinstance(invalid, str) and invalid == "skip"):
+        raise ValueError(f'invalid must be "raise" or "skip", got {short_repr(invalid)}')
+    flat, kept, skipped = valid_polygons(polygons, transform)
+    total = len(kept) + len(skipped)
+    if skipped:
+        warnings.warn(skipped_message("rasterize", skipped, total), UserWarning, stacklevel=4)
+    return flat, _Kept(kept, total)
 
 
 def _label_dtype(dtype: Any, out: Any) -> np.dtype[Any] | None:

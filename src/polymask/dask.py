@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 try:
     import dask
@@ -49,8 +49,7 @@ from polymask import _core, _coverage_sweep, _inputs, _polygons
 from polymask._bounds import polygon_bounds
 from polymask._coverage import _coverage_dtype
 from polymask._describe import short_repr
-from polymask._geometries import column_values
-from polymask._rasterize import _label_dtype, _label_values
+from polymask._rasterize import _label_dtype, polygons_and_labels
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
 from polymask._validation import as_all_touched, as_fill_rule, as_shape
@@ -135,7 +134,8 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
 
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
-              threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
+              threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False,
+              invalid: Literal["raise", "skip"] = "raise") -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Each block burns every polygon that reaches it, in order, through the
@@ -163,6 +163,9 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         Georeferenced cells, as in :func:`polymask.mask`.
     all_touched : bool or "exact", optional
         As in :func:`polymask.rasterize`.
+    invalid : {"raise", "skip"}, optional
+        As in :func:`polymask.rasterize`: "skip" leaves out refused and empty
+        polygons with one warning, when the array is made.
 
     Returns
     -------
@@ -190,13 +193,12 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     >>> labels.compute()[1]
     array([1, 1, 1, 1, 0, 2, 2, 2], dtype=uint8)
     """
-    flat = _inputs.polygons(polygons, transform)
-    values = column_values(polygons, values)
+    flat, labels = polygons_and_labels(polygons, values, transform, _label_dtype(dtype, None), invalid)
     flat = PolygonList(flat.vertices.copy(), flat.ring_ends.copy(), flat.polygon_ends.copy())  # a snapshot
+    labels = labels.copy()  # may be a view of `values`
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
     block_chunks = _chunks(chunks, rows_cols, labels.dtype)
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
