@@ -169,10 +169,12 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     >>> polymask.contains_labels([left, right], [0.5, 2, 3.5, 4], 1)
     array([1, 2, 2, 0], dtype=uint8)
     """
-    flat = _inputs.polygons(polygons)
+    flat = _inputs.polygons(polygons, split_parts=True)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    labels = _label_values(values, len(flat), _label_dtype(dtype, None))
+    labels = _label_values(values, flat.member_count, _label_dtype(dtype, None))
+    if flat.owners is not None:  # a MultiPolygon's parts, each labelled as it: their union
+        labels = labels[flat.owners]
     table = np.concatenate([np.zeros(1, dtype=labels.dtype), labels])  # polygon number -> label
     x_array, y_array = _coordinates(x, "x"), _coordinates(y, "y")
     grid = _is_grid(x_array, y_array)

@@ -76,12 +76,36 @@ def geometries_of(polygons: Any, name: str) -> tuple[NDArray[Any], NDArray[Any],
 
 def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends) of a 1-D object array of shapely geometries."""
+    vertices, ring_ends, part_rings, owner = _flatten(geometries, name)
+    rings_per_geometry = np.bincount(owner, weights=part_rings, minlength=len(geometries)).astype(np.int64)
+    return vertices, ring_ends, np.cumsum(rings_per_geometry, dtype=np.int64)
+
+
+def flatten_geometry_parts(geometries: NDArray[Any],
+                           name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """(vertices, ring_ends, polygon_ends, owners): each polygon part its own polygon, owned by its geometry.
+
+    A MultiPolygon or GeometryCollection is the union of its parts (GeoJSON's
+    and GDAL's meaning), so its parts are burned one by one rather than filled
+    together under one rule.  owners[k] is the geometry polygon k came from,
+    non-decreasing; a geometry without parts (empty, None) owns one empty polygon.
+    """
+    vertices, ring_ends, part_rings, owner = _flatten(geometries, name)
+    partless = np.flatnonzero(np.bincount(owner, minlength=len(geometries)) == 0)
+    owners = np.concatenate([owner, partless]).astype(np.int64)
+    rings = np.concatenate([part_rings, np.zeros(len(partless), dtype=np.int64)])
+    order = np.argsort(owners, kind="stable")  # the empty placeholders land in their geometry's place
+    return vertices, ring_ends, np.cumsum(rings[order], dtype=np.int64), owners[order]
+
+
+def _flatten(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """(vertices, ring_ends, rings per polygon part, the geometry of each part) of shapely geometries, checked."""
     import shapely
 
     count = len(geometries)
     if count == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return np.zeros((0, 2), dtype=np.float64), empty, empty
+        return np.zeros((0, 2), dtype=np.float64), empty, empty, empty
     is_geometry = shapely.is_valid_input(geometries)  # a geometry or None
     if not is_geometry.all():
         index = int(np.argmin(is_geometry))
@@ -127,8 +151,7 @@ def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any
         raise ValueError(f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; "
                          "every coordinate must be a finite number")
     ring_ends = np.cumsum(np.bincount(ring_of_vertex, minlength=len(rings)), dtype=np.int64)
-    rings_per_geometry = np.bincount(owner[ring_part], minlength=count)
-    return vertices, ring_ends, np.cumsum(rings_per_geometry, dtype=np.int64)
+    return vertices, ring_ends, np.bincount(ring_part, minlength=len(parts)).astype(np.int64), owner
 
 
 def flatten_padded(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
@@ -192,6 +215,12 @@ def flatten_stacked(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], ND
                          "every coordinate must be a finite number")
     ring_ends = np.arange(1, count + 1, dtype=np.int64) * n_vertices
     return flat, ring_ends, np.arange(1, count + 1, dtype=np.int64)
+
+
+def shapely_part_rings(geometry: Any) -> list[int]:
+    """How many rings each polygon part of one shapely geometry holds, in shapely_rings' order."""
+    _, _, polygon_ends, _ = flatten_geometry_parts(np.array([geometry], dtype=object), "geometry")
+    return [int(count) for count in np.diff(np.concatenate(([0], polygon_ends)))]
 
 
 def shapely_rings(polygon: Any, name: str, unite_parts: bool = False) -> list[Any]:

@@ -200,19 +200,21 @@ def polygons_and_labels(polygons: Any, values: Any, transform: Any, dtype: np.dt
     """
     values = column_values(polygons, values)  # a GeoDataFrame column named by values=
     flat, kept = _polygons_read(polygons, transform, invalid)
-    labels = _label_values(values, len(flat) if kept is None else kept.total, dtype)
+    labels = _label_values(values, flat.member_count if kept is None else kept.total, dtype)
     if kept is not None:
-        labels = np.ascontiguousarray(labels[kept.indices])
-    return flat, labels
+        labels = labels[kept.indices]
+    if flat.owners is not None:  # a MultiPolygon's parts, burned one by one with its label: their union
+        labels = labels[flat.owners]
+    return flat, np.ascontiguousarray(labels)
 
 
 def _polygons_read(polygons: Any, transform: Any, invalid: Any) -> tuple[PolygonList, _Kept | None]:
     """The polygons through the funnel; with invalid="skip", the valid ones and which they are (warned once)."""
     if isinstance(invalid, str) and invalid == "raise":
-        return _inputs.polygons(polygons, transform), None
+        return _inputs.polygons(polygons, transform, split_parts=True), None
     if not (isinstance(invalid, str) and invalid == "skip"):
         raise ValueError(f'invalid must be "raise" or "skip", got {short_repr(invalid)}')
-    flat, kept, skipped = valid_polygons(polygons, transform)
+    flat, kept, skipped = valid_polygons(polygons, transform, split_parts=True)
     total = len(kept) + len(skipped)
     if skipped:
         warnings.warn(skipped_message("rasterize", skipped, total), UserWarning, stacklevel=4)

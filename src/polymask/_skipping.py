@@ -25,22 +25,32 @@ Layout = _layouts.Layout
 NAMED = 5
 
 
-def valid_polygons(collection: Any, transform: Any = None,
-                   name: str = "polygons") -> tuple[PolygonList, NDArray[np.intp], list[str]]:
-    """(the valid members as polygons, their indices in the collection, why each other one was left out)."""
+def valid_polygons(collection: Any, transform: Any = None, name: str = "polygons",
+                   split_parts: bool = False) -> tuple[PolygonList, NDArray[np.intp], list[str]]:
+    """(the valid members as polygons, their indices in the collection, why each other one was left out).
+
+    With `split_parts` (polymask/_inputs.py) the result's ``owners`` count the
+    kept members only: owner k is the member at ``indices[k]``.
+    """
     try:
-        flat = _inputs.polygons(collection, transform, name)
+        flat = _inputs.polygons(collection, transform, name, split_parts=split_parts)
     except (TypeError, ValueError) as refusal:
         singles = _single_members(collection)
         if singles is None:  # not a collection of members: nothing to leave out
             raise refusal from None
-        return _member_by_member(singles, transform, name)
+        return _member_by_member(singles, transform, name, split_parts)
     begin, end = vertex_ranges(flat)
-    empty = end == begin
+    owners = flat.owners if flat.owners is not None else np.arange(len(flat), dtype=np.int64)
+    held = np.bincount(owners, weights=end - begin, minlength=flat.member_count)
+    empty = held == 0
     if not empty.any():
-        return flat, np.arange(len(flat), dtype=np.intp), []
+        return flat, np.arange(flat.member_count, dtype=np.intp), []
     kept = np.flatnonzero(~empty).astype(np.intp)
-    return _subset(flat, kept), kept, [f"{name}[{p}] is empty" for p in np.flatnonzero(empty)]
+    chosen = ~empty[owners]  # the polygons of kept members; the others hold no vertex
+    rank = np.cumsum(~empty) - 1
+    subset = PolygonList(flat.vertices, flat.ring_ends, flat.polygon_ends[chosen],
+                         owners=rank[owners[chosen]].astype(np.int64) if flat.owners is not None else None)
+    return subset, kept, [f"{name}[{p}] is empty" for p in np.flatnonzero(empty)]
 
 
 def skipped_message(what: str, skipped: list[str], total: int) -> str:
@@ -69,8 +79,8 @@ def _single_members(collection: Any) -> list[Any] | None:
     return None
 
 
-def _member_by_member(singles: list[Any], transform: Any,
-                      name: str) -> tuple[PolygonList, NDArray[np.intp], list[str]]:
+def _member_by_member(singles: list[Any], transform: Any, name: str,
+                      split_parts: bool) -> tuple[PolygonList, NDArray[np.intp], list[str]]:
     """Read each member alone: the ones the funnel takes and holds vertices of, and why the others are out."""
     kept: list[int] = []
     parts: list[PolygonList] = []
@@ -78,33 +88,30 @@ def _member_by_member(singles: list[Any], transform: Any,
     for p, single in enumerate(singles):
         label = f"{name}[{p}]"
         try:
-            flat = _inputs.polygons(single, transform, name)
+            flat = _inputs.polygons(single, transform, name, split_parts=split_parts)
         except (TypeError, ValueError) as refusal:
             # The member was read as the collection's first: name it by its own index.
             skipped.append(str(refusal).replace(f"{name}[0]", label, 1))
             continue
         begin, end = vertex_ranges(flat)
-        if len(flat) == 0 or end[0] == begin[0]:
+        if not (end > begin).any():
             skipped.append(f"{label} is empty")
             continue
         kept.append(p)
         parts.append(flat)
-    return _joined(parts), np.asarray(kept, dtype=np.intp), skipped
+    return _joined(parts, split_parts), np.asarray(kept, dtype=np.intp), skipped
 
 
-def _joined(parts: list[PolygonList]) -> PolygonList:
-    """One PolygonList of several, in order."""
+def _joined(parts: list[PolygonList], split_parts: bool) -> PolygonList:
+    """One PolygonList of several, in order; with `split_parts`, list k's polygons owned by member k."""
+    empty = np.zeros(0, dtype=np.int64)
     if not parts:
-        empty = np.zeros(0, dtype=np.int64)
-        return PolygonList(np.zeros((0, 2), dtype=np.float64), empty, empty)
+        return PolygonList(np.zeros((0, 2), dtype=np.float64), empty, empty, owners=empty if split_parts else None)
     vertex_counts = np.cumsum([0] + [len(flat.vertices) for flat in parts])
     ring_counts = np.cumsum([0] + [len(flat.ring_ends) for flat in parts])
+    owners = np.concatenate([np.full(len(flat), k, dtype=np.int64) for k, flat in enumerate(parts)])
     return PolygonList(
         np.ascontiguousarray(np.concatenate([flat.vertices for flat in parts]), dtype=np.float64),
         np.concatenate([flat.ring_ends + vertex_counts[k] for k, flat in enumerate(parts)]).astype(np.int64),
-        np.concatenate([flat.polygon_ends + ring_counts[k] for k, flat in enumerate(parts)]).astype(np.int64))
-
-
-def _subset(flat: PolygonList, kept: NDArray[np.intp]) -> PolygonList:
-    """The polygons `kept` of a PolygonList (those left out hold no vertex, so the vertices stay as they are)."""
-    return PolygonList(flat.vertices, flat.ring_ends, flat.polygon_ends[kept])
+        np.concatenate([flat.polygon_ends + ring_counts[k] for k, flat in enumerate(parts)]).astype(np.int64),
+        owners=owners if split_parts else None)
