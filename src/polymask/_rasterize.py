@@ -9,7 +9,7 @@ pixels of its own ``polymask.mask``; later polygons land over earlier ones.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Literal, NamedTuple, TypeVar, overload
+from typing import Any, Literal, NamedTuple, TypeVar, Union, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -41,6 +41,11 @@ from polymask.typing import (
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
+#: ``merge=``: what a pixel several polygons claim gets (rasterize's docstring).
+#: (A Union of Literals, as polymask.typing spells FillRule, so it is one at run time too.)
+MergeRule = Union[Literal["last"], Literal["first"], Literal["add"], Literal["min"], Literal["max"],
+                  Literal["count"]]
+
 #: The label types the core is compiled for (csrc/src/rasterize.cpp).
 LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uint32, np.int64,
                                            np.float32, np.float64))
@@ -55,21 +60,25 @@ _DEFAULT_INTEGER_DTYPES: tuple[np.dtype[np.integer[Any]], ...] = tuple(
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: NDArray[_ScalarT], dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise") -> NDArray[_ScalarT]: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
+              merge: MergeRule = "last") -> NDArray[_ScalarT]: ...
 @overload
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: None = None, dtype: type[_ScalarT] | np.dtype[_ScalarT], fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise") -> NDArray[_ScalarT]: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
+              merge: MergeRule = "last") -> NDArray[_ScalarT]: ...
 @overload
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise") -> LabelArray: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
+              merge: MergeRule = "last") -> LabelArray: ...
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: NDArray[Any] | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise") -> NDArray[Any]:
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
+              merge: MergeRule = "last") -> NDArray[Any]:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -132,6 +141,19 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         non-finite vertex, a form polymask does not read) or empty (None,
         an empty geometry) are left out, with their values, and one
         ``UserWarning`` says how many and which, as rasterio skips them.
+    merge : {"last", "first", "add", "min", "max", "count"}, optional
+        What a pixel that several polygons claim gets: "last" (default,
+        rasterio's ``MergeAlg.replace``) the last polygon's value, "first"
+        the first's, "min" / "max" the smallest / largest value (NaN values
+        only where no number claims the pixel), "add" the background plus
+        the sum of the values (rasterio's ``MergeAlg.add``, summed in
+        polygon order in the label type), "count" the background plus how
+        many polygons claim it (`values` must then be None).  A
+        MultiPolygon's parts are burned one by one, as GDAL burns them, so
+        with "add" and "count" a pixel in two of its parts counts twice.
+        With "add" or "count" and no `dtype` or `out`, the label type is
+        the smallest that holds every possible sum; an integer type that
+        might not hold one is refused.
 
     Returns
     -------
@@ -163,7 +185,10 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
            [1, 1, 2, 2, 0],
            [1, 1, 2, 2, 0]], dtype=uint8)
     """
-    flat, labels = polygons_and_labels(polygons, values, transform, _label_dtype(dtype, out), invalid)
+    rule_of_merge = as_merge(merge, values)
+    requested = _label_dtype(dtype, out)
+    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid)
+    flat, labels, add = merged_burn(flat, labels, rule_of_merge, requested is None, out)
     vertices = flat.vertices
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
@@ -179,7 +204,7 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
     _polygons.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
-                    thread_count, touched)
+                        thread_count, touched, add)
     return result
 
 
@@ -219,6 +244,85 @@ def _polygons_read(polygons: Any, transform: Any, invalid: Any) -> tuple[Polygon
     if skipped:
         warnings.warn(skipped_message("rasterize", skipped, total), UserWarning, stacklevel=4)
     return flat, _Kept(kept, total)
+
+
+#: The merge rules, as merge= names them.
+MERGE_RULES = ("last", "first", "add", "min", "max", "count")
+
+
+def as_merge(merge: Any, values: Any) -> str:
+    """`merge` checked: one of MERGE_RULES ("count" takes no values)."""
+    if not (isinstance(merge, str) and merge in MERGE_RULES):
+        raise ValueError(f"merge must be one of {', '.join(repr(m) for m in MERGE_RULES)}, got {short_repr(merge)}")
+    if merge == "count" and values is not None:
+        raise ValueError(f"merge='count' counts the polygons on each pixel and takes no values, got values="
+                         f"{short_repr(values)}; pass values=None")
+    return merge
+
+
+def merged_burn(flat: PolygonList, labels: NDArray[Any], merge: str, dtype_free: bool,
+                out: NDArray[Any] | None = None) -> tuple[PolygonList, NDArray[Any], bool]:
+    """(polygons, labels, add) whose burn, later over earlier (or added), gives the merge rule.
+
+    "first", "min" and "max" are "last" in another order: reversed, or by
+    value (NaN first, so any number lands over it); "add" and "count" add.
+    `dtype_free`: the label type was chosen from the values, so "add" and
+    "count" choose the smallest that holds every sum instead.
+    """
+    if merge == "last" or len(labels) == 0 and merge not in ("add", "count"):
+        return flat, labels, False
+    if merge == "first":
+        return reordered(flat, np.arange(len(labels))[::-1]), labels[::-1].copy(), False
+    if merge in ("min", "max"):
+        ascending = np.argsort(labels, kind="stable")  # NaN last
+        unknown = np.isnan(labels[ascending]) if labels.dtype.kind == "f" else np.zeros(len(labels), dtype=bool)
+        numbers = ascending[~unknown]
+        order = np.concatenate([ascending[unknown], numbers if merge == "max" else numbers[::-1]])
+        return reordered(flat, order), np.ascontiguousarray(labels[order]), False
+    if merge == "count":
+        labels = np.ones(len(labels), dtype=labels.dtype)
+    return flat, _sum_labels(labels, dtype_free, out), True
+
+
+def _sum_labels(labels: NDArray[Any], dtype_free: bool, out: NDArray[Any] | None) -> NDArray[Any]:
+    """Labels to add: in the smallest type that holds every sum (dtype_free), or checked to fit their type."""
+    if labels.dtype.kind == "f":
+        return labels
+    numbers = labels.astype(np.float64)
+    high, low = float(numbers[numbers > 0].sum()), float(numbers[numbers < 0].sum())
+    if dtype_free:
+        # The sums bounded with room for float64's rounding of them, as whole numbers.
+        bounds = [np.floor(low * (1 + 1e-9)) - (low < 0), np.ceil(high * (1 + 1e-9)) + (high > 0)]
+        chosen = _smallest_dtype(np.array(bounds))
+        return np.ascontiguousarray(labels, dtype=chosen)
+    if out is not None and out.size:
+        high, low = high + float(out.max()), low + float(out.min())
+    info = np.iinfo(labels.dtype)
+    if high > info.max or low < info.min:
+        raise ValueError(f"merge='add' of these values may reach {low:.17g} to {high:.17g} on a pixel, beyond "
+                         f"{labels.dtype} ([{info.min}, {info.max}]); pass a wider dtype")
+    return labels
+
+
+def reordered(flat: PolygonList, order: NDArray[Any]) -> PolygonList:
+    """The polygons of `flat` in `order`, without a Python step per polygon."""
+    ring_ends = np.concatenate([[0], flat.ring_ends]).astype(np.int64)
+    polygon_ends = np.concatenate([[0], flat.polygon_ends]).astype(np.int64)
+    ring_counts = np.diff(polygon_ends)[order]
+    rings = _ranges(polygon_ends[:-1][order], ring_counts)
+    vertex_counts = np.diff(ring_ends)[rings]
+    vertices = flat.vertices[_ranges(ring_ends[:-1][rings], vertex_counts)]
+    return PolygonList(np.ascontiguousarray(vertices), np.cumsum(vertex_counts, dtype=np.int64),
+                       np.cumsum(ring_counts, dtype=np.int64))
+
+
+def _ranges(starts: NDArray[Any], lengths: NDArray[Any]) -> NDArray[np.int64]:
+    """The concatenation of range(starts[k], starts[k] + lengths[k]) over k."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    shifts = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    return (shifts + np.arange(total)).astype(np.int64)
 
 
 def _label_dtype(dtype: Any, out: Any) -> np.dtype[Any] | None:

@@ -49,7 +49,7 @@ from polymask import _core, _coverage_sweep, _inputs, _polygons
 from polymask._bounds import polygon_bounds
 from polymask._coverage import _coverage_dtype
 from polymask._describe import short_repr
-from polymask._rasterize import _label_dtype, polygons_and_labels
+from polymask._rasterize import MergeRule, _label_dtype, as_merge, merged_burn, polygons_and_labels
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
 from polymask._validation import as_all_touched, as_fill_rule, as_shape
@@ -135,7 +135,7 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
               threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False,
-              invalid: Literal["raise", "skip"] = "raise") -> da.Array:
+              invalid: Literal["raise", "skip"] = "raise", merge: MergeRule = "last") -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Each block burns every polygon that reaches it, in order, through the
@@ -166,6 +166,8 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     invalid : {"raise", "skip"}, optional
         As in :func:`polymask.rasterize`: "skip" leaves out refused and empty
         polygons with one warning, when the array is made.
+    merge : {"last", "first", "add", "min", "max", "count"}, optional
+        As in :func:`polymask.rasterize`; every block burns by the same rule.
 
     Returns
     -------
@@ -193,7 +195,10 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     >>> labels.compute()[1]
     array([1, 1, 1, 1, 0, 2, 2, 2], dtype=uint8)
     """
-    flat, labels = polygons_and_labels(polygons, values, transform, _label_dtype(dtype, None), invalid)
+    rule_of_merge = as_merge(merge, values)
+    requested = _label_dtype(dtype, None)
+    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid)
+    flat, labels, add = merged_burn(flat, labels, rule_of_merge, requested is None)
     flat = PolygonList(flat.vertices.copy(), flat.ring_ends.copy(), flat.polygon_ends.copy())  # a snapshot
     labels = labels.copy()  # may be a view of `values`
     rows_cols = as_shape(shape)
@@ -202,10 +207,10 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     block_chunks = _chunks(chunks, rows_cols, labels.dtype)
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
-                               block_chunks, touched)
+                               block_chunks, touched, add)
     burn = delayed(_Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
     lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-        _rasterize_block, burn, rule, thread_count, _block_starts(block_chunks), all_touched=touched,
+        _rasterize_block, burn, rule, thread_count, _block_starts(block_chunks), all_touched=touched, add=add,
         chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
         name=f"polymask-rasterize-{token}")
     return lazy
@@ -357,12 +362,12 @@ def _mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: i
 
 
 def _rasterize_block(burn: _Burn, rule: int, threads: int, starts: Any, all_touched: int = 0,
-                     block_id: Any = None) -> np.ndarray:
+                     add: bool = False, block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat, labels = burn.reaching(row0, col0, height, width)
     _polygons.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, block, row0, col0, rule,
-                    threads, all_touched)
+                        threads, all_touched, add)
     return block
 
 
