@@ -101,14 +101,17 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
     (``PolygonList.part_owners``), for the caller to unite.
     `split_parts`: each polygon part of a MultiPolygon or GeometryCollection
     (shapely, GeoJSON) is a polygon of its own, ``PolygonList.owners`` naming
-    its member: their union is the member, as GeoJSON and GDAL mean it.
+    its member: their union is the member, as GeoJSON and GDAL mean it; and
+    shapely geometries in bulk may hold points, each burning the cell that
+    holds it (polymask/_geometries.py, point_cells).
     """
     layout, members, layouts = _layouts.collection_layouts(collection, name)
     owners: list[int] = []
     part_of: np.ndarray | None = None
+    point_rings = None
     if split_parts and layout is SHAPELY_ARRAY:
-        vertices, ring_ends, polygon_ends, part_of = _geometries.flatten_geometry_parts(
-            _geometries.geometry_values(collection), name)
+        vertices, ring_ends, polygon_ends, part_of, point_rings = _geometries.flatten_geometry_parts(
+            _geometries.geometry_values(collection), name, points=True)
     elif members is not None:
         assert layouts is not None  # given with members, one per member
         # Members are converted grouped by layout (Layout's order is the converting
@@ -141,6 +144,8 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
     if cells is not None:
         vertex_ends = np.concatenate(([0], ring_ends)).astype(np.int64)[polygon_ends]
         vertices = to_sample_frame(vertices, cells, name, vertex_ends)
+    if point_rings is not None:  # points burn the cell holding them, found in the sample frame
+        vertices = _geometries.point_cells(vertices, ring_ends, point_rings)
     return PolygonList(vertices, ring_ends, polygon_ends, np.asarray(owners, dtype=np.int64) if owners else None,
                        owners=part_of)
 

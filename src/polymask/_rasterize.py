@@ -92,9 +92,13 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         at the end of a polygon are padding.  Many geometries at once, also
         without a Python loop per polygon: a GeoDataFrame (its active
         geometry column), a GeoSeries, a NumPy array or list of shapely
-        geometries (Polygon, MultiPolygon, GeometryCollection of them; Z
-        and M dropped; empty or None burns nothing; points and lines are
-        an error).
+        geometries (Polygon, MultiPolygon, Point, MultiPoint,
+        GeometryCollection of them; Z and M dropped; empty or None burns
+        nothing; lines are an error).  The parts of a MultiPolygon or
+        GeometryCollection are burned one by one with its value: their
+        union, as GDAL burns them.  A point burns the cell that holds it
+        (a cell holds its lower sides), as GDAL does, under any
+        `all_touched`.
     shape : (rows, cols)
         The image shape.
     values : scalar, sequence of P numbers or column name, optional
