@@ -90,12 +90,14 @@ def test_decode_has_pycocotools_layout():
     objects = random_segmentations(3, 12, 10, 12)
     rles = coco.encode(objects, 10, 12)
     got, expected = coco.decode(rles), cocomask.decode(rles)
-    assert got.shape == expected.shape == (10, 12, 12) and got.dtype == bool
-    assert np.array_equal(got, expected.astype(bool))
+    assert got.shape == expected.shape == (10, 12, 12) and got.dtype == expected.dtype == np.uint8
+    assert np.array_equal(got, expected)
+    assert np.array_equal(got * 255, expected * 255)  # uint8 arithmetic as with pycocotools' masks
     assert got.strides == expected.strides == (1, 10, 120)
     assert got.flags.f_contiguous and all(got[:, :, k].flags.f_contiguous for k in range(12))
-    single = coco.decode(rles[3])
-    assert single.flags.f_contiguous and np.array_equal(single, cocomask.decode(rles[3]).astype(bool))
+    single, theirs = coco.decode(rles[3]), cocomask.decode(rles[3])
+    assert single.flags.f_contiguous and single.dtype == theirs.dtype and np.array_equal(single, theirs)
+    assert single.strides == theirs.strides
 
 
 def test_decode_of_runs_that_end_in_ones_and_empty_images():

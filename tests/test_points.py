@@ -123,7 +123,7 @@ def test_shapes_and_scalars():
 
 
 @pytest.mark.parametrize(("x", "y", "error", "words"), [
-    ([1, np.nan], [1, 1], ValueError, "x[1] = nan is not finite"),
+    ([1, -np.inf], [1, 1], ValueError, "x[1] = -inf is not finite"),
     ([1, 1], [[1], [np.inf]], ValueError, "y[1, 0] = inf is not finite"),
     ([1, 2, 3], [1, 2], ValueError, "x and y must broadcast to one shape, got shapes (3,) and (2,)"),
     (["a"], [1], TypeError, "x must be real numbers, got dtype <U1"),
@@ -173,3 +173,59 @@ def test_labels_at_the_grid_are_rasterize():
     rows, cols = np.mgrid[0:40, 0:45]
     np.testing.assert_array_equal(polymask.contains_labels(polygons, cols, rows),
                                   polymask.rasterize(polygons, (40, 45)))
+
+
+def _points_with_nan(rng, count=4000):
+    """Random points around [0, 50]^2, a fifth of them missing x, y or both (NaN)."""
+    x, y = rng.uniform(-5, 55, size=(2, count))
+    x[rng.random(count) < 0.1] = np.nan
+    y[rng.random(count) < 0.1] = np.nan
+    return x, y
+
+
+@pytest.mark.parametrize("fill_rule", RULES)
+def test_a_point_with_a_nan_coordinate_is_in_no_polygon_as_in_shapely(fill_rule):
+    shapely = pytest.importorskip("shapely")
+    rng = np.random.default_rng(11)
+    x, y = _points_with_nan(rng)
+    square = [(0, 0), (50, 0), (50, 50), (0, 50)]  # convex: shapely's answer is the contract's off the border
+    expected = shapely.contains_xy(shapely.Polygon(square), x, y)
+    assert np.isnan(x[~expected]).any() and not np.isnan(x[expected]).any()
+    np.testing.assert_array_equal(polymask.contains(square, x, y, fill_rule=fill_rule), expected)
+    polygon = rng.uniform(0, 50, size=(9, 2))
+    known = ~(np.isnan(x) | np.isnan(y))
+    answer = polymask.contains(polygon, x, y, fill_rule=fill_rule)
+    assert not answer[~known].any()
+    np.testing.assert_array_equal(answer[known], polymask.contains(polygon, x[known], y[known], fill_rule=fill_rule))
+
+
+def test_nan_rows_and_columns_of_a_grid_are_in_no_polygon():
+    polygon = [(0, 0), (7, 0), (7, 5), (0, 5)]
+    x, y = np.arange(8.0), np.arange(6.0)[:, None]
+    x[[2, 5]], y[3] = np.nan, np.nan
+    full = polymask.contains(polygon, np.broadcast_to(x, (6, 8)), np.broadcast_to(y, (6, 8)))  # point by point
+    grid = polymask.contains(polygon, x, y)
+    assert not grid[3].any() and not grid[:, [2, 5]].any() and grid[0, 0]
+    np.testing.assert_array_equal(grid, full)
+    labels = polymask.contains_labels([polygon], x[::-1], y, values=[7])  # descending x: the sorted path too
+    np.testing.assert_array_equal(labels, np.where(grid[:, ::-1], 7, 0))
+
+
+def test_nan_points_get_the_background_label():
+    rng = np.random.default_rng(12)
+    polygons = [rng.uniform(0, 50, size=(int(rng.integers(3, 12)), 2)) for _ in range(12)]
+    x, y = _points_with_nan(rng)
+    known = ~(np.isnan(x) | np.isnan(y))
+    labels = polymask.contains_labels(polygons, x, y, values=np.arange(12) + 5)
+    assert (labels[~known] == 0).all()
+    np.testing.assert_array_equal(labels[known], polymask.contains_labels(polygons, x[known], y[known],
+                                                                          values=np.arange(12) + 5))
+    expected = np.zeros(x.shape, dtype=np.int64)
+    for p, polygon in enumerate(polygons):
+        expected[polymask.contains(polygon, x, y)] = p + 5
+    np.testing.assert_array_equal(labels, expected)
+
+
+def test_polygon_vertices_with_nan_stay_refused():
+    with pytest.raises(ValueError, match="not finite"):
+        polymask.contains_labels([[(0, 0), (np.nan, 0), (2, 2)]], [1], [1])

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pytest
 import regionmask
+import shapely
 import xarray as xr
 from shapely.geometry import box
 
@@ -213,3 +214,22 @@ def test_a_lazy_rectilinear_grid_builds_nothing_grid_sized():
 def test_bad_chunks_on_a_rectilinear_grid_are_clear_errors(chunks):
     with pytest.raises(ValueError, match="chunks must"):
         pxr.mask_2d([box(0, 0, 1, 1)], np.round(np.arange(9) / 3, 6), np.round(np.arange(7) / 3, 6), chunks=chunks)
+
+
+def test_mask_3d_reads_nan_coordinates_as_mask_2d_does():
+    # A NaN longitude on a grid that reaches the South Pole: its points get regionmask's second try there.
+    lon, lat = np.arange(-176.25, 180, 7.5), np.arange(-90.0, 90, 7.5)
+    lon[[5, 30]], lat[8] = np.nan, np.nan
+    regions = [box(-180, -90, -30, 20), box(-30, -90, 60, 20), box(60, 20, 180, 90)]
+    flat = pxr.mask_2d(regions, lon, lat)
+    layers = pxr.mask_3d(regions, lon, lat, drop=False)
+    assert np.isnan(flat.values[:, [5, 30]]).all() and np.isnan(flat.values[8]).all()
+    for number in range(3):
+        np.testing.assert_array_equal(layers.values[number], flat.values == number)
+    # Off the pole row no point lies on a border: shapely's answer is the contract's.
+    x, y = np.meshgrid(lon, lat[1:])
+    expected = np.full(x.shape, np.nan)
+    for number, region in enumerate(regions):
+        expected[shapely.contains_xy(region, x, y)] = number
+    np.testing.assert_array_equal(flat.values[1:], expected)
+    np.testing.assert_array_equal(flat.values[0], np.where(lon < -30, 0, np.where(lon < 60, 1, np.nan)))

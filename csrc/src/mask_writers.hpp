@@ -155,11 +155,16 @@ struct LabelSpanWriter {
     const Window &window;
     Label value;
     Label *row = nullptr;
+    bool add = false;  // add value to the span's labels (merge "add") instead of storing it
 
     void begin_row(int64_t r) { row = out + (r - window.row0) * row_stride; }
     // Spans come in absolute columns; the row starts at column col0.
     void span(int64_t begin, int64_t end)
     {
+        if (add) {
+            for (int64_t c = begin - window.col0; c < end - window.col0; ++c) row[c] = static_cast<Label>(row[c] + value);
+            return;
+        }
         fill_labels(row, begin - window.col0, end - window.col0, value);
     }
     void end_row() {}

@@ -116,7 +116,7 @@ void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ri
 
 template <class Label>
 void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
-               const Window &window, Label *out, int64_t row_stride, FillRule rule, int threads)
+               const Window &window, Label *out, int64_t row_stride, FillRule rule, int threads, bool add)
 {
     struct NoScratch {};
     // Each polygon's extent (a million polygons take a fifth of a second);
@@ -133,25 +133,25 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
                        int64_t p, const Extent &, int64_t row_begin, int64_t row_end) mutable {
                 const ConstSpan<Edge> edges = polygons[p].edges_by_y();
                 detail::edge_rows_in_window(edges, window, rows);
-                detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p]};
+                detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p], nullptr, add};
                 detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);
             };
         });
 }
 
 template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,
-                                 int64_t, FillRule, int);
+                                 int64_t, FillRule, int, bool);
 template void rasterize<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &, uint16_t *,
-                                  int64_t, FillRule, int);
+                                  int64_t, FillRule, int, bool);
 template void rasterize<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &, int32_t *,
-                                 int64_t, FillRule, int);
+                                 int64_t, FillRule, int, bool);
 template void rasterize<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &, uint32_t *,
-                                  int64_t, FillRule, int);
+                                  int64_t, FillRule, int, bool);
 template void rasterize<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &, int64_t *,
-                                 int64_t, FillRule, int);
+                                 int64_t, FillRule, int, bool);
 template void rasterize<float>(const Polygon *, int64_t, const float *, const Window &, float *, int64_t,
-                               FillRule, int);
+                               FillRule, int, bool);
 template void rasterize<double>(const Polygon *, int64_t, const double *, const Window &, double *,
-                                int64_t, FillRule, int);
+                                int64_t, FillRule, int, bool);
 
 }  // namespace polymask

@@ -38,6 +38,7 @@ std::string rle_compress(const uint32_t *counts, int64_t n_counts)
 std::vector<uint32_t> rle_decompress(const char *text, int64_t n_chars)
 {
     std::vector<uint32_t> counts;
+    counts.reserve(static_cast<size_t>(std::max<int64_t>(n_chars, 0)));  // a count takes one character or more
     int64_t p = 0;
     while (p < n_chars) {
         uint64_t x = 0;
@@ -132,6 +133,7 @@ std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *
                                     std::to_string(total(b, n_b)) + " pixels");
     }
     std::vector<uint32_t> out;
+    out.reserve(static_cast<size_t>(n_a + n_b + 1));  // a boundary of the result is one of a's or b's
     RunCursor ca(a, n_a), cb(b, n_b);
     int value = 0;     // value of the run being built
     uint64_t run = 0;  // its length so far
@@ -148,6 +150,58 @@ std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *
         cb.advance(step);
     }
     out.push_back(static_cast<uint32_t>(run));
+    return out;
+}
+
+std::vector<uint32_t> rle_merge_many(const std::vector<std::vector<uint32_t>> &rles, bool intersect)
+{
+    if (rles.empty()) return {0};
+    const uint64_t n_pixels = total(rles[0].data(), static_cast<int64_t>(rles[0].size()));
+    uint64_t n_counts = 0;
+    for (const std::vector<uint32_t> &rle : rles) {
+        const uint64_t covered = total(rle.data(), static_cast<int64_t>(rle.size()));
+        if (covered != n_pixels) {
+            throw std::invalid_argument("polymask::rle_merge_many: the RLEs cover " + std::to_string(n_pixels) +
+                                        " and " + std::to_string(covered) + " pixels");
+        }
+        n_counts += rle.size();
+    }
+    // A depth per pixel costs 4 bytes and one step a pixel: worth it while the
+    // pixels are few against the runs the pairwise chain would walk again and again.
+    const bool dense = n_pixels <= 8 * n_counts + 4096 && rles.size() < 0x7fffffff;
+    if (!dense) {
+        std::vector<uint32_t> merged = rles[0];
+        for (size_t k = 1; k < rles.size(); ++k) {
+            merged = rle_merge(merged.data(), static_cast<int64_t>(merged.size()), rles[k].data(),
+                               static_cast<int64_t>(rles[k].size()), intersect);
+        }
+        return merged;
+    }
+    std::vector<int32_t> steps(static_cast<size_t>(n_pixels) + 1, 0);
+    for (const std::vector<uint32_t> &rle : rles) {
+        uint64_t at = 0;
+        for (size_t k = 0; k < rle.size(); ++k) {
+            if (k & 1) {  // a run of ones: one more RLE holds its pixels
+                ++steps[at];
+                --steps[at + rle[k]];
+            }
+            at += rle[k];
+        }
+    }
+    const int32_t needed = intersect ? static_cast<int32_t>(rles.size()) : 1;
+    std::vector<uint32_t> out;
+    int32_t depth = 0;
+    bool inside = false;
+    uint64_t run_begin = 0;
+    for (uint64_t p = 0; p < n_pixels; ++p) {
+        depth += steps[p];
+        if ((depth >= needed) != inside) {
+            out.push_back(static_cast<uint32_t>(p - run_begin));
+            inside = !inside;
+            run_begin = p;
+        }
+    }
+    out.push_back(static_cast<uint32_t>(n_pixels - run_begin));
     return out;
 }
 

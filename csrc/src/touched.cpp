@@ -185,7 +185,8 @@ constexpr double kPreparationPerVertex = 1000.0;
 
 template <class Label>
 void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values, const Window &window,
-                       Label *out, int64_t row_stride, FillRule rule, int threads, double side_tolerance)
+                       Label *out, int64_t row_stride, FillRule rule, int threads, double side_tolerance,
+                       bool add)
 {
     detail::check_side_tolerance("polymask::rasterize_touched", side_tolerance);
     // The polygons are prepared on as many threads as their vertices are
@@ -209,7 +210,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                     cells = std::vector<uint8_t>()](int64_t p, const TouchedPolygon &polygon, int64_t row_begin,
                                                     int64_t row_end) mutable {
                 const Label value = values[p];
-                if (polygon.moved || !polygon.by_edges()) {
+                if (add || polygon.moved || !polygon.by_edges()) {
                     // Coordinates moved onto cell sides (fill_touched_moved), or
                     // edges that may overlap (or coordinates past 2^40 or below
                     // 2^-480: the area sweep): the polygon's cells in its reach
@@ -220,14 +221,29 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                     if (polygon.moved) {
                         fill_touched_moved(polygons[p], *polygon.moved, reach, cells.data(), reach.width, rule, 1,
                                            true, reach);
-                    } else {
+                    } else if (!polygon.by_edges()) {
                         detail::fill_touched_by_area(polygons[p], reach, cells.data(), reach.width, rule, 1);
+                    } else if (reach.height > 0 && reach.width > 0) {
+                        // add: the sweep marks a cell once per span and again per edge
+                        // through it, so it marks the cells first and each adds once.
+                        const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+                        detail::edge_rows_in_window(edges, reach, rows);
+                        const detail::LabelSpanWriter<uint8_t> marks{cells.data(), reach.width, reach, 1};
+                        const LabelRuns<uint8_t> mark_runs{cells.data() - reach.row0 * reach.width - reach.col0,
+                                                           reach.width, 1};
+                        if (polygon.wide) {
+                            sweep_touched(edges, rows, polygon.wide->segments, polygon.wide->flats, reach, rule,
+                                          row_begin, row_end, marks, mark_runs, wide_pieces, buffers);
+                        } else {
+                            sweep_touched(edges, rows, polygon.narrow.segments, polygon.narrow.flats, reach, rule,
+                                          row_begin, row_end, marks, mark_runs, narrow_pieces, buffers);
+                        }
                     }
                     for (int64_t r = 0; r < reach.height; ++r) {
                         Label *line = origin + (reach.row0 + r) * row_stride + reach.col0;
                         const uint8_t *in = cells.data() + r * reach.width;
                         for (int64_t c = 0; c < reach.width; ++c) {
-                            if (in[c]) line[c] = value;
+                            if (in[c]) line[c] = add ? static_cast<Label>(line[c] + value) : value;
                         }
                     }
                     return;
@@ -248,19 +264,19 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
 }
 
 template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,
-                                         int64_t, FillRule, int, double);
+                                         int64_t, FillRule, int, double, bool);
 template void rasterize_touched<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &, uint16_t *,
-                                          int64_t, FillRule, int, double);
+                                          int64_t, FillRule, int, double, bool);
 template void rasterize_touched<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &, int32_t *,
-                                         int64_t, FillRule, int, double);
+                                         int64_t, FillRule, int, double, bool);
 template void rasterize_touched<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &, uint32_t *,
-                                          int64_t, FillRule, int, double);
+                                          int64_t, FillRule, int, double, bool);
 template void rasterize_touched<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &, int64_t *,
-                                         int64_t, FillRule, int, double);
+                                         int64_t, FillRule, int, double, bool);
 template void rasterize_touched<float>(const Polygon *, int64_t, const float *, const Window &, float *, int64_t,
-                                       FillRule, int, double);
+                                       FillRule, int, double, bool);
 template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &, double *,
-                                        int64_t, FillRule, int, double);
+                                        int64_t, FillRule, int, double, bool);
 
 bool testing::allow_touched_simd_for_testing(bool allowed) { return detail::touched::touched_simd_allowed.exchange(allowed); }
 

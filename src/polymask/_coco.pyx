@@ -17,7 +17,7 @@ from libcpp.vector cimport vector
 from polymask.core cimport FillRule, throw_if_interrupted
 from polymask.views cimport as_rule, first_end, first_vertex
 from polymask.rle cimport (
-    rle_compress, rle_decode, rle_decompress, rle_encode, rle_intersection_area, rle_merge,
+    rle_compress, rle_decode, rle_decompress, rle_encode, rle_intersection_area, rle_merge, rle_merge_many,
 )
 
 
@@ -100,6 +100,44 @@ def merge(const uint32_t[::1] a not None, const uint32_t[::1] b not None, bint i
     with nogil:
         merged = rle_merge(pa, a.shape[0], pb, b.shape[0], intersect)
     return _as_array(merged)
+
+
+def merge_compressed(list texts not None, uint64_t n_pixels, bint intersect=False):
+    """(runs, -1): the union (or intersection) of COCO counts strings, each covering n_pixels.
+
+    One call into the core (rle_merge_many), with no array per RLE: the
+    per-RLE cost is what made merging many RLEs slower than pycocotools.
+    (None, k) when texts[k] is no counts string or covers another pixel
+    count; polymask/coco.py then reads the RLEs one by one for the message
+    that names it.
+    """
+    cdef vector[vector[uint32_t]] runs
+    cdef vector[uint32_t] merged
+    cdef Py_ssize_t k
+    cdef size_t i
+    cdef uint64_t total
+    cdef const char *ptr
+    cdef int64_t n_chars
+    runs.resize(len(texts))
+    for k in range(len(texts)):
+        text = texts[k]
+        if type(text) is not bytes:
+            return None, k
+        ptr = <bytes>text
+        n_chars = len(<bytes>text)
+        try:
+            with nogil:
+                runs[k] = rle_decompress(ptr, n_chars)
+        except ValueError:
+            return None, k
+        total = 0
+        for i in range(runs[k].size()):
+            total += runs[k][i]
+        if total != n_pixels:
+            return None, k
+    with nogil:
+        merged = rle_merge_many(runs, intersect)
+    return _as_array(merged), -1
 
 
 cdef void _bbox(const uint32_t[::1] counts, int64_t height, int64_t *box) noexcept nogil:

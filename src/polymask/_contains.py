@@ -19,7 +19,7 @@ from numpy.typing import ArrayLike, NDArray
 from polymask import _inputs, _points
 from polymask._describe import describe as _describe
 from polymask._outputs import result_array
-from polymask._rasterize import _label_dtype, _label_values
+from polymask._rasterize import label_dtype, label_values
 from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._validation import as_fill_rule
@@ -40,7 +40,9 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
         geometry, COCO or OpenCV forms.
     x, y : array_like of real numbers
         The points' coordinates, in the polygon's units; any shapes that
-        broadcast together (e.g. a column of y and a row of x).  Finite.
+        broadcast together (e.g. a column of y and a row of x).  Finite, or
+        NaN for a missing coordinate: such a point is in no polygon (False),
+        as shapely's ``contains_xy`` answers.
     fill_rule : {"evenodd", "nonzero"}, optional
         As for ``polymask.mask``.
     threads : int, optional
@@ -59,7 +61,7 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
     ------
     TypeError, ValueError
         For a polygon ``polymask.mask`` refuses, coordinates that are not
-        real numbers, non-finite or that do not broadcast together, or a bad
+        real numbers, infinite or that do not broadcast together, or a bad
         `fill_rule` or `threads`.
 
     Notes
@@ -91,8 +93,18 @@ def contains(polygon: PolygonLike, x: ArrayLike, y: ArrayLike, *, fill_rule: Fil
         return _contains_grid(rings, x_array.reshape(-1), y_array.reshape(-1), rule, thread_count)
     x_flat, y_flat, shape = _points_of(x_array, y_array)
     inside = result_array(None, shape, bool, what="answer of contains", hint=_POINTS_HINT)
-    _points.contains(rings.vertices, x_flat, y_flat, inside.reshape(-1).view(np.uint8), rule, thread_count,
+    known = _known_points(x_flat, y_flat)
+    flat = inside.reshape(-1)
+    if known is not None:  # points with a NaN coordinate are in no polygon: only the others are asked
+        flat[:] = False
+        x_flat, y_flat = np.ascontiguousarray(x_flat[known]), np.ascontiguousarray(y_flat[known])
+        answer = np.empty(len(x_flat), dtype=bool)
+    else:
+        answer = flat
+    _points.contains(rings.vertices, x_flat, y_flat, answer.view(np.uint8), rule, thread_count,
                      rings.ring_ends)
+    if known is not None:
+        flat[known] = answer
     return inside
 
 
@@ -115,7 +127,8 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     polygons : sequence of polygons
         Anything ``polymask.rasterize`` takes.
     x, y : array_like of real numbers
-        The points, any shapes that broadcast together; finite.
+        The points, any shapes that broadcast together; finite, or NaN for
+        a missing coordinate (such a point is in no polygon: the background).
     values : scalar or sequence of P numbers, optional
         The label of each polygon; by default 1, 2, ..., P.  0 is the
         background.
@@ -139,7 +152,7 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     ------
     TypeError, ValueError
         For a polygon :func:`polymask.masks` refuses, coordinates that are not
-        real numbers, non-finite or that do not broadcast together, `values`
+        real numbers, infinite or that do not broadcast together, `values`
         of another length than `polygons`, or a bad `fill_rule` or `threads`.
 
     Notes
@@ -157,10 +170,12 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     >>> polymask.contains_labels([left, right], [0.5, 2, 3.5, 4], 1)
     array([1, 2, 2, 0], dtype=uint8)
     """
-    flat = _inputs.polygons(polygons, on_pixels=False)
+    flat = _inputs.polygons(polygons, split_parts=True, on_pixels=False)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    labels = _label_values(values, len(flat), _label_dtype(dtype, None))
+    labels = label_values(values, flat.member_count, label_dtype(dtype, None))
+    if flat.owners is not None:  # a MultiPolygon's parts, each labelled as it: their union
+        labels = labels[flat.owners]
     table = np.concatenate([np.zeros(1, dtype=labels.dtype), labels])  # polygon number -> label
     x_array, y_array = _coordinates(x, "x"), _coordinates(y, "y")
     grid = _is_grid(x_array, y_array)
@@ -170,12 +185,21 @@ def contains_labels(polygons: PolygonsLike, x: ArrayLike, y: ArrayLike, values: 
     if grid:  # a row of x and a column of y: each row's spans painted, polygon by polygon
         return _labels_grid(index, table, x_array.reshape(-1), y_array.reshape(-1), rule, thread_count)
     labelled = result_array(None, (x_flat.size,), table.dtype, what="labels", hint=_POINTS_HINT)
+    known = _known_points(x_flat, y_flat)
+    if known is not None:  # points with a NaN coordinate are in no polygon: the background
+        labelled[:] = table[0]
+        x_flat, y_flat = np.ascontiguousarray(x_flat[known]), np.ascontiguousarray(y_flat[known])
+        answer = np.empty(len(x_flat), dtype=table.dtype)
+    else:
+        answer = labelled
     # By blocks: the polygon numbers take 8 bytes a point, the labels maybe 1.
     for begin in range(0, x_flat.size, _BLOCK):
         end = min(x_flat.size, begin + _BLOCK)
         which = np.empty(end - begin, dtype=np.int64)
         index.which(x_flat[begin:end], y_flat[begin:end], which, rule, thread_count)
-        np.take(table, which, out=labelled[begin:end])
+        np.take(table, which, out=answer[begin:end])
+    if known is not None:
+        labelled[known] = answer
     return labelled.reshape(shape)
 
 
@@ -195,6 +219,11 @@ def _is_grid(x: np.ndarray, y: np.ndarray) -> bool:
 def _contains_grid(rings: Rings, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
     """contains on the grid of columns x and rows y, by rows: the same answer at every point."""
     inside = result_array(None, (len(y), len(x)), bool, what="answer of contains", hint=_POINTS_HINT)
+    x_known, y_known = ~np.isnan(x), ~np.isnan(y)
+    if not (x_known.all() and y_known.all()):  # a NaN column or row is in no polygon
+        inside[:] = False
+        inside[np.ix_(y_known, x_known)] = _contains_grid(rings, x[x_known], y[y_known], rule, threads)
+        return inside
     order = np.argsort(x, kind="stable")
     ascending = bool(np.all(order == np.arange(len(x))))
     x_sorted = np.ascontiguousarray(x if ascending else x[order], dtype=np.float64)
@@ -209,6 +238,11 @@ def _contains_grid(rings: Rings, x: np.ndarray, y: np.ndarray, rule: int, thread
 def _labels_grid(index: Any, table: np.ndarray, x: np.ndarray, y: np.ndarray, rule: int, threads: int) -> np.ndarray:
     """contains_labels on the grid of columns x and rows y, by blocks of rows: memory near the result."""
     labelled = result_array(None, (len(y), len(x)), table.dtype, what="labels", hint=_POINTS_HINT)
+    x_known, y_known = ~np.isnan(x), ~np.isnan(y)
+    if not (x_known.all() and y_known.all()):  # a NaN column or row is in no polygon: the background
+        labelled[:] = table[0]
+        labelled[np.ix_(y_known, x_known)] = _labels_grid(index, table, x[x_known], y[y_known], rule, threads)
+        return labelled
     order = np.argsort(x, kind="stable")
     ascending = bool(np.all(order == np.arange(len(x))))
     x_sorted = np.ascontiguousarray(x if ascending else x[order], dtype=np.float64)
@@ -241,7 +275,7 @@ def _points_of(x_array: np.ndarray, y_array: np.ndarray) -> tuple[np.ndarray, np
 
 
 def _coordinates(values: Any, name: str) -> np.ndarray:
-    """`values` as a float64 array of finite real numbers, or TypeError / ValueError naming `name`."""
+    """`values` as a float64 array of real numbers, finite or NaN, or TypeError / ValueError naming `name`."""
     if isinstance(values, (str, bytes)):
         raise TypeError(f"{name} must be real numbers, got {_describe(values)}")
     try:
@@ -251,10 +285,16 @@ def _coordinates(values: Any, name: str) -> np.ndarray:
     if array.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be real numbers, got dtype {array.dtype}")
     array = array.astype(np.float64, copy=False)
-    finite = np.isfinite(array)
-    if not finite.all():
-        index = np.unravel_index(int(np.argmin(finite)), array.shape)
+    infinite = np.isinf(array)  # NaN is a point with a missing coordinate: allowed, and in no polygon
+    if infinite.any():
+        index = np.unravel_index(int(np.argmax(infinite)), array.shape)
         where = f"[{', '.join(map(str, index))}]" if array.ndim else ""
         raise ValueError(f"{name}{where} = {array[index].item()!r} is not finite; every coordinate must be "
-                         "a finite number")
+                         "a finite number, or NaN for a missing one")
     return array
+
+
+def _known_points(x: np.ndarray, y: np.ndarray) -> np.ndarray | None:
+    """Which points have both coordinates (not NaN), or None when all do."""
+    known = ~(np.isnan(x) | np.isnan(y))
+    return None if known.all() else known

@@ -171,12 +171,12 @@ def mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: in
 
 
 def rasterize_block(burn: Burn, rule: int, threads: int, starts: Any, all_touched: int = 0,
-                    block_id: Any = None) -> np.ndarray:
+                    add: bool = False, block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
     block = np.zeros((height, width), dtype=burn.labels.dtype)
     flat, labels = burn.reaching(row0, col0, height, width)
     _polygons.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, block, row0, col0, rule,
-                    threads, all_touched)
+                        threads, all_touched, add)
     return block
 
 

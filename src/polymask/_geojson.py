@@ -80,6 +80,21 @@ def geojson_rings(geometry: Mapping[str, Any], name: str, unite_parts: bool = Fa
     ]
 
 
+def geojson_part_rings(geometry: Mapping[str, Any]) -> list[int]:
+    """How many rings each polygon part of a GeoJSON-like geometry holds, in geojson_rings' order.
+
+    Called on a geometry geojson_rings has read, so its structure is checked.
+    """
+    kind = geometry.get("type")
+    if kind == "Feature":
+        return geojson_part_rings(geometry["geometry"])
+    if kind == "GeometryCollection":
+        return [count for member in geometry["geometries"] for count in geojson_part_rings(member)]
+    if kind == "Polygon":
+        return [len(geometry["coordinates"])]
+    return [len(part) for part in geometry["coordinates"]]
+
+
 def _ring_xy(ring: Any, label: str) -> tuple[Any, str]:
     """A GeoJSON ring with its label; positions with Z (and M) keep x and y."""
     if isinstance(ring, (list, tuple, np.ndarray)) and len(ring) and not isinstance(ring[0], (str, bytes)):

@@ -40,7 +40,7 @@ from polymask._describe import short_repr
 from polymask._layouts import is_geometry_array
 
 #: shapely's type ids (shapely.GeometryType) this module treats by name.
-_POLYGON, _MULTIPOLYGON, _COLLECTION = 3, 6, 7
+_POINT, _POLYGON, _MULTIPOINT, _MULTIPOLYGON, _COLLECTION = 0, 3, 4, 6, 7
 _TYPE_NAMES = {-1: "missing", 0: "Point", 1: "LineString", 2: "LinearRing", 3: "Polygon", 4: "MultiPoint",
                5: "MultiLineString", 6: "MultiPolygon", 7: "GeometryCollection"}
 
@@ -76,12 +76,60 @@ def geometries_of(polygons: Any, name: str) -> tuple[NDArray[Any], NDArray[Any],
 
 def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends) of a 1-D object array of shapely geometries."""
+    vertices, ring_ends, part_rings, owner, _ = _flatten(geometries, name)
+    rings_per_geometry = np.bincount(owner, weights=part_rings, minlength=len(geometries)).astype(np.int64)
+    return vertices, ring_ends, np.cumsum(rings_per_geometry, dtype=np.int64)
+
+
+def flatten_geometry_parts(geometries: NDArray[Any], name: str, points: bool = False
+                           ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """(vertices, ring_ends, polygon_ends, owners, point_rings): each polygon part its own polygon.
+
+    A MultiPolygon or GeometryCollection is the union of its parts (GeoJSON's
+    and GDAL's meaning), so its parts are burned one by one rather than filled
+    together under one rule.  owners[k] is the geometry polygon k came from,
+    non-decreasing; a geometry without parts (empty, None) owns one empty polygon.
+    With `points`, each Point (of a MultiPoint, a collection) is a polygon too,
+    a ring of five copies of the point, flagged in point_rings for
+    point_cells to make it its cell once the vertices are in the sample frame.
+    """
+    vertices, ring_ends, part_rings, owner, point_rings = _flatten(geometries, name, points)
+    partless = np.flatnonzero(np.bincount(owner, minlength=len(geometries)) == 0)
+    owners = np.concatenate([owner, partless]).astype(np.int64)
+    rings = np.concatenate([part_rings, np.zeros(len(partless), dtype=np.int64)])
+    order = np.argsort(owners, kind="stable")  # the empty placeholders land in their geometry's place
+    return vertices, ring_ends, np.cumsum(rings[order], dtype=np.int64), owners[order], point_rings
+
+
+def point_cells(vertices: NDArray[Any], ring_ends: NDArray[Any], point_rings: NDArray[Any]) -> NDArray[Any]:
+    """Each point ring (five copies of a point, in the sample frame) made the square of the cell holding it.
+
+    GDAL burns a point into the cell that holds it, the cell's lower sides
+    in; the cell's square holds that pixel's sample point alone, and shares
+    area with that cell alone, so it burns that pixel under any all_touched.
+    """
+    if not point_rings.any():
+        return vertices
+    starts = ring_ends[point_rings] - 5
+    col, row = np.floor(vertices[starts, 0] + 0.5), np.floor(vertices[starts, 1] + 0.5)
+    vertices = vertices.copy()
+    for k, (dx, dy) in enumerate([(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5)]):
+        vertices[starts + k, 0], vertices[starts + k, 1] = col + dx, row + dy
+    return vertices
+
+
+def _flatten(geometries: NDArray[Any], name: str, points: bool = False
+             ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """(vertices, ring_ends, rings per polygon part, the geometry of each part, which rings are points).
+
+    Of shapely geometries, checked; points (with `points`) as in flatten_geometry_parts.
+    """
     import shapely
 
     count = len(geometries)
     if count == 0:
         empty = np.zeros(0, dtype=np.int64)
-        return np.zeros((0, 2), dtype=np.float64), empty, empty
+        return np.zeros((0, 2), dtype=np.float64), empty, empty, empty, np.zeros(0, dtype=bool)
     is_geometry = shapely.is_valid_input(geometries)  # a geometry or None
     if not is_geometry.all():
         index = int(np.argmin(is_geometry))
@@ -91,7 +139,7 @@ def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any
     parts, owner = geometries, np.arange(count, dtype=np.int64)
     for _ in range(64):
         kinds = shapely.get_type_id(parts)
-        multi = (kinds == _MULTIPOLYGON) | (kinds == _COLLECTION)
+        multi = (kinds == _MULTIPOLYGON) | (kinds == _COLLECTION) | (points & (kinds == _MULTIPOINT))
         if not multi.any():
             break
         split, split_index = shapely.get_parts(parts[multi], return_index=True)
@@ -102,6 +150,18 @@ def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any
     else:
         raise ValueError(f"{name} holds GeometryCollections nested more than 64 levels deep")
     kinds = shapely.get_type_id(parts)
+    is_point = points & (kinds == _POINT) & ~shapely.is_empty(parts)
+    if is_point.any():  # a ring of five copies of the point, made its cell by point_cells
+        xy = shapely.get_coordinates(parts[is_point])
+        bad = ~np.isfinite(xy).all(axis=1)
+        if bad.any():
+            index = int(owner[np.flatnonzero(is_point)[int(np.argmax(bad))]])
+            x, y = (float(v) for v in xy[int(np.argmax(bad))])
+            raise ValueError(f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; "
+                             "every coordinate must be a finite number")
+        parts = parts.copy()
+        parts[is_point] = shapely.polygons(np.repeat(xy, 5, axis=0).reshape(-1, 5, 2))
+        kinds = np.where(is_point, _POLYGON, kinds)
     areal = kinds == _POLYGON
     if not areal.all():
         # Missing (None) and empty geometries of any type burn nothing; a
@@ -116,7 +176,7 @@ def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any
             what = f"is a {part}" if part == whole else f"is a {whole} holding a {part}"
             raise ValueError(f"{name}[{index}] {what}, which has no area; expected a Polygon, a MultiPolygon, "
                              "a GeometryCollection of them, or an empty geometry")
-        parts, owner = parts[areal], owner[areal]
+        parts, owner, is_point = parts[areal], owner[areal], is_point[areal]
     rings, ring_part = shapely.get_rings(parts, return_index=True)
     coordinates, ring_of_vertex = shapely.get_coordinates(rings, return_index=True)  # Z and M dropped
     vertices = np.ascontiguousarray(coordinates, dtype=np.float64)
@@ -127,8 +187,8 @@ def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any
         raise ValueError(f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; "
                          "every coordinate must be a finite number")
     ring_ends = np.cumsum(np.bincount(ring_of_vertex, minlength=len(rings)), dtype=np.int64)
-    rings_per_geometry = np.bincount(owner[ring_part], minlength=count)
-    return vertices, ring_ends, np.cumsum(rings_per_geometry, dtype=np.int64)
+    part_rings = np.bincount(ring_part, minlength=len(parts)).astype(np.int64)
+    return vertices, ring_ends, part_rings, owner, is_point[ring_part]
 
 
 def flatten_padded(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
@@ -192,6 +252,12 @@ def flatten_stacked(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], ND
                          "every coordinate must be a finite number")
     ring_ends = np.arange(1, count + 1, dtype=np.int64) * n_vertices
     return flat, ring_ends, np.arange(1, count + 1, dtype=np.int64)
+
+
+def shapely_part_rings(geometry: Any) -> list[int]:
+    """How many rings each polygon part of one shapely geometry holds, in shapely_rings' order."""
+    _, _, polygon_ends, _, _ = flatten_geometry_parts(np.array([geometry], dtype=object), "geometry")
+    return [int(count) for count in np.diff(np.concatenate(([0], polygon_ends)))]
 
 
 def shapely_rings(polygon: Any, name: str, unite_parts: bool = False) -> list[Any]:

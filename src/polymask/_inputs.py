@@ -47,6 +47,7 @@ from polymask._validation import (
 )
 
 ARRAY_RING, POINTS, RING_LIST = Layout.ARRAY_RING, Layout.POINTS, Layout.RING_LIST
+SHAPELY_ARRAY = Layout.SHAPELY_ARRAY
 COCO_SEGMENTATION, CONTOURS_WITH_HIERARCHY = Layout.COCO_SEGMENTATION, Layout.CONTOURS_WITH_HIERARCHY
 
 #: One polygon's converter per layout: (value, name, unite_parts) -> [(ring, label), ...].
@@ -109,7 +110,7 @@ def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, uni
 
 
 def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
-             unite_parts: bool = False, on_pixels: bool = True) -> PolygonList:
+             unite_parts: bool = False, split_parts: bool = False, on_pixels: bool = True) -> PolygonList:
     """Many polygons as one flat vertex array with ring and polygon ends, in the sample-point frame.
 
     `on_pixels`: the polygons are placed on an image's pixels (masks, label
@@ -120,10 +121,20 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
     `unite_parts`: a member that is a COCO segmentation of several parts
     keeps its first part in place and its other parts go last, owned by it
     (``PolygonList.part_owners``), for the caller to unite.
+    `split_parts`: each polygon part of a MultiPolygon or GeometryCollection
+    (shapely, GeoJSON) is a polygon of its own, ``PolygonList.owners`` naming
+    its member: their union is the member, as GeoJSON and GDAL mean it; and
+    shapely geometries in bulk may hold points, each burning the cell that
+    holds it (polymask/_geometries.py, point_cells).
     """
     layout, members, layouts = _layouts.collection_layouts(collection, name)
     owners: list[int] = []
-    if members is not None:
+    part_of: np.ndarray | None = None
+    point_rings = None
+    if split_parts and layout is SHAPELY_ARRAY:
+        vertices, ring_ends, polygon_ends, part_of, point_rings = _geometries.flatten_geometry_parts(
+            _geometries.geometry_values(collection), name, points=True)
+    elif members is not None:
         assert layouts is not None  # given with members, one per member
         # Members are converted grouped by layout (Layout's order is the converting
         # modules'), so each converter module is entered once; the result keeps their order.
@@ -145,6 +156,8 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
         except Exception:
             _first_refusal(members, layouts, name)  # name the first bad member, as reading in order would
             raise
+        if split_parts:
+            polygon_ends, part_of = _split_members(polygon_ends, members, layouts)
     elif layout is CONTOURS_WITH_HIERARCHY:  # cv2.findContours' pair: one polygon per outer contour
         vertices, ring_ends, polygon_ends = checked_polygons(_annotations.hierarchy_polygons(collection, name))
     else:
@@ -155,7 +168,34 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
     if cells is not None:
         vertex_ends = np.concatenate(([0], ring_ends)).astype(np.int64)[polygon_ends]
         vertices = to_sample_frame(vertices, cells, name, vertex_ends)
-    return PolygonList(vertices, ring_ends, polygon_ends, np.asarray(owners, dtype=np.int64) if owners else None)
+    if point_rings is not None:  # points burn the cell holding them, found in the sample frame
+        vertices = _geometries.point_cells(vertices, ring_ends, point_rings)
+    return PolygonList(vertices, ring_ends, polygon_ends, np.asarray(owners, dtype=np.int64) if owners else None,
+                       owners=part_of)
+
+
+#: Member layouts whose polygon parts polymask knows apart: a count of rings per part.
+PART_RINGS = {
+    Layout.GEOJSON: _geojson.geojson_part_rings,
+    Layout.GEO_INTERFACE: lambda value: _geojson.geojson_part_rings(_geojson.geo_interface(value)),
+    Layout.SHAPELY: _geometries.shapely_part_rings,
+}
+
+
+def _split_members(polygon_ends: Any, members: Any, layouts: Any) -> tuple[Any, Any]:
+    """(polygon_ends, owners) with each read member's polygon parts made polygons of their own."""
+    ring_counts = np.diff(np.concatenate(([0], polygon_ends))).tolist()
+    per_polygon: list[int] = []
+    owners: list[int] = []
+    for p, (member, layout) in enumerate(zip(members, layouts)):
+        counts = PART_RINGS[layout](member) if layout in PART_RINGS else None
+        if not counts or len(counts) == 1 or sum(counts) != ring_counts[p]:
+            counts = [ring_counts[p]]  # one part (or rings read otherwise): the member as it was
+        per_polygon.extend(counts)
+        owners.extend([p] * len(counts))
+    if len(owners) == len(members):
+        return polygon_ends, None
+    return np.cumsum(np.asarray(per_polygon, dtype=np.int64)), np.asarray(owners, dtype=np.int64)
 
 
 def _first_refusal(members: Any, layouts: Any, name: str) -> None:

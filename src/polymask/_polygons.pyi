@@ -20,6 +20,7 @@ def rasterize(
     rule: int = 0,
     threads: int = 0,
     all_touched: int = 0,
+    add: bool = False,
 ) -> None: ...
 def masks(
     vertices: npt.NDArray[np.float64],

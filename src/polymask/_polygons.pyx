@@ -37,7 +37,7 @@ ctypedef fused label_t:
 def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
               const int64_t[::1] polygon_ends not None, const label_t[::1] values not None,
               label_t[:, ::1] out not None, int64_t row0=0, int64_t col0=0, int rule=0,
-              int threads=0, int all_touched=0):
+              int threads=0, int all_touched=0, bint add=False):
     """Burn polygons into `out`, the window of a label image at (row0, col0).
 
     All polygons share one flat vertex array: ring k is vertices
@@ -47,7 +47,8 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     all_touched: a polygon's pixels are the cells that meet its region
     (csrc/src/touched.cpp), not the centres inside it, as
     polymask._validation.as_all_touched codes it (1: with
-    kTouchedSideTolerance, 2: exactly).
+    kTouchedSideTolerance, 2: exactly).  add: each polygon adds its value to
+    its pixels instead of replacing them (merge="add"), in polygon order.
     """
     if values.shape[0] != polygon_ends.shape[0]:
         raise ValueError(f"got {values.shape[0]} values for {polygon_ends.shape[0]} polygons")
@@ -65,10 +66,10 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
         if all_touched:
             core_rasterize_touched(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                                    row_stride, fill_rule, threads,
-                                   side_tolerance(all_touched))
+                                   side_tolerance(all_touched), add)
         else:
             core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
-                           row_stride, fill_rule, threads)
+                           row_stride, fill_rule, threads, add)
 
 
 def masks(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,

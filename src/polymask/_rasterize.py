@@ -8,14 +8,18 @@ pixels of its own ``polymask.mask``; later polygons land over earlier ones.
 """
 from __future__ import annotations
 
-from typing import Any, TypeVar, overload
+import warnings
+from typing import Any, Literal, NamedTuple, TypeVar, Union, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _polygons
+from polymask._describe import short_repr
 from polymask._geometries import column_values
 from polymask._outputs import output_dtype, result_array
+from polymask._rings import PolygonList
+from polymask._skipping import skipped_message, valid_polygons
 from polymask._threads import as_threads
 from polymask._validation import (
     _describe,
@@ -37,6 +41,11 @@ from polymask.typing import (
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
+#: ``merge=``: what a pixel several polygons claim gets (rasterize's docstring).
+#: (A Union of Literals, as polymask.typing spells FillRule, so it is one at run time too.)
+MergeRule = Union[Literal["last"], Literal["first"], Literal["add"], Literal["min"], Literal["max"],
+                  Literal["count"]]
+
 #: The label types the core is compiled for (csrc/src/rasterize.cpp).
 LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uint32, np.int64,
                                            np.float32, np.float64))
@@ -51,21 +60,25 @@ _DEFAULT_INTEGER_DTYPES: tuple[np.dtype[np.integer[Any]], ...] = tuple(
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: NDArray[_ScalarT], dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> NDArray[_ScalarT]: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
+              merge: MergeRule = "last") -> NDArray[_ScalarT]: ...
 @overload
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: None = None, dtype: type[_ScalarT] | np.dtype[_ScalarT], fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> NDArray[_ScalarT]: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
+              merge: MergeRule = "last") -> NDArray[_ScalarT]: ...
 @overload
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> LabelArray: ...
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
+              merge: MergeRule = "last") -> LabelArray: ...
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               out: NDArray[Any] | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
               window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False) -> NDArray[Any]:
+              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
+              merge: MergeRule = "last") -> NDArray[Any]:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -79,9 +92,13 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         at the end of a polygon are padding.  Many geometries at once, also
         without a Python loop per polygon: a GeoDataFrame (its active
         geometry column), a GeoSeries, a NumPy array or list of shapely
-        geometries (Polygon, MultiPolygon, GeometryCollection of them; Z
-        and M dropped; empty or None burns nothing; points and lines are
-        an error).
+        geometries (Polygon, MultiPolygon, Point, MultiPoint,
+        GeometryCollection of them; Z and M dropped; empty or None burns
+        nothing; lines are an error).  The parts of a MultiPolygon or
+        GeometryCollection are burned one by one with its value: their
+        union, as GDAL burns them.  A point burns the cell that holds it
+        (a cell holds its lower sides), as GDAL does, under any
+        `all_touched`.
     shape : (rows, cols)
         The image shape.
     values : scalar, sequence of P numbers or column name, optional
@@ -122,6 +139,25 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         within 1e-7 pixel of a cell side taken as on it; "exact": every
         cell it shares positive area with); later polygons still land over
         earlier ones (rasterio's ``all_touched``).
+    invalid : {"raise", "skip"}, optional
+        "raise" (default): a polygon polymask refuses is an error, and an
+        empty one burns nothing.  "skip": polygons that are refused (a
+        non-finite vertex, a form polymask does not read) or empty (None,
+        an empty geometry) are left out, with their values, and one
+        ``UserWarning`` says how many and which, as rasterio skips them.
+    merge : {"last", "first", "add", "min", "max", "count"}, optional
+        What a pixel that several polygons claim gets: "last" (default,
+        rasterio's ``MergeAlg.replace``) the last polygon's value, "first"
+        the first's, "min" / "max" the smallest / largest value (NaN values
+        only where no number claims the pixel), "add" the background plus
+        the sum of the values (rasterio's ``MergeAlg.add``, summed in
+        polygon order in the label type), "count" the background plus how
+        many polygons claim it (`values` must then be None).  A
+        MultiPolygon's parts are burned one by one, as GDAL burns them, so
+        with "add" and "count" a pixel in two of its parts counts twice.
+        With "add" or "count" and no `dtype` or `out`, the label type is
+        the smallest that holds every possible sum; an integer type that
+        might not hold one is refused.
 
     Returns
     -------
@@ -153,16 +189,16 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
            [1, 1, 2, 2, 0],
            [1, 1, 2, 2, 0]], dtype=uint8)
     """
-    flat = _inputs.polygons(polygons, transform)
-    values = column_values(polygons, values)  # a GeoDataFrame column named by values=
+    rule_of_merge = as_merge(merge, values)
+    requested = label_dtype(dtype, out)
+    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid)
+    flat, labels, add = merged_burn(flat, labels, rule_of_merge, requested is None, out)
     vertices = flat.vertices
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     touched = as_all_touched(all_touched)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
-    label_dtype = _label_dtype(dtype, out)
-    labels = _label_values(values, len(flat), label_dtype)
     result = _label_image(out, out_shape, labels.dtype)
     # The core writes `result` while it reads labels and vertices: inputs that
     # are views into `out` would change under it (threads make it a race), so
@@ -172,17 +208,134 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
     _polygons.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
-                    thread_count, touched)
+                        thread_count, touched, add)
     return result
 
 
-def _label_dtype(dtype: Any, out: Any) -> np.dtype[Any] | None:
+class _Kept(NamedTuple):
+    """Which members of the input the polygons are, when invalid="skip" left some out."""
+
+    indices: NDArray[np.intp]
+    total: int
+
+
+def polygons_and_labels(polygons: Any, values: Any, transform: Any, dtype: np.dtype[Any] | None,
+                        invalid: Any = "raise") -> tuple[PolygonList, NDArray[Any]]:
+    """The polygons of a label image through the funnel and one checked label each (rasterize's reading).
+
+    `values` may name a GeoDataFrame column; `dtype` None chooses the
+    smallest type that holds them.  With invalid="skip" the refused and empty
+    polygons are left out with their labels, and one warning says which.
+    """
+    values = column_values(polygons, values)  # a GeoDataFrame column named by values=
+    flat, kept = _polygons_read(polygons, transform, invalid)
+    labels = label_values(values, flat.member_count if kept is None else kept.total, dtype)
+    if kept is not None:
+        labels = labels[kept.indices]
+    if flat.owners is not None:  # a MultiPolygon's parts, burned one by one with its label: their union
+        labels = labels[flat.owners]
+    return flat, np.ascontiguousarray(labels)
+
+
+def _polygons_read(polygons: Any, transform: Any, invalid: Any) -> tuple[PolygonList, _Kept | None]:
+    """The polygons through the funnel; with invalid="skip", the valid ones and which they are (warned once)."""
+    if isinstance(invalid, str) and invalid == "raise":
+        return _inputs.polygons(polygons, transform, split_parts=True), None
+    if not (isinstance(invalid, str) and invalid == "skip"):
+        raise ValueError(f'invalid must be "raise" or "skip", got {short_repr(invalid)}')
+    flat, kept, skipped = valid_polygons(polygons, transform, split_parts=True)
+    total = len(kept) + len(skipped)
+    if skipped:
+        warnings.warn(skipped_message("rasterize", skipped, total), UserWarning, stacklevel=4)
+    return flat, _Kept(kept, total)
+
+
+#: The merge rules, as merge= names them.
+MERGE_RULES = ("last", "first", "add", "min", "max", "count")
+
+
+def as_merge(merge: Any, values: Any) -> str:
+    """`merge` checked: one of MERGE_RULES ("count" takes no values)."""
+    if not (isinstance(merge, str) and merge in MERGE_RULES):
+        raise ValueError(f"merge must be one of {', '.join(repr(m) for m in MERGE_RULES)}, got {short_repr(merge)}")
+    if merge == "count" and values is not None:
+        raise ValueError(f"merge='count' counts the polygons on each pixel and takes no values, got values="
+                         f"{short_repr(values)}; pass values=None")
+    return merge
+
+
+def merged_burn(flat: PolygonList, labels: NDArray[Any], merge: str, dtype_free: bool,
+                out: NDArray[Any] | None = None) -> tuple[PolygonList, NDArray[Any], bool]:
+    """(polygons, labels, add) whose burn, later over earlier (or added), gives the merge rule.
+
+    "first", "min" and "max" are "last" in another order: reversed, or by
+    value (NaN first, so any number lands over it); "add" and "count" add.
+    `dtype_free`: the label type was chosen from the values, so "add" and
+    "count" choose the smallest that holds every sum instead.
+    """
+    if merge == "last" or len(labels) == 0 and merge not in ("add", "count"):
+        return flat, labels, False
+    if merge == "first":
+        return reordered(flat, np.arange(len(labels))[::-1]), labels[::-1].copy(), False
+    if merge in ("min", "max"):
+        ascending = np.argsort(labels, kind="stable")  # NaN last
+        unknown = np.isnan(labels[ascending]) if labels.dtype.kind == "f" else np.zeros(len(labels), dtype=bool)
+        numbers = ascending[~unknown]
+        order = np.concatenate([ascending[unknown], numbers if merge == "max" else numbers[::-1]])
+        return reordered(flat, order), np.ascontiguousarray(labels[order]), False
+    if merge == "count":
+        labels = np.ones(len(labels), dtype=labels.dtype)
+    return flat, _sum_labels(labels, dtype_free, out), True
+
+
+def _sum_labels(labels: NDArray[Any], dtype_free: bool, out: NDArray[Any] | None) -> NDArray[Any]:
+    """Labels to add: in the smallest type that holds every sum (dtype_free), or checked to fit their type."""
+    if labels.dtype.kind == "f":
+        return labels
+    numbers = labels.astype(np.float64)
+    high, low = float(numbers[numbers > 0].sum()), float(numbers[numbers < 0].sum())
+    if dtype_free:
+        # The sums bounded with room for float64's rounding of them, as whole numbers.
+        bounds = [np.floor(low * (1 + 1e-9)) - (low < 0), np.ceil(high * (1 + 1e-9)) + (high > 0)]
+        chosen = _smallest_dtype(np.array(bounds))
+        return np.ascontiguousarray(labels, dtype=chosen)
+    if out is not None and out.size:
+        high, low = high + float(out.max()), low + float(out.min())
+    info = np.iinfo(labels.dtype)
+    if high > info.max or low < info.min:
+        raise ValueError(f"merge='add' of these values may reach {low:.17g} to {high:.17g} on a pixel, beyond "
+                         f"{labels.dtype} ([{info.min}, {info.max}]); pass a wider dtype")
+    return labels
+
+
+def reordered(flat: PolygonList, order: NDArray[Any]) -> PolygonList:
+    """The polygons of `flat` in `order`, without a Python step per polygon."""
+    ring_ends = np.concatenate([[0], flat.ring_ends]).astype(np.int64)
+    polygon_ends = np.concatenate([[0], flat.polygon_ends]).astype(np.int64)
+    ring_counts = np.diff(polygon_ends)[order]
+    rings = _ranges(polygon_ends[:-1][order], ring_counts)
+    vertex_counts = np.diff(ring_ends)[rings]
+    vertices = flat.vertices[_ranges(ring_ends[:-1][rings], vertex_counts)]
+    return PolygonList(np.ascontiguousarray(vertices), np.cumsum(vertex_counts, dtype=np.int64),
+                       np.cumsum(ring_counts, dtype=np.int64))
+
+
+def _ranges(starts: NDArray[Any], lengths: NDArray[Any]) -> NDArray[np.int64]:
+    """The concatenation of range(starts[k], starts[k] + lengths[k]) over k."""
+    total = int(lengths.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    shifts = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+    return (shifts + np.arange(total)).astype(np.int64)
+
+
+def label_dtype(dtype: Any, out: Any) -> np.dtype[Any] | None:
     """The dtype asked for by `dtype` or `out`, or None to choose from the values."""
     names = ", ".join(str(t) for t in LABEL_DTYPES)
     return output_dtype(dtype, out, LABEL_DTYPES, f"one of {names}", f"one of the dtypes {names}")
 
 
-def _label_values(values: Any, count: int, dtype: np.dtype[Any] | None) -> NDArray[Any]:
+def label_values(values: Any, count: int, dtype: np.dtype[Any] | None) -> NDArray[Any]:
     """The P labels as a contiguous array of the label dtype, checked to fit exactly."""
     if values is None:
         numbers = np.arange(1, count + 1, dtype=np.int64)

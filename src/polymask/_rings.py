@@ -50,14 +50,25 @@ class PolygonList:
     the object ``part_owners[k]`` (whose first part sits at that index).
     """
 
-    __slots__ = ("vertices", "ring_ends", "polygon_ends", "part_owners")
+    __slots__ = ("vertices", "ring_ends", "polygon_ends", "part_owners", "owners")
 
     def __init__(self, vertices: np.ndarray, ring_ends: np.ndarray, polygon_ends: np.ndarray,
-                 part_owners: np.ndarray | None = None):
+                 part_owners: np.ndarray | None = None, owners: np.ndarray | None = None):
         self.vertices = vertices
         self.ring_ends = ring_ends
         self.polygon_ends = polygon_ends
         self.part_owners = part_owners
+        #: Read with ``split_parts``: the input member each polygon is a part of
+        #: (non-decreasing, every member owning one polygon or more), or None
+        #: when polygon p is member p.
+        self.owners = owners
+
+    @property
+    def member_count(self) -> int:
+        """How many input members the polygons come from."""
+        if self.owners is None:
+            return len(self.polygon_ends)
+        return int(self.owners[-1]) + 1 if len(self.owners) else 0
 
     def __len__(self) -> int:
         return len(self.polygon_ends)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,18 +47,28 @@ __all__ = ["area", "decode", "encode", "iou", "merge"]
 _MAX_PIXELS = 2**32 - 1
 
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+
+    # A list is invariant: list[CompressedRLE] is no list[RLE].  A type variable
+    # that defaults to the precise type lets `def f() -> list[RLE]: return
+    # encode(...)` check, while a bare call still reveals list[CompressedRLE].
+    _CompressedT = TypeVar("_CompressedT", CompressedRLE, RLE, default=CompressedRLE)
+    _UncompressedT = TypeVar("_UncompressedT", UncompressedRLE, RLE, default=UncompressedRLE)
+
+
 # compressed=True (the default) writes counts as bytes, False as a list of ints.
 @overload
 def encode(objects: Sequence[object], height: int, width: int, *, compressed: Literal[True] = True,
-           threads: int | None = None) -> list[CompressedRLE]: ...
+           threads: int | None = None) -> list[_CompressedT]: ...
 @overload
 def encode(objects: Sequence[object], height: int, width: int, *, compressed: Literal[False],
-           threads: int | None = None) -> list[UncompressedRLE]: ...
+           threads: int | None = None) -> list[_UncompressedT]: ...
 @overload
 def encode(objects: Sequence[object], height: int, width: int, *, compressed: bool = True,
            threads: int | None = None) -> list[RLE]: ...
 def encode(objects: Sequence[object], height: int, width: int, *, compressed: bool = True,
-           threads: int | None = None) -> list[CompressedRLE] | list[UncompressedRLE] | list[RLE]:
+           threads: int | None = None) -> list[Any]:  # the overloads type it
     """COCO RLEs of many objects of one height x width image.
 
     Parameters
@@ -333,10 +343,12 @@ def _as_rle_list(rles: Any, name: str) -> tuple[list[Any], bool]:
     return list(rles), False
 
 
-def decode(rles: RLELike | Sequence[RLELike]) -> MaskArray:
-    """The bool mask of an RLE, (h, w); or of a list of RLEs, (h, w, n), in pycocotools' layout.
+def decode(rles: RLELike | Sequence[RLELike]) -> NDArray[np.uint8]:
+    """The mask of an RLE, (h, w); or of a list of RLEs, (h, w, n), as pycocotools returns them.
 
-    Both are Fortran-ordered, as pycocotools returns them: each instance's
+    uint8 holding 0 and 1, as pycocotools' ``decode`` (so ``mask * 255`` and
+    OpenCV behave as with pycocotools; ``.view(bool)`` is a bool mask without a
+    copy).  Both are Fortran-ordered, as pycocotools returns them: each instance's
     pixels are one contiguous column-major block (``result[:, :, k]`` is
     F-contiguous), so a loader can hand an instance on without a copy.
 
@@ -350,7 +362,7 @@ def decode(rles: RLELike | Sequence[RLELike]) -> MaskArray:
     Returns
     -------
     numpy.ndarray
-        Bool, (h, w) for one RLE, (h, w, n) for a list of n.
+        uint8 (0 or 1), (h, w) for one RLE, (h, w, n) for a list of n.
 
     Raises
     ------
@@ -365,12 +377,12 @@ def decode(rles: RLELike | Sequence[RLELike]) -> MaskArray:
     --------
     >>> import polymask.coco
     >>> rle = polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]]], 5, 6)[0]
-    >>> polymask.coco.decode(rle).astype(int)
+    >>> polymask.coco.decode(rle)
     array([[1, 1, 1, 1, 0, 0],
            [1, 1, 1, 1, 0, 0],
            [1, 1, 1, 1, 0, 0],
            [0, 0, 0, 0, 0, 0],
-           [0, 0, 0, 0, 0, 0]])
+           [0, 0, 0, 0, 0, 0]], dtype=uint8)
     >>> polymask.coco.decode([rle, rle]).shape
     (5, 6, 2)
     """
@@ -382,8 +394,8 @@ def decode(rles: RLELike | Sequence[RLELike]) -> MaskArray:
     height, width = size
     pixels = height * width
     # (n, w, h) in C order is (h, w, n) in Fortran order: instance k is one column-major block.
-    stack = result_array(None, (len(runs), width, height), bool, what="decoded masks")
-    flat = stack.reshape(-1).view(np.uint8)
+    stack = result_array(None, (len(runs), width, height), np.uint8, what="decoded masks")
+    flat = stack.reshape(-1)
     for k, counts in enumerate(runs):
         _coco.decode_into(counts, flat[k * pixels:(k + 1) * pixels])
     result = stack.transpose(2, 1, 0)
@@ -476,10 +488,31 @@ def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool 
     if not items:
         raise ValueError("rles is empty: merge needs at least one RLE")
     size = _size_of(items[0], "rles[0]")
-    merged = _counts_of(items[0], "rles[0]")
-    for k, rle in enumerate(items[1:], start=1):
-        merged = _coco.merge(merged, _counts_of(rle, f"rles[{k}]", size), bool(intersect))
+    merged = _merged_strings(items, size, bool(intersect))
+    if merged is None:  # not all of them counts strings of one size, or one is refused: read each by name
+        merged = _counts_of(items[0], "rles[0]")
+        for k, rle in enumerate(items[1:], start=1):
+            merged = _coco.merge(merged, _counts_of(rle, f"rles[{k}]", size), bool(intersect))
     return {"size": list(size), "counts": _coco.compress(merged) if compressed else merged.tolist()}
+
+
+def _merged_strings(items: list[Any], size: tuple[int, int], intersect: bool) -> NDArray[np.uint32] | None:
+    """The merged runs of RLEs that all hold counts strings and items[0]'s size, in one core pass; else None."""
+    first_size = items[0].get("size") if isinstance(items[0], Mapping) else None
+    if type(first_size) not in (list, tuple):  # compared with != below: no arrays
+        return None
+    texts: list[object] = []
+    for rle in items:
+        if not isinstance(rle, Mapping) or rle.get("size") != first_size:
+            return None
+        counts = rle.get("counts")
+        if isinstance(counts, str):
+            if not counts.isascii():
+                return None
+            counts = counts.encode("ascii")
+        texts.append(counts)
+    merged, refused = _coco.merge_compressed(texts, size[0] * size[1], intersect)
+    return merged if refused < 0 else None
 
 
 def iou(detections: RLELike | Sequence[RLELike], ground_truths: RLELike | Sequence[RLELike],

@@ -27,7 +27,7 @@ an ImportError that says how to install it.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 try:
     import dask
@@ -54,8 +54,7 @@ from polymask._dask_blocks import (
     mask_block,
     rasterize_block,
 )
-from polymask._geometries import column_values
-from polymask._rasterize import _label_dtype, _label_values
+from polymask._rasterize import MergeRule, label_dtype, as_merge, merged_burn, polygons_and_labels
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
 from polymask._validation import as_all_touched, as_fill_rule, as_shape
@@ -129,7 +128,8 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, chunks: Any = DEFAULT_CHUNK
 
 def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
               dtype: DTypeLike | None = None, chunks: Any = DEFAULT_CHUNK, fill_rule: FillRule = "evenodd",
-              threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False) -> da.Array:
+              threads: int = 1, transform: TransformLike | None = None, all_touched: AllTouched = False,
+              invalid: Literal["raise", "skip"] = "raise", merge: MergeRule = "last") -> da.Array:
     """The label image of ``polymask.rasterize(polygons, shape, values)`` as a lazy Dask array.
 
     Each block burns every polygon that reaches it, in order, through the
@@ -157,6 +157,11 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         Georeferenced cells, as in :func:`polymask.mask`.
     all_touched : bool or "exact", optional
         As in :func:`polymask.rasterize`.
+    invalid : {"raise", "skip"}, optional
+        As in :func:`polymask.rasterize`: "skip" leaves out refused and empty
+        polygons with one warning, when the array is made.
+    merge : {"last", "first", "add", "min", "max", "count"}, optional
+        As in :func:`polymask.rasterize`; every block burns by the same rule.
 
     Returns
     -------
@@ -184,20 +189,22 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     >>> labels.compute()[1]
     array([1, 1, 1, 1, 0, 2, 2, 2], dtype=uint8)
     """
-    flat = _inputs.polygons(polygons, transform)
-    values = column_values(polygons, values)
+    rule_of_merge = as_merge(merge, values)
+    requested = label_dtype(dtype, None)
+    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid)
+    flat, labels, add = merged_burn(flat, labels, rule_of_merge, requested is None)
     flat = PolygonList(flat.vertices.copy(), flat.ring_ends.copy(), flat.polygon_ends.copy())  # a snapshot
+    labels = labels.copy()  # may be a view of `values`
     rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
-    labels = _label_values(values, len(flat), _label_dtype(dtype, None)).copy()  # may be a view of `values`
     block_chunks = checked_chunks(chunks, rows_cols, labels.dtype)
     touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
-                               block_chunks, touched)
+                               block_chunks, touched, add)
     burn = delayed(Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)
     lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-        rasterize_block, burn, rule, thread_count, block_starts(block_chunks), all_touched=touched,
+        rasterize_block, burn, rule, thread_count, block_starts(block_chunks), all_touched=touched, add=add,
         chunks=block_chunks, dtype=labels.dtype, meta=np.empty((0, 0), dtype=labels.dtype),
         name=f"polymask-rasterize-{token}")
     return lazy

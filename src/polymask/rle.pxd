@@ -25,5 +25,6 @@ cdef extern from "polymask/rle.hpp" namespace "polymask" nogil:
     void rle_decode(const uint32_t *counts, int64_t n_counts, uint8_t *out, int64_t n_pixels) except +raise_py_error
     vector[uint32_t] rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b,
                                bool intersect) except +raise_py_error
+    vector[uint32_t] rle_merge_many(const vector[vector[uint32_t]] &rles, bool intersect) except +raise_py_error
     uint64_t rle_intersection_area(const uint32_t *a, int64_t n_a,
                                    const uint32_t *b, int64_t n_b)

@@ -9,7 +9,7 @@ import numpy as np
 
 import polymask
 import polymask.coco
-from polymask.typing import CompressedRLE, MaskArray, PolygonLike
+from polymask.typing import RLE, CompressedRLE, MaskArray, PolygonLike
 
 square = [(1.0, 1.0), (5.0, 1.0), (5.0, 4.0), (1.0, 4.0)]
 triangle = np.array([[0, 0], [3, 0], [0, 3]], dtype=np.float64)
@@ -43,6 +43,15 @@ reveal_type(polymask.coco.area(first))  # int
 areas = polymask.coco.area(rles)
 reveal_type(areas)  # numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.unsignedinteger[numpy._typing._nbit_base._64Bit]]]
 total = sum(int(a) for a in areas)
-reveal_type(polymask.coco.decode(rles))  # numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.bool[bool]]]
+reveal_type(polymask.coco.decode(rles))  # numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.unsignedinteger[numpy._typing._nbit_base._8Bit]]]
 reveal_type(polymask.coco.iou(rles, rles))  # numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.float64]]
 reveal_type(polymask.coco.merge(rles))  # TypedDict(polymask.typing.CompressedRLE, {'size': list[int], 'counts': bytes})
+
+
+def coco_annotations(segmentations: list[list[list[float]]]) -> list[RLE]:
+    """A list[RLE] filled by encode: the default's precise type still fits the wider list."""
+    return polymask.coco.encode(segmentations, 8, 8)
+
+
+def coco_uncompressed(segmentations: list[list[list[float]]]) -> list[RLE]:
+    return polymask.coco.encode(segmentations, 8, 8, compressed=False)

@@ -38,13 +38,16 @@ POLYMASK_API void polygons_from_rings(const double *xy, int64_t n_vertices, cons
 // background.  out[r * row_stride + c] is the pixel (window.row0 + r,
 // window.col0 + c); row_stride counts elements, not bytes.  threads: an
 // upper bound, 0 for the default count (core.hpp, resolve_threads).
+// add: each polygon adds its value to its pixels (GDAL's MERGE_ALG=ADD)
+// instead of replacing them, in polygon order, so a float sum is the same
+// at any thread count.
 //
 // Label is one of uint8_t, uint16_t, int32_t, uint32_t, int64_t, float,
 // double (explicitly instantiated in rasterize.cpp).
 template <class Label>
 POLYMASK_API void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
                             const Window &window, Label *out, int64_t row_stride,
-                            FillRule rule = FillRule::even_odd, int threads = 0);
+                            FillRule rule = FillRule::even_odd, int threads = 0, bool add = false);
 
 // all_touched for a label image: for p = 0, 1, ..., every pixel of the
 // window whose cell shares positive area with polygons[p]'s region (as
@@ -56,36 +59,36 @@ template <class Label>
 POLYMASK_API void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label *values,
                                     const Window &window, Label *out, int64_t row_stride,
                                     FillRule rule = FillRule::even_odd, int threads = 0,
-                                    double side_tolerance = 0.0);
+                                    double side_tolerance = 0.0, bool add = false);
 
 extern template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
-                                        uint8_t *, int64_t, FillRule, int);
+                                        uint8_t *, int64_t, FillRule, int, bool);
 extern template void rasterize<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &,
-                                         uint16_t *, int64_t, FillRule, int);
+                                         uint16_t *, int64_t, FillRule, int, bool);
 extern template void rasterize<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &,
-                                        int32_t *, int64_t, FillRule, int);
+                                        int32_t *, int64_t, FillRule, int, bool);
 extern template void rasterize<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &,
-                                         uint32_t *, int64_t, FillRule, int);
+                                         uint32_t *, int64_t, FillRule, int, bool);
 extern template void rasterize<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &,
-                                        int64_t *, int64_t, FillRule, int);
+                                        int64_t *, int64_t, FillRule, int, bool);
 extern template void rasterize<float>(const Polygon *, int64_t, const float *, const Window &,
-                                      float *, int64_t, FillRule, int);
+                                      float *, int64_t, FillRule, int, bool);
 extern template void rasterize<double>(const Polygon *, int64_t, const double *, const Window &,
-                                       double *, int64_t, FillRule, int);
+                                       double *, int64_t, FillRule, int, bool);
 
 extern template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
-                                                uint8_t *, int64_t, FillRule, int, double);
+                                                uint8_t *, int64_t, FillRule, int, double, bool);
 extern template void rasterize_touched<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &,
-                                                uint16_t *, int64_t, FillRule, int, double);
+                                                uint16_t *, int64_t, FillRule, int, double, bool);
 extern template void rasterize_touched<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &,
-                                                int32_t *, int64_t, FillRule, int, double);
+                                                int32_t *, int64_t, FillRule, int, double, bool);
 extern template void rasterize_touched<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &,
-                                                uint32_t *, int64_t, FillRule, int, double);
+                                                uint32_t *, int64_t, FillRule, int, double, bool);
 extern template void rasterize_touched<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &,
-                                                int64_t *, int64_t, FillRule, int, double);
+                                                int64_t *, int64_t, FillRule, int, double, bool);
 extern template void rasterize_touched<float>(const Polygon *, int64_t, const float *, const Window &,
-                                                float *, int64_t, FillRule, int, double);
+                                                float *, int64_t, FillRule, int, double, bool);
 extern template void rasterize_touched<double>(const Polygon *, int64_t, const double *, const Window &,
-                                                double *, int64_t, FillRule, int, double);
+                                                double *, int64_t, FillRule, int, double, bool);
 
 }  // namespace polymask

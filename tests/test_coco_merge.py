@@ -1,0 +1,56 @@
+"""``polymask.coco.merge`` of many RLEs: pycocotools' bytes, on dense and sparse images.
+
+The core merges many RLEs in one pass: a depth count per pixel when the
+image has few pixels per run (COCO's images with many objects), the
+pairwise chain otherwise.  Both must give pycocotools' ``merge`` byte for
+byte, and the union (intersection) of the decoded masks; RLEs given in
+other forms (uncompressed, str counts) or refused take the reading one by one.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pycocotools.mask as cocomask
+import pytest
+
+import polymask.coco as coco
+from tests.test_coco_loaders import random_segmentations
+
+pytestmark = pytest.mark.filterwarnings("ignore:__array__ implementation:DeprecationWarning")
+
+
+@pytest.mark.parametrize(("count", "height", "width"), [
+    (300, 48, 40),     # dense: far fewer pixels than 8 per run
+    (40, 120, 90),     # dense
+    (3, 900, 700),     # sparse: the pairwise chain
+    (1, 30, 20),
+])
+@pytest.mark.parametrize("intersect", [False, True])
+def test_merge_is_pycocotools_merge_and_the_decoded_union(count, height, width, intersect):
+    rles = coco.encode(random_segmentations(count, count, height, width), height, width)
+    merged = coco.merge(rles, intersect=intersect)
+    assert merged == cocomask.merge(rles, intersect=intersect)
+    masks = coco.decode(rles).astype(bool)
+    expected = masks.all(axis=-1) if intersect else masks.any(axis=-1)
+    np.testing.assert_array_equal(coco.decode(merged).astype(bool), expected)
+
+
+def test_merge_of_str_and_uncompressed_counts_and_empty_images():
+    rles = coco.encode(random_segmentations(5, 30, 40, 50), 40, 50)
+    loaded = json.loads(json.dumps([{**r, "counts": r["counts"].decode()} for r in rles]))
+    assert coco.merge(loaded) == coco.merge(rles) == cocomask.merge(rles)
+    uncompressed = coco.encode(random_segmentations(5, 30, 40, 50), 40, 50, compressed=False)
+    mixed = uncompressed[:10] + rles[10:]
+    assert coco.merge(mixed) == cocomask.merge(rles)
+    assert coco.merge([{"size": [0, 5], "counts": b""}] * 3) == {"size": [0, 5], "counts": b"0"}
+
+
+def test_a_refused_rle_among_many_is_named():
+    rles = coco.encode(random_segmentations(6, 50, 20, 20), 20, 20)
+    with pytest.raises(ValueError, match=r"rles\[7\]\['counts'\] is not a COCO counts string"):
+        coco.merge(rles[:7] + [{"size": [20, 20], "counts": b"\x01"}] + rles[8:])
+    with pytest.raises(ValueError, match=r"rles\[9\]'s runs cover 20 pixels, but its size \[20, 20\] has 400"):
+        coco.merge(rles[:9] + [{"size": [20, 20], "counts": [5, 15]}])
+    with pytest.raises(ValueError, match=r"rles\[3\] has size \[20, 21\], expected \[20, 20\]"):
+        coco.merge(rles[:3] + [{"size": [20, 21], "counts": rles[3]["counts"]}])
