@@ -17,6 +17,7 @@
 
 #include "cell_geometry.hpp"  // detail::InterruptTicker
 #include "checks.hpp"
+#include "hidden.hpp"
 #include "parallel.hpp"
 #include "point_blocks.hpp"
 #include "x_margin.hpp"
@@ -36,7 +37,7 @@ struct Cells {
 
 }  // namespace
 
-struct LabelIndex::Parts {
+struct POLYMASK_HIDDEN LabelIndex::Parts {
     const double *xy = nullptr;
     const int64_t *ring_ends = nullptr, *polygon_ends = nullptr;
     int64_t n_polygons = 0;
