@@ -12,6 +12,7 @@
 // bytes (tested) or 16 (sorted), so the index is O(N) with a small
 // constant.  The build ticks the threading layer's interrupt check (Ctrl-C).
 #include "point_bands.hpp"
+#include "edges.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,8 +30,8 @@ PointIndex::PointIndex(const Polygon &polygon) : bands_(std::make_unique<Bands>(
 {
     detail::parallel_for(1, 1, [&](int64_t) {
         std::vector<Bands::BandEdge> edges;
-        edges.reserve(polygon.edges_by_y().size());
-        for (const Edge &e : polygon.edges_by_y()) edges.push_back(Bands::BandEdge{e.xi, e.yi, e.xj, e.yj});
+        edges.reserve(edges_by_y(polygon).size());
+        for (const Edge &e : edges_by_y(polygon)) edges.push_back(Bands::BandEdge{e.xi, e.yi, e.xj, e.yj});
         bands_->build(std::move(edges));
     });
 }
