@@ -66,10 +66,17 @@ SCENARIO = textwrap.dedent('''
     vertices = rng.uniform(0, side, (24, 2))
     shape = (side, side)
     options = {"threads": 2} if stage.threaded else {}
-    _core._set_chunk_rows(4)  # threads in the parent even for a small image
+    # The core's pool runs helpers in the parent and in every child, whatever
+    # the backend: a zigzag crossing each of 300 rows 2,000 times is work
+    # worth them, and learning is off, so a busy machine cannot veto them.
+    _core._reset_pool_learning(adaptive=False)
+    comb = np.column_stack([np.linspace(1, 298, 2000), np.where(np.arange(2000) % 2 == 0, 1.0, 298.0)])
+    comb_mask = polymask.mask(comb, (300, 300), threads=1).tobytes()
 
     def fill(_):
         try:
+            if polymask.mask(comb, (300, 300), threads=2).tobytes() != comb_mask:
+                return "the core's threaded mask is wrong"
             return polymask.mask(vertices, shape, backend=backend, **options).tobytes()
         except Exception as error:  # a clear RuntimeError is allowed: report it
             kind = "RuntimeError" if isinstance(error, RuntimeError) else "other error"
@@ -78,6 +85,7 @@ SCENARIO = textwrap.dedent('''
     expected = polymask.mask(vertices, shape, backend="scanline", threads=1).tobytes()
     for _ in range(3):  # threaded fills in the parent first
         assert fill(0) == expected, "the parent's mask is wrong"
+    assert _core.pool_statistics()["threaded_calls"] > 0, "no helper thread ran in the parent"
 
 ''') + FORKED_CHILDREN
 

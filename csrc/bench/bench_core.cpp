@@ -27,6 +27,7 @@
 
 #include "polymask/core.hpp"
 #include "polymask/coverage.hpp"
+#include "edges.hpp"
 #include "scanline.hpp"
 
 namespace {
@@ -170,10 +171,10 @@ void BM_sweep_only_standard(benchmark::State &state)
     const std::vector<double> xy = standard_vertices(false);
     const polymask::Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
     const polymask::Window window{0, 0, 1024, 1024};
-    const auto rows = polymask::detail::edge_rows_in_window(polygon.edges_by_y(), window);
+    const auto rows = polymask::detail::edge_rows_in_window(edges_by_y(polygon), window);
     for (auto _ : state) {
         CountingSink sink;
-        polymask::detail::scan_rows(polygon.edges_by_y(), rows, window, polymask::FillRule::even_odd, 0, 1024, sink);
+        polymask::detail::scan_rows(edges_by_y(polygon), rows, window, polymask::FillRule::even_odd, 0, 1024, sink);
         benchmark::DoNotOptimize(sink.spans);
     }
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "polymask/core.hpp"
+#include "edges.hpp"
 
 namespace polymask {
 namespace detail {
@@ -19,7 +20,7 @@ struct Bounds {
     double x_min = 0, x_max = 0, y_min = 0, y_max = 0;
 };
 
-// Edges sorted by y_low (Polygon::edges_by_y), at least one: y_min is the
+// Edges sorted by y_low (edges_by_y, edges.hpp), at least one: y_min is the
 // first edge's y_low.
 inline Bounds edge_bounds(ConstSpan<Edge> edges)
 {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "polymask/core.hpp"
+#include "edges.hpp"
 #include "bounds.hpp"
 #include "scanline.hpp"
 #include "thread_pool.hpp"
@@ -137,7 +138,7 @@ inline bool double_is_enough(const Polygon &polygon)
 }
 
 // The polygon's edges for a cell sweep: non-horizontal ones as segments
-// (lower end first, in edges_by_y() order, so sorted by y0) and horizontal
+// (lower end first, in edges_by_y order, so sorted by y0) and horizontal
 // ones as flats, with one origin for every segment (see SegmentT): an
 // integer in the middle of the polygon's columns, so numerators stay small
 // and exact on grids.
@@ -148,8 +149,8 @@ void cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segments, s
     const detail::Bounds box = xy.empty() ? detail::Bounds{} : detail::vertex_bounds(xy);
     const double origin = std::floor(0.5 * box.x_min + 0.5 * box.x_max);
     segments.clear();
-    segments.reserve(polygon.edges_by_y().size());
-    for (const Edge &e : polygon.edges_by_y()) {
+    segments.reserve(edges_by_y(polygon).size());
+    for (const Edge &e : edges_by_y(polygon)) {
         if (e.yi < e.yj) {
             segments.push_back(make_segment<Wide>(e.xi, e.yi, e.xj, e.yj, e.winding, origin));
         } else {

@@ -43,6 +43,7 @@
 // coverage_integrate.hpp (its crossings and integrals); this file plans the
 // rows over threads and holds the public entry points.
 #include "polymask/coverage.hpp"
+#include "edges.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -89,7 +90,7 @@ constexpr int64_t kRowsPerChunk = 64;
 double coverage_work(const Polygon &polygon, const Window &window)
 {
     const double cells = static_cast<double>(window.height) * static_cast<double>(window.width);
-    return 4.0 * cells + 1000.0 * detail::crossings_in_window(polygon.edges_by_y(), window);
+    return 4.0 * cells + 1000.0 * detail::crossings_in_window(edges_by_y(polygon), window);
 }
 
 template <class Wide, class Store>

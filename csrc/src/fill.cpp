@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "polymask/core.hpp"
+#include "edges.hpp"
 #include "scanline.hpp"
 #include "checks.hpp"
 #include "mask_writers.hpp"
@@ -22,7 +23,7 @@ void fill_per_pixel(const Polygon &polygon, const Window &window, uint8_t *out,
     if (window.height == 0 || window.width == 0) return;
     // Each pixel tests every edge: a row costs about width x edges.
     const double work_per_row = static_cast<double>(window.width) *
-                                static_cast<double>(polygon.edges_by_y().size() + 1);
+                                static_cast<double>(edges_by_y(polygon).size() + 1);
     detail::for_row_bands(window, threads, [&](int64_t row_begin, int64_t row_end) {
         for (int64_t r = row_begin; r < row_end; ++r) {
             uint8_t *row = out + (r - window.row0) * row_stride;
@@ -39,7 +40,7 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
 {
     detail::check_window("polymask::fill", window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
-    const ConstSpan<Edge> edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = edges_by_y(polygon);
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
     const detail::EdgeRows extent = detail::rows_with_crossings(rows);
     // Rows no edge crosses are all zero: cleared in blocks, not swept and
@@ -71,7 +72,7 @@ void fill_scanline(const Polygon &polygon, const Window &window, uint8_t *out,
 int64_t crossed_rows(const Polygon &polygon, const Window &window)
 {
     const detail::EdgeRows extent =
-        detail::rows_with_crossings(detail::edge_rows_in_window(polygon.edges_by_y(), window));
+        detail::rows_with_crossings(detail::edge_rows_in_window(edges_by_y(polygon), window));
     return extent.end - extent.first;
 }
 
@@ -80,7 +81,7 @@ void fill_scanline_spans(const Polygon &polygon, const Window &window, uint8_t *
 {
     detail::check_window("polymask::fill", window, out, row_stride);
     if (window.height == 0 || window.width == 0) return;
-    const ConstSpan<Edge> edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = edges_by_y(polygon);
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
     // Rows no edge crosses hold no span: not even visited.
     const detail::EdgeRows extent = detail::rows_with_crossings(rows);

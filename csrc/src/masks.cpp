@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "polymask/masks.hpp"
+#include "edges.hpp"
 #include "scanline.hpp"
 #include "mask_writers.hpp"
 #include "parallel.hpp"
@@ -34,7 +35,7 @@ void check_polygons(const Polygon *polygons, int64_t n_polygons, const char *who
 // or, for span writers, estimated by the edges' bounding box in the window.
 double instance_work(const Polygon &polygon, const Window &window, double pixels)
 {
-    const ConstSpan<Edge> edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = edges_by_y(polygon);
     const double row0 = static_cast<double>(window.row0), row_end = row0 + static_cast<double>(window.height);
     const double col0 = static_cast<double>(window.col0), col_end = col0 + static_cast<double>(window.width);
     double crossings = 0;
@@ -106,7 +107,7 @@ void fill_masks(const Polygon *polygons, int64_t n_polygons, const Window &windo
     const double dense = zeroed ? -1.0 : static_cast<double>(window.height) * static_cast<double>(window.width);
     const auto work_of = [&](int64_t p) { return instance_work(polygons[p], window, dense); };
     detail::for_items(n_polygons, threads, work_of, [&](int64_t p) {
-        const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+        const ConstSpan<Edge> edges = edges_by_y(polygons[p]);
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         uint8_t *mask = out + p * mask_stride;
         if (zeroed) {
@@ -131,7 +132,7 @@ void mask_boxes(const Polygon *polygons, int64_t n_polygons, const Window &windo
     }
     const auto work_of = [&](int64_t p) { return instance_work(polygons[p], window, 0.0); };  // writes no pixels
     detail::for_items(n_polygons, threads, work_of, [&](int64_t p) {
-        const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+        const ConstSpan<Edge> edges = edges_by_y(polygons[p]);
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         const detail::EdgeRows extent = detail::rows_with_crossings(rows);
         BoxSink sink;
@@ -159,7 +160,7 @@ void fill_mask_crops(const Polygon *polygons, int64_t n_polygons, const MaskBox 
         if (box.height <= 0 || box.width <= 0) return;
         if (out == nullptr) throw std::invalid_argument("polymask::fill_mask_crops: null output pointer");
         const Window window{box.row0, box.col0, box.height, box.width};
-        const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+        const ConstSpan<Edge> edges = edges_by_y(polygons[p]);
         const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
         detail::MaskSpanWriter writer{out + offsets[p], box.width, window};
         detail::sweep_in_bands(edges, rows, window, rule, window.row0, window.row0 + window.height, writer);

@@ -11,7 +11,8 @@
 // than 2^14 edges, a few MB at most), the levels below 2 more, each copy 4
 // bytes (tested) or 16 (sorted), so the index is O(N) with a small
 // constant.  The build ticks the threading layer's interrupt check (Ctrl-C).
-#include "polymask/points.hpp"
+#include "point_bands.hpp"
+#include "edges.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,22 +26,23 @@ namespace polymask {
 
 // The build runs as one chunk of the threading layer, so that its ticks can
 // poll the caller's interrupt check (parallel.hpp) wherever it is built.
-PointIndex::PointIndex(const Polygon &polygon)
+PointIndex::PointIndex(const Polygon &polygon) : bands_(std::make_unique<Bands>())
 {
     detail::parallel_for(1, 1, [&](int64_t) {
-        std::vector<BandEdge> edges;
-        edges.reserve(polygon.edges_by_y().size());
-        for (const Edge &e : polygon.edges_by_y()) edges.push_back(BandEdge{e.xi, e.yi, e.xj, e.yj});
-        build(std::move(edges));
+        std::vector<Bands::BandEdge> edges;
+        edges.reserve(edges_by_y(polygon).size());
+        for (const Edge &e : edges_by_y(polygon)) edges.push_back(Bands::BandEdge{e.xi, e.yi, e.xj, e.yj});
+        bands_->build(std::move(edges));
     });
 }
 
 PointIndex::PointIndex(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings)
+    : bands_(std::make_unique<Bands>())
 {
     detail::check_ends("polymask::PointIndex", "ring_ends", ring_ends, n_rings, n_vertices, "vertex count");
     if (n_vertices > 0 && xy == nullptr) throw std::invalid_argument("polymask::PointIndex: null vertex pointer");
     detail::parallel_for(1, 1, [&](int64_t) {
-        std::vector<BandEdge> edges;
+        std::vector<Bands::BandEdge> edges;
         edges.reserve(static_cast<size_t>(n_vertices));
         detail::InterruptTicker ticker;
         for (int64_t r = 0, begin = 0; r < n_rings; begin = ring_ends[r++]) {
@@ -48,15 +50,30 @@ PointIndex::PointIndex(const double *xy, int64_t n_vertices, const int64_t *ring
             // edges (and those with a NaN ordinate) never cross a row.
             for (int64_t i = begin, j = ring_ends[r] - 1; i < ring_ends[r]; j = i++) {
                 const double xi = xy[2 * i], yi = xy[2 * i + 1], xj = xy[2 * j], yj = xy[2 * j + 1];
-                if (yi < yj || yi > yj) edges.push_back(BandEdge{xi, yi, xj, yj});
+                if (yi < yj || yi > yj) edges.push_back(Bands::BandEdge{xi, yi, xj, yj});
             }
             ticker.tick(ring_ends[r] - begin + 1);
         }
-        build(std::move(edges));
+        bands_->build(std::move(edges));
     });
 }
 
-void PointIndex::visit(const Level &level, double px, double py, bool &parity, int &winding, int64_t &work) const
+PointIndex::PointIndex(const PointIndex &other)
+    : bands_(other.bands_ ? std::make_unique<Bands>(*other.bands_) : nullptr)
+{
+}
+
+PointIndex &PointIndex::operator=(const PointIndex &other)
+{
+    if (this != &other) bands_ = other.bands_ ? std::make_unique<Bands>(*other.bands_) : nullptr;
+    return *this;
+}
+
+PointIndex::PointIndex(PointIndex &&other) noexcept = default;
+PointIndex &PointIndex::operator=(PointIndex &&other) noexcept = default;
+PointIndex::~PointIndex() = default;
+
+void PointIndex::Bands::visit(const Level &level, double px, double py, bool &parity, int &winding, int64_t &work) const
 {
     // Outside [y_min, y_max) none of the level's edges crosses the line y = py (half-open rule).
     if (!(py >= level.y_min && py < level.y_max)) return;
@@ -91,7 +108,7 @@ void PointIndex::visit(const Level &level, double px, double py, bool &parity, i
     }
 }
 
-bool PointIndex::contains(double px, double py, FillRule rule, int64_t &work) const
+bool PointIndex::Bands::contains(double px, double py, FillRule rule, int64_t &work) const
 {
     if (levels_.empty() || !(py >= y_min_ && py < y_max_)) return false;
     if (px < x_min_ - margin_ || px > x_max_ + margin_) return false;
@@ -101,6 +118,12 @@ bool PointIndex::contains(double px, double py, FillRule rule, int64_t &work) co
     return rule == FillRule::even_odd ? parity : winding != 0;
 }
 
+// The query hot path: one load of bands_, then Bands::contains (inlined here).
+bool PointIndex::contains(double px, double py, FillRule rule, int64_t &work) const
+{
+    return bands_ != nullptr && bands_->contains(px, py, rule, work);
+}
+
 bool PointIndex::contains(double px, double py, FillRule rule) const
 {
     int64_t work = 0;
@@ -108,7 +131,7 @@ bool PointIndex::contains(double px, double py, FillRule rule) const
 }
 
 template <class Add>
-void PointIndex::each_crossing(const Level &level, double py, Add &&add) const
+void PointIndex::Bands::each_crossing(const Level &level, double py, Add &&add) const
 {
     if (!(py >= level.y_min && py < level.y_max)) return;
     const uint32_t g = level.first_band + static_cast<uint32_t>(band_of(level, py));
@@ -118,6 +141,16 @@ void PointIndex::each_crossing(const Level &level, double py, Add &&add) const
 }
 
 void PointIndex::row_crossings(double py, std::vector<double> &x_cross, std::vector<int> &winding) const
+{
+    if (bands_ != nullptr) {
+        bands_->row_crossings(py, x_cross, winding);
+    } else {
+        x_cross.clear();
+        winding.clear();
+    }
+}
+
+void PointIndex::Bands::row_crossings(double py, std::vector<double> &x_cross, std::vector<int> &winding) const
 {
     x_cross.clear();
     winding.clear();
@@ -131,6 +164,38 @@ void PointIndex::row_crossings(double py, std::vector<double> &x_cross, std::vec
 }
 
 int64_t PointIndex::memory_bytes() const
+{
+    return bands_ != nullptr ? static_cast<int64_t>(sizeof(Bands)) + bands_->memory_bytes() : 0;
+}
+
+double PointIndex::x_min() const { return bands_ != nullptr ? bands_->x_min_ : 0; }
+double PointIndex::x_max() const { return bands_ != nullptr ? bands_->x_max_ : 0; }
+double PointIndex::y_min() const { return bands_ != nullptr ? bands_->y_min_ : 0; }
+double PointIndex::y_max() const { return bands_ != nullptr ? bands_->y_max_ : 0; }
+double PointIndex::mean_query_work() const { return bands_ != nullptr ? bands_->mean_work_ : 1; }
+
+int64_t PointIndex::band_count() const
+{
+    return bands_ == nullptr || bands_->levels_.empty() ? 0 : static_cast<int64_t>(bands_->levels_[0].bands);
+}
+
+int64_t PointIndex::all_bands() const { return bands_ != nullptr ? static_cast<int64_t>(bands_->child_.size()) : 0; }
+int64_t PointIndex::level_count() const
+{
+    return bands_ != nullptr ? static_cast<int64_t>(bands_->levels_.size()) : 0;
+}
+
+int64_t PointIndex::stored_edges() const
+{
+    return bands_ != nullptr ? static_cast<int64_t>(bands_->partial_.size() + bands_->span_ref_.size()) : 0;
+}
+
+int64_t PointIndex::spanning_edges() const
+{
+    return bands_ != nullptr ? static_cast<int64_t>(bands_->span_ref_.size()) : 0;
+}
+
+int64_t PointIndex::Bands::memory_bytes() const
 {
     const auto bytes = [](const auto &values) {
         return static_cast<int64_t>(values.capacity() * sizeof(values[0]));

@@ -1,6 +1,6 @@
 // point_index_build.cpp -- how PointIndex (point_index.cpp) files a
 // polygon's edges in levels of bands, and what a query then costs.
-#include "polymask/points.hpp"
+#include "point_bands.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,9 +28,9 @@ constexpr int64_t kMaxBands = int64_t(1) << 22;
 
 }  // namespace
 
-struct PointIndex::Builder {
-    Builder(PointIndex &built, bool spans, int64_t copies) : index(built), spans_allowed(spans), copies_left(copies) {}
-    PointIndex &index;
+struct PointIndex::Bands::Builder {
+    Builder(Bands &built, bool spans, int64_t copies) : index(built), spans_allowed(spans), copies_left(copies) {}
+    Bands &index;
     bool spans_allowed;    // false where x_cross may overflow: then every edge is tested
     int64_t copies_left;   // what the levels below the first may still add
     detail::InterruptTicker ticker;
@@ -243,7 +243,7 @@ struct PointIndex::Builder {
     }
 };
 
-void PointIndex::build(std::vector<BandEdge> &&edges)
+void PointIndex::Bands::build(std::vector<BandEdge> &&edges)
 {
     if (edges.empty()) return;  // no level: no point is inside
     // Copies are counted in uint32: at most 4 per edge.

@@ -17,6 +17,7 @@
 
 #include "cell_geometry.hpp"  // detail::InterruptTicker
 #include "checks.hpp"
+#include "hidden.hpp"
 #include "parallel.hpp"
 #include "point_blocks.hpp"
 #include "x_margin.hpp"
@@ -36,7 +37,7 @@ struct Cells {
 
 }  // namespace
 
-struct LabelIndex::Parts {
+struct POLYMASK_HIDDEN LabelIndex::Parts {
     const double *xy = nullptr;
     const int64_t *ring_ends = nullptr, *polygon_ends = nullptr;
     int64_t n_polygons = 0;
@@ -47,7 +48,7 @@ struct LabelIndex::Parts {
     std::vector<Box> boxes;
     std::vector<int64_t> edge_counts;
     std::vector<uint32_t> slot;  // into indexes, or kNoIndex
-    std::vector<std::unique_ptr<PointIndex>> indexes;
+    std::vector<PointIndex> indexes;  // by value: a query follows one pointer, to the bands
     double x0 = 0, y0 = 0, x_scale = 0, y_scale = 0;  // the grid of cells
     int64_t nx = 1, ny = 1;
     Cells cells;                      // polygons with a finite box, last first
@@ -70,7 +71,7 @@ struct LabelIndex::Parts {
         const Box &box = boxes[p];
         ++work;
         if (!(py >= box.y_low && py < box.y_high && px >= box.x_low && px <= box.x_high)) return false;
-        if (slot[p] != kNoIndex) return indexes[slot[p]]->contains(px, py, rule, work);
+        if (slot[p] != kNoIndex) return indexes[slot[p]].contains(px, py, rule, work);
         bool parity = false;
         int winding = 0;
         for (int64_t r = first_ring(p); r < polygon_ends[p]; ++r) {
@@ -92,7 +93,7 @@ struct LabelIndex::Parts {
     {
         found.clear();
         if (slot[p] != kNoIndex) {
-            indexes[slot[p]]->row_crossings(py, x_cross, winding);
+            indexes[slot[p]].row_crossings(py, x_cross, winding);
             for (size_t k = 0; k < x_cross.size(); ++k) found.emplace_back(x_cross[k], winding[k]);
             return;
         }
@@ -145,7 +146,7 @@ void LabelIndex::Parts::build(int threads)
         boxes[p] = Box{x_min - margin, x_max + margin, y_min, y_max};
         if (edges > kSmallEdges) large.push_back(static_cast<uint32_t>(p));
     }
-    indexes.resize(large.size());
+    std::vector<std::unique_ptr<PointIndex>> built(large.size());  // PointIndex has no empty state to fill in
     detail::for_items(
         static_cast<int64_t>(large.size()), threads, [&](int64_t k) { return 64.0 * edge_counts[large[k]]; },
         [&](int64_t k) {
@@ -154,14 +155,16 @@ void LabelIndex::Parts::build(int threads)
             for (int64_t r = ring0; r < polygon_ends[p]; ++r) ends.push_back(ring_ends[r] - base);
             const int64_t n_vertices = ends.empty() ? 0 : ends.back();
             const Polygon polygon(xy + 2 * base, n_vertices, ends.data(), static_cast<int64_t>(ends.size()));
-            indexes[k] = std::make_unique<PointIndex>(polygon);
+            built[k] = std::make_unique<PointIndex>(polygon);
         });
+    indexes.reserve(built.size());
+    for (auto &index : built) indexes.push_back(std::move(*index));
     for (size_t k = 0; k < large.size(); ++k) slot[large[k]] = static_cast<uint32_t>(k);
     file_in_cells(ticker);
     // A point's cost: its cell's boxes, and the polygons' own tests.
     double tests = 0;
     for (int64_t p = 0; p < n_polygons; ++p) {
-        tests += slot[p] != kNoIndex ? indexes[slot[p]]->mean_query_work() : static_cast<double>(edge_counts[p]);
+        tests += slot[p] != kNoIndex ? indexes[slot[p]].mean_query_work() : static_cast<double>(edge_counts[p]);
     }
     const double cells_count = static_cast<double>(nx * ny);
     const double per_cell = static_cast<double>(cells.ids.size()) / cells_count;
@@ -309,7 +312,7 @@ int64_t LabelIndex::memory_bytes() const
                                          parts.edge_counts.capacity() * 8 + parts.slot.capacity() * 4 +
                                          parts.cells.start.capacity() * 8 + parts.cells.ids.capacity() * 4 +
                                          parts.rows.start.capacity() * 8 + parts.rows.ids.capacity() * 4);
-    for (const auto &index : parts.indexes) bytes += index->memory_bytes() + static_cast<int64_t>(sizeof(PointIndex));
+    for (const auto &index : parts.indexes) bytes += index.memory_bytes() + static_cast<int64_t>(sizeof(PointIndex));
     return bytes;
 }
 

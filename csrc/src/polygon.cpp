@@ -9,6 +9,7 @@
 #include <string>
 
 #include "polymask/core.hpp"
+#include "edges.hpp"
 
 #include "checks.hpp"
 #include "sorting.hpp"
@@ -143,7 +144,8 @@ Polygon::Polygon(const Polygon &other)
     const size_t bytes = storage_bytes(n_vertices_, n_rings_);
     if (bytes > 0) {
         storage_.reset(new unsigned char[bytes]);
-        std::uninitialized_copy(other.edges(), other.edges() + n_edges_, edges());
+        std::uninitialized_copy(edges_by_y(other).begin(), edges_by_y(other).end(),
+                                reinterpret_cast<Edge *>(edge_table()));
         std::uninitialized_copy(other.vertices(), other.vertices() + 2 * n_vertices_, vertices());
         std::uninitialized_copy(other.ends(), other.ends() + n_rings_, ends());
     }
@@ -183,7 +185,7 @@ size_t Polygon::storage_bytes(size_t n_vertices, size_t n_rings)
 {
     static_assert(sizeof(Edge) % alignof(double) == 0 && alignof(Edge) <= alignof(double) &&
                       alignof(int64_t) <= alignof(double),
-                  "edges, vertices and ring ends share one 8-byte aligned block");
+                  "vertices, ring ends and edges share one 8-byte aligned block");
     return block_bytes(n_vertices, n_rings);
 }
 
@@ -219,7 +221,7 @@ void Polygon::build(const double *xy, int64_t n_vertices, const int64_t *ring_en
     std::uninitialized_copy(ring_ends, ring_ends + n_rings, own_ends);
 
     // At most one edge per vertex: the block has room for them all.
-    Edge *const table = edges();
+    Edge *const table = reinterpret_cast<Edge *>(edge_table());
     ring_start = 0;
     for (int64_t r = 0; r < n_rings; ++r) {
         const int64_t ring_end = own_ends[r];

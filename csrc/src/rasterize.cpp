@@ -12,6 +12,7 @@
 #include <string>
 
 #include "polymask/rasterize.hpp"
+#include "edges.hpp"
 #include "bounds.hpp"
 #include "scanline.hpp"
 #include "checks.hpp"
@@ -38,7 +39,7 @@ struct Extent {
 Extent extent_in_window(const Polygon &polygon, const Window &window)
 {
     Extent extent;
-    const ConstSpan<Edge> edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = edges_by_y(polygon);
     if (edges.empty()) return extent;  // no edge crosses any row: empty
     const int64_t row_end = window.row0 + window.height;
     // Under the half-open rule an edge crosses rows [ceil(y_low),
@@ -124,14 +125,14 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
     // the same sweep as its mask, by a writer that stores its value in spans.
     detail::burn_labels<NoScratch, Extent>(
         "polymask::rasterize", n_polygons, polygons, values, window, out, row_stride, threads, 1.0,
-        [polygons](int64_t p) { return kExtentPerEdge * static_cast<double>(polygons[p].edges_by_y().size()); },
+        [polygons](int64_t p) { return kExtentPerEdge * static_cast<double>(edges_by_y(polygons[p]).size()); },
         [&](int64_t p, Extent &extent, NoScratch &) { extent = extent_in_window(polygons[p], window); },
         [&] {
             // Reused across the band's polygons: edge rows of the polygon being
             // burned, and the sweep's arrays (allocated once per band, not per polygon).
             return [&, rows = std::vector<detail::EdgeRows>(), buffers = detail::SweepBuffers()](
                        int64_t p, const Extent &, int64_t row_begin, int64_t row_end) mutable {
-                const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+                const ConstSpan<Edge> edges = edges_by_y(polygons[p]);
                 detail::edge_rows_in_window(edges, window, rows);
                 detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p], nullptr, add};
                 detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);

@@ -16,6 +16,7 @@
 // that starts inside (toggle at row 0) give the same position; they cancel,
 // since the run simply continues over the column break.
 #include "polymask/rle.hpp"
+#include "edges.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -271,11 +272,11 @@ void rle_encode(const Polygon *parts, int64_t n_parts, const int64_t *object_end
     const double h = static_cast<double>(height), w = static_cast<double>(width);
     const detail::ItemPlan plan = plan_objects(object_ends, n_objects, threads, [&](int64_t p) {
         double work = 0;
-        for (const Edge &e : parts[p].edges_by_y()) work += edge_work(e.xi, e.yi, e.xj, e.yj, h, w);
+        for (const Edge &e : edges_by_y(parts[p])) work += edge_work(e.xi, e.yi, e.xj, e.yj, h, w);
         return work;
     });
     encode_objects(object_ends, n_objects, height, width, rule, plan, counts, strings,
-                   [parts](int64_t p, EncodeScratch &) -> ConstSpan<Edge> { return parts[p].edges_by_y(); });
+                   [parts](int64_t p, EncodeScratch &) -> ConstSpan<Edge> { return edges_by_y(parts[p]); });
 }
 
 void rle_encode(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings,

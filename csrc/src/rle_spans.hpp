@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "polymask/core.hpp"
+#include "edges.hpp"
 #include "row_bands.hpp"
 #include "scanline.hpp"
 

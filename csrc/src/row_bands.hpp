@@ -16,6 +16,7 @@
 
 #include "parallel.hpp"
 #include "polymask/core.hpp"
+#include "edges.hpp"
 #include "scanline.hpp"
 
 namespace polymask {

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "polymask/core.hpp"
+#include "edges.hpp"
 #include "sorting.hpp"
 
 namespace polymask {

@@ -1,15 +1,12 @@
-// testing.hpp -- hooks for tests, exported by the core but not public.
+// testing.hpp -- hooks for the C++ tests, internal to the core.
 //
-// Not under include/ and not installed: a user of the core never sees
-// them.  The GoogleTest suite and the Python binding (_core.pyx, for the
-// Python tests) include this header from the source tree at build time;
-// the functions are exported (POLYMASK_API) so both can call them in the
-// shared library.
+// Not under include/, not installed and not exported: the shared library
+// hides them like any internal (check_exports.cmake fails if one leaves
+// it), and the GoogleTest suites that call them link the same objects as
+// the static polymask_core_internal (csrc/tests/CMakeLists.txt).
 #pragma once
 
 #include <cstdint>
-
-#include "polymask/export.hpp"
 
 namespace polymask {
 namespace testing {
@@ -17,11 +14,11 @@ namespace testing {
 // Cut every fill into bands of exactly `rows` rows and use the asked thread
 // count whatever the work (0 restores the work-based choice).  Returns the
 // previous setting.  Masks must not depend on it.
-POLYMASK_API int64_t set_chunk_rows_for_testing(int64_t rows);
+int64_t set_chunk_rows_for_testing(int64_t rows);
 
 // Whether fill_touched may mark cells with AVX2 where the CPU has it (false:
 // the portable code everywhere); returns the previous value.
-POLYMASK_API bool allow_touched_simd_for_testing(bool allowed);
+bool allow_touched_simd_for_testing(bool allowed);
 
 }  // namespace testing
 }  // namespace polymask

@@ -68,6 +68,7 @@
 #include "parallel.hpp"
 #include "polymask/coverage.hpp"
 #include "polymask/rasterize.hpp"
+#include "edges.hpp"
 #include "scanline.hpp"
 #include "testing.hpp"
 #include "touched_pieces.hpp"
@@ -134,7 +135,7 @@ struct TouchedPolygon {
         row_first = cells.row0, row_end = cells.row0 + cells.height;
         col_first = cells.col0, col_end = cells.col0 + cells.width;
         if (!meets_window()) return;
-        crossings = detail::crossings_in_window(polygon.edges_by_y(), window);
+        crossings = detail::crossings_in_window(edges_by_y(polygon), window);
         if (moved) return;  // burned by fill_touched_moved, which prepares its own edges
         if (detail::double_is_enough(polygon)) {
             narrow.prepare(polygon, scratch);
@@ -248,7 +249,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                     }
                     return;
                 }
-                const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+                const ConstSpan<Edge> edges = edges_by_y(polygons[p]);
                 detail::edge_rows_in_window(edges, window, rows);
                 const detail::LabelSpanWriter<Label> writer{out, row_stride, window, value};
                 const LabelRuns<Label> runs{origin, row_stride, value};

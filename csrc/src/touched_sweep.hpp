@@ -14,6 +14,7 @@
 #include "mask_writers.hpp"
 #include "parallel.hpp"
 #include "polymask/core.hpp"
+#include "edges.hpp"
 #include "row_bands.hpp"
 #include "scanline.hpp"
 #include "touched_pieces.hpp"
@@ -152,7 +153,7 @@ template <class Wide>
 void fill_touched_by_edges(const Polygon &polygon, const CellEdges<Wide> &cell_edges, const Window &window,
                            uint8_t *out, int64_t row_stride, FillRule rule, int threads, bool zeroed)
 {
-    const ConstSpan<Edge> edges = polygon.edges_by_y();
+    const ConstSpan<Edge> edges = edges_by_y(polygon);
     const std::vector<detail::EdgeRows> rows = detail::edge_rows_in_window(edges, window);
     const MaskRuns runs{out - window.row0 * row_stride - window.col0, row_stride, window.col0 + window.width};
     // A row costs its centre fill plus about as much again for the marking.

@@ -3,11 +3,13 @@
 #   cmake -DNM=nm -DLIBRARY=libpolymask_core.so -P check_exports.cmake
 #
 # Lists the library's dynamic symbols (nm -D --defined-only, demangled) and
-# fails on any that is not a name of the public headers (csrc/include/polymask/)
-# or a test hook of csrc/src/testing.hpp: no polymask::detail, no internal
-# helper, no std:: template instantiated over the core's types.  Symbols of
-# the C/C++ runtime that the linker always defines (_init, _fini, ...) are
-# not the core's and are ignored.
+# fails on any that is not a name of the public headers (csrc/include/polymask/):
+# no test hook (polymask::testing), no internal helper, no std:: template
+# instantiated over the core's types, and no symbol that names
+# polymask::detail or polymask::testing anywhere, a parameter type included
+# (a private class nested in a public one, LabelIndex::Parts, inherits its
+# visibility: hidden.hpp).  Symbols of the C/C++ runtime that the linker
+# always defines (_init, _fini, ...) are not the core's and are ignored.
 cmake_minimum_required(VERSION 3.21)
 
 # The public API, once: what core.hpp, masks.hpp, rasterize.hpp, coverage.hpp,
@@ -28,9 +30,7 @@ set(public_functions
   # points.hpp
   contains_points contains_grid which_polygon
   # rle.hpp
-  rle_encode rle_decode rle_compress rle_decompress rle_merge rle_intersection_area
-  # csrc/src/testing.hpp: exported for the C++ tests and the Python binding, not installed
-  testing::set_chunk_rows_for_testing testing::allow_touched_simd_for_testing)
+  rle_encode rle_decode rle_compress rle_decompress rle_merge rle_intersection_area)
 set(public_classes Polygon Interrupted PointIndex LabelIndex)
 
 set(public_names "")
@@ -41,6 +41,8 @@ endforeach()
 foreach(class IN LISTS public_classes)
   list(APPEND public_names "^polymask::${class}::" "^(typeinfo|typeinfo name|vtable) for polymask::${class}$")
 endforeach()
+# Internal wherever they appear, even inside a public class's symbol.
+set(internal_names "polymask::(detail|testing)::")
 # Defined by the toolchain in every shared object: not the core's.
 set(runtime_names "^(_init|_fini|_edata|_end|__bss_start)$")
 
@@ -57,6 +59,7 @@ string(REPLACE "\n" ";" lines "${listing}")
 set(count 0)
 set(public 0)
 set(unexpected "")
+set(internal "")
 foreach(line IN LISTS lines)
   # "ADDRESS TYPE NAME": the name is everything after the type letter.
   if(NOT line MATCHES "^[0-9a-fA-F]+ [A-Za-z] (.+)$")
@@ -65,6 +68,10 @@ foreach(line IN LISTS lines)
   set(name "${CMAKE_MATCH_1}")
   math(EXPR count "${count} + 1")
   if(name MATCHES "${runtime_names}")
+    continue()
+  endif()
+  if(name MATCHES "${internal_names}")
+    string(APPEND internal "  ${name}\n")
     continue()
   endif()
   set(allowed FALSE)
@@ -82,6 +89,11 @@ foreach(line IN LISTS lines)
 endforeach()
 if(public EQUAL 0)
   message(FATAL_ERROR "no public symbol found in ${LIBRARY}: is it the core library?")
+endif()
+if(internal)
+  message(FATAL_ERROR "${LIBRARY} exports symbols that name polymask::detail or polymask::testing "
+    "(keep test hooks unexported, and mark a private class nested in a public one "
+    "POLYMASK_HIDDEN, csrc/src/hidden.hpp):\n${internal}")
 endif()
 if(unexpected)
   message(FATAL_ERROR "${LIBRARY} exports symbols outside the public API "

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "polymask/masks.hpp"
+#include "edges.hpp"
 #include "scanline.hpp"
 #include "test_support.hpp"
 
@@ -140,7 +141,7 @@ TEST(CrossedRows, BoundsTheRowsThatHoldSpans)
         // y_low <= r < y_high for some edge.
         int64_t first = -1, last = -1;
         for (int64_t r = window.row0; r < window.row0 + window.height; ++r) {
-            for (const polymask::Edge &edge : polygon.edges_by_y()) {
+            for (const polymask::Edge &edge : edges_by_y(polygon)) {
                 if (edge.y_low <= static_cast<double>(r) && static_cast<double>(r) < edge.y_high) {
                     if (first < 0) first = r;
                     last = r;

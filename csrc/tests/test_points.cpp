@@ -320,3 +320,36 @@ TEST(Points, AnIndexOfRingsEqualsAnIndexOfTheirPolygon)
     const int64_t bad[] = {70, 69};
     EXPECT_THROW(PointIndex(xy.data(), 69, bad, 2), std::invalid_argument);
 }
+
+TEST(Points, ACopyAnswersAsTheOriginalAndAMovedFromIndexHoldsNothing)
+{
+    // The index's state is the core's own (one pointer to it): a copy owns
+    // a copy of it, a move hands it over.
+    std::mt19937_64 rng(54);
+    const auto xy = random_vertices(rng, 200, -30, 30);
+    const Polygon polygon(xy.data(), 200);
+    PointIndex original(polygon);
+    const PointIndex copy(original);
+    PointIndex assigned(Polygon(random_vertices(rng, 5, 0, 1).data(), 5));
+    assigned = copy;
+    const auto points = hard_points(xy, rng, -30, 30);
+    for (const auto &[px, py] : points) {
+        ASSERT_EQ(copy.contains(px, py), polygon.contains(px, py)) << px << ", " << py;
+        ASSERT_EQ(assigned.contains(px, py), polygon.contains(px, py)) << px << ", " << py;
+    }
+    EXPECT_EQ(copy.stored_edges(), original.stored_edges());
+    EXPECT_GT(copy.memory_bytes(), 0);  // a copy's vectors may hold less spare room
+
+    PointIndex moved(std::move(original));
+    EXPECT_EQ(moved.stored_edges(), copy.stored_edges());
+    // NOLINTNEXTLINE(bugprone-use-after-move): a moved-from index is empty, not broken
+    EXPECT_EQ(original.stored_edges(), 0);
+    EXPECT_EQ(original.memory_bytes(), 0);
+    std::vector<double> x_cross;
+    std::vector<int> winding;
+    original.row_crossings(0.0, x_cross, winding);
+    EXPECT_TRUE(x_cross.empty() && winding.empty());
+    for (const auto &[px, py] : points) ASSERT_FALSE(original.contains(px, py));
+    original = moved;  // and it can be assigned again
+    for (const auto &[px, py] : points) ASSERT_EQ(original.contains(px, py), polygon.contains(px, py));
+}

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "polymask/core.hpp"
+#include "edges.hpp"
 
 using polymask::Polygon;
 using polymask::polygon_census;

@@ -27,13 +27,6 @@ from polymask.views cimport as_rule, new_polygon, window_at, writes_every_byte
 import os
 import threading
 
-# The core's test hooks: exported by the core library but not public, so
-# their header sits beside the core's sources (csrc/src/testing.hpp, on this
-# module's include path only) and not in core.pxd, which learners' builds
-# cimport against the installed headers.
-cdef extern from "testing.hpp" namespace "polymask::testing" nogil:
-    int64_t set_chunk_rows_for_testing(int64_t rows)
-
 import numpy as np
 
 from polymask._outputs import MASK_HINT as _MASK_HINT
@@ -253,11 +246,6 @@ def thread_count(int threads=0):
 # Exported from this extension so threadpoolctl can tell it apart from any
 # other module called _core (polymask/_threads.py: PolymaskController).
 cdef public int polymask_threadpoolctl_marker = 1
-
-
-def _set_chunk_rows(int64_t rows):
-    """For tests: cut fills into bands of `rows` rows whatever the work (0: by work); returns the previous."""
-    return set_chunk_rows_for_testing(rows)
 
 
 def pool_statistics():

@@ -34,14 +34,6 @@ struct Window {
     int64_t width = 0;
 };
 
-// One edge of a ring, kept in its original direction (from vertex j to
-// vertex i = j + 1) so x_cross is computed with the contract's operands.
-struct Edge {
-    double xi, yi, xj, yj;
-    double y_low, y_high;  // min and max of yi, yj
-    int winding;           // +1 if the edge runs upward in y, -1 otherwise
-};
-
 // A read-only view of `size` values in a row (C++17 has no std::span).  A
 // std::vector converts to one, so functions that read edges take either.
 template <class T>
@@ -65,11 +57,15 @@ private:
     size_t size_ = 0;
 };
 
+namespace detail {
+struct PolygonEdges;  // the fills' way into a polygon's edge table (csrc/src/edges.hpp)
+}
+
 // One or more closed rings over one vertex list.  The polygon copies the
 // vertices, so it can outlive the caller's array, and precomputes its edge
 // table once, so repeated fills pay no conversion.
 //
-// The edge table, the vertices and the ring ends share one allocation: a
+// The vertices, the ring ends and the edge table share one allocation: a
 // label image of a million polygons made (and, after Ctrl-C, freed) four
 // million small blocks when each had vectors of its own and a sort buffer.
 //
@@ -104,20 +100,18 @@ public:
     // The per-pixel rule at one point (px, py).
     bool contains(double px, double py, FillRule rule = FillRule::even_odd) const;
 
-    // Non-horizontal edges of all rings, sorted by y_low (horizontal edges
-    // never cross a row under the half-open rule, so they are dropped).
-    ConstSpan<Edge> edges_by_y() const { return {edges(), n_edges_}; }
-
 private:
+    friend struct detail::PolygonEdges;
     void build(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings);
-    // storage_ holds room for n_vertices_ edges, then 2 n_vertices_ doubles,
-    // then n_rings_ ring ends; every part is 8-byte aligned.
+    // storage_ holds 2 n_vertices_ doubles, then n_rings_ ring ends, then
+    // room for n_vertices_ edges (the core's edge table); every part is
+    // 8-byte aligned.
     static size_t storage_bytes(size_t n_vertices, size_t n_rings);
-    Edge *edges() const { return reinterpret_cast<Edge *>(storage_.get()); }
-    double *vertices() const { return reinterpret_cast<double *>(storage_.get() + n_vertices_ * sizeof(Edge)); }
-    int64_t *ends() const
+    double *vertices() const { return reinterpret_cast<double *>(storage_.get()); }
+    int64_t *ends() const { return reinterpret_cast<int64_t *>(storage_.get() + 2 * n_vertices_ * sizeof(double)); }
+    unsigned char *edge_table() const
     {
-        return reinterpret_cast<int64_t *>(storage_.get() + n_vertices_ * (sizeof(Edge) + 2 * sizeof(double)));
+        return storage_.get() + 2 * n_vertices_ * sizeof(double) + n_rings_ * sizeof(int64_t);
     }
 
     std::unique_ptr<unsigned char[]> storage_;
