@@ -33,6 +33,7 @@ STUB_DIAGNOSIS = {
     "04": ["case 'square'", "324 missing (-)"],
     "05": ["RuntimeError: Polygon has no C++ polygon: __cinit__ must set self.polygon"],
     "06": ["case 'square'", "324 missing (-)"],
+    "06b": ["case 'square'", "324 missing (-)"],
     "07": ["the kernel left 576 of 576 pixels unwritten"],
     "08": ["case 'square'", "324 missing (-)"],
 }

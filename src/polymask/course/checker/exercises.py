@@ -91,6 +91,8 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise("06", "06_prange", "mask.pyx", "cython_prange", "cython_class", openmp=True, link_core=True,
              call_options=(("threads", 2),), entry_points=("mask(vertices, shape, threads)",),
              technique=MANY_THREADS),
+    Exercise("06b", "06b_numba", "mask.py", "numba", "cython_prange", call_options=(("threads", 2),),
+             entry_points=("mask(vertices, shape, threads)",), technique=MANY_THREADS),
     Exercise("07", "07_opencl", "mask.cl", "opencl", "cython_prange", entry_points=(), technique=WORK_ITEMS),
     Exercise("08", "08_scanline", "mask.py", "scanline", "opencl", technique=ROW_SCALING),
 )
