@@ -32,6 +32,7 @@ MANY_THREADS = "many_threads"        # the loop ran on more than one thread, see
 ROW_SCALING = "row_scaling"          # the cost grows far less with the vertex count than per-pixel code
 WORK_ITEMS = "work_items"            # each OpenCL work-item writes its own pixel, and only it
 BOUNDED_MEMORY = "bounded_memory"    # peak memory far below a rows x cols x N broadcast, from /proc
+EXACT_COUNT = "exact_count"          # count_inside at threads=2 is exact, run after run
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Exercise:
     #: Python cannot see (cdef functions, cdef classes, extern blocks).
     declarations: tuple = ()
     #: The technique check, one of WHITE_LOOPS, FREES_POLYGON, MANY_THREADS, ROW_SCALING, WORK_ITEMS,
-    #: BOUNDED_MEMORY, or None.
+    #: BOUNDED_MEMORY, EXACT_COUNT, or None.
     technique: str | None = None
 
     @property
@@ -93,6 +94,10 @@ EXERCISES: tuple[Exercise, ...] = (
              technique=MANY_THREADS),
     Exercise("06b", "06b_numba", "mask.py", "numba", "cython_prange", call_options=(("threads", 2),),
              entry_points=("mask(vertices, shape, threads)",), technique=MANY_THREADS),
+    Exercise("06c", "06c_reduction", "mask.pyx", "cython_prange", "cython_class", openmp=True, link_core=True,
+             call_options=(("threads", 2),),
+             entry_points=("mask(vertices, shape, threads)", "count_inside(vertices, shape, threads)"),
+             technique=EXACT_COUNT),
     Exercise("07", "07_opencl", "mask.cl", "opencl", "cython_prange", entry_points=(), technique=WORK_ITEMS),
     Exercise("08", "08_scanline", "mask.py", "scanline", "opencl", technique=ROW_SCALING),
 )

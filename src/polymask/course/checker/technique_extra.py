@@ -10,6 +10,11 @@
   ``VmRSS`` from its own thread during the request and takes the larger.
   Code that cannot be reset (the file is not writable) is judged on its
   lifetime peak: a stricter reading, never a laxer one.
+* **06c, an exact count.**  ``count_inside`` is asked, at ``threads=2``, for
+  the inside pixels of COUNT_RUNS fresh polygons, several times each; every
+  answer must equal the count of the reference mask, computed here after
+  the answers arrived.  A shared counter updated by two threads loses
+  additions, by a different amount each run.
 
 Each check returns (why it fails or None, the note for the PASS line).
 """
@@ -18,8 +23,8 @@ from __future__ import annotations
 import threading
 
 from polymask.course.checker import judge
-from polymask.course.checker.exercises import BOUNDED_MEMORY
-from polymask.course.checker.runner import Worker
+from polymask.course.checker.exercises import BOUNDED_MEMORY, EXACT_COUNT
+from polymask.course.checker.runner import Worker, WorkerEnded
 
 #: 01b: the image side and vertex count of the memory check (a full broadcast: side^2 x N bytes and more).
 MEMORY_SIDE = 1024
@@ -109,5 +114,51 @@ def peak_memory_failure(worker: Worker, rng, limit: float) -> tuple[str | None, 
     return None, f", within {_mib(grew)} of extra memory at its peak on a {side}x{side} image of {n} vertices"
 
 
+#: 06c: fresh polygons, how often each is counted, and the image side.
+COUNT_POLYGONS = 4
+COUNT_RUNS = 5
+COUNT_SIDE = 512
+
+
+def count_failure(worker: Worker, rng, limit: float) -> tuple[str | None, str]:
+    """06c: count_inside(vertices, shape, threads=2), again and again, against the reference mask's count."""
+    from polymask.course.problems import STANDARD_VERTICES
+
+    phase, side = "the count check", COUNT_SIDE
+    polygons = [(rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2)), (side, side))
+                for _ in range(COUNT_POLYGONS)]
+    counts: list[list[int]] = [[] for _ in polygons]
+    for _ in range(COUNT_RUNS):
+        worker.reset_arena()
+        items = [dict(worker.put_vertices(vertices), shape=list(shape), out=worker.reserve(8))
+                 for vertices, shape in polygons]
+        reply, _ = worker.request({"op": "counts", "items": items, "options": {"threads": 2}}, limit, phase)
+        if "raised" in reply:
+            raise WorkerEnded(f"raised: {reply['raised']}", phase)
+        results = reply.get("results")
+        if not isinstance(results, list) or len(results) != len(items):
+            raise judge.ProtocolError("protocol: a reply with the wrong number of answers", phase)
+        for item, result, seen in zip(items, results, counts):
+            if result is not None:
+                message = result.get("message") if isinstance(result, dict) else None
+                if not isinstance(message, str):
+                    raise judge.ProtocolError("protocol: an answer that is neither a count nor an error", phase)
+                return f"count_inside failed at threads=2: {message[:4000]}", ""
+            seen.append(int(worker.take(item["out"], 8).view("<i8")[0]))
+    runs = COUNT_POLYGONS * COUNT_RUNS
+    wrong = []
+    for (vertices, shape), seen in zip(polygons, counts):
+        truth = int(judge.reference(vertices, shape).sum())  # computed only now, after the answers
+        wrong += [(got, truth) for got in seen if got != truth]
+    if not wrong:
+        return None, f", and count_inside is exact in all {runs} runs at threads=2"
+    got, truth = wrong[0]
+    return (f"count_inside is not exact at threads=2: {len(wrong)} of {runs} counts of {side}x{side} polygons were "
+            f"wrong (one said {got:,} where the mask has {truth:,} inside pixels). A total that every thread adds "
+            "into through shared memory loses additions when two threads update it at once; let each thread keep "
+            "its own and combine them at the end."), ""
+
+
 #: The checks of this module: technique -> (check, the phase its failure names).
-CHECKS = {BOUNDED_MEMORY: (peak_memory_failure, "the memory check")}
+CHECKS = {BOUNDED_MEMORY: (peak_memory_failure, "the memory check"),
+          EXACT_COUNT: (count_failure, "the count check")}
