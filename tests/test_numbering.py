@@ -129,3 +129,12 @@ def test_one_lesson_from_the_command_line(capsys):
     assert "src/polymask/course/stages/opencl.py" in text
     assert cli.main(["lessons", "12"]) == 2
     assert "unknown lesson '12'" in capsys.readouterr().err
+
+
+def test_one_lesson_lists_the_exercises_beside_its_rung(capsys):
+    assert cli.main(["lessons", "6"]) == 0
+    text = capsys.readouterr().out
+    for folder, number in (("06_prange", "06"), ("06b_numba", "06b"), ("06c_reduction", "06c")):
+        assert f"exercises/{folder}" in text and f"(polymask check {number} ...)" in text
+    assert cli.main(["lessons", "1"]) == 0
+    assert "exercises/01b_numpy/  (polymask check 01b ...)" in capsys.readouterr().out
