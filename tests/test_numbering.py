@@ -39,7 +39,7 @@ def test_the_notebook_has_the_lessons_number_and_title(entry):
 
 @pytest.mark.parametrize("entry", stages.LESSONS, ids=lambda entry: f"lesson-{entry.number}")
 def test_the_exercise_folder_and_the_checker_agree_with_the_registry(entry):
-    rows = [exercise for exercise in EXERCISES if int(exercise.number) == entry.number]
+    rows = [exercise for exercise in EXERCISES if exercise.number.isdigit() and int(exercise.number) == entry.number]
     if entry.exercise_path is None:
         assert rows == []
         return
@@ -50,6 +50,19 @@ def test_the_exercise_folder_and_the_checker_agree_with_the_registry(entry):
     assert (ROOT / "exercises" / folder / row.filename).is_file()
     assert (ROOT / "exercises" / "solutions" / folder / row.filename).is_file()
     assert f"`{folder}`" in (ROOT / "exercises" / "README.md").read_text(encoding="utf-8")
+
+
+def test_an_exercise_beside_a_rung_sorts_after_its_lesson_and_is_listed():
+    """01b, 06b: the lesson's number and a letter, in the lesson's range, listed in exercises/README.md."""
+    readme = (ROOT / "exercises" / "README.md").read_text(encoding="utf-8")
+    beside = [exercise for exercise in EXERCISES if not exercise.number.isdigit()]
+    assert beside
+    for row in beside:
+        lesson, letter = row.number[:2], row.number[2:]
+        assert lesson.isdigit() and letter.isalpha() and row.folder.startswith(row.number + "_")
+        assert stages.lesson(int(lesson)).exercise_path is not None, row.folder
+        assert f"`{row.folder}`" in readme and row.command in readme
+        assert (ROOT / "exercises" / "solutions" / row.folder / row.filename).is_file()
 
 
 @pytest.mark.parametrize("stage", stages.STAGES, ids=lambda stage: stage.id)
@@ -119,3 +132,12 @@ def test_one_lesson_from_the_command_line(capsys):
     assert "src/polymask/course/stages/opencl.py" in text
     assert cli.main(["lessons", "12"]) == 2
     assert "unknown lesson '12'" in capsys.readouterr().err
+
+
+def test_one_lesson_lists_the_exercises_beside_its_rung(capsys):
+    assert cli.main(["lessons", "6"]) == 0
+    text = capsys.readouterr().out
+    for folder, number in (("06_prange", "06"), ("06b_numba", "06b"), ("06c_reduction", "06c")):
+        assert f"exercises/{folder}" in text and f"(polymask check {number} ...)" in text
+    assert cli.main(["lessons", "1"]) == 0
+    assert "exercises/01b_numpy/  (polymask check 01b ...)" in capsys.readouterr().out

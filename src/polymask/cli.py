@@ -50,6 +50,11 @@ def _lessons(args: argparse.Namespace) -> int:
     print(f"  notebook  {found.notebook_path}  (source notebooks/src/{found.number:02d}_{found.notebook}.py)")
     print(f"  exercise  {found.exercise_path or '-'}"
           + (f"  (polymask check {found.number:02d} ...)" if found.exercise_path else ""))
+    from polymask.course.checker import EXERCISES
+
+    for beside in EXERCISES:  # exercises beside the lesson's rung: 01b, 06b, ...
+        if not beside.number.isdigit() and beside.number[:2] == f"{found.number:02d}":
+            print(f"  exercise  exercises/{beside.folder}/  (polymask check {beside.number} ...)")
     for stage in found.stages:
         print(f"  stage     {stage.id}: {stage.title}  (src/polymask/{stage.source})")
     return 0

@@ -31,6 +31,8 @@ FREES_POLYGON = "frees_polygon"      # constructing Polygon repeatedly does not 
 MANY_THREADS = "many_threads"        # the loop ran on more than one thread, seen at run time
 ROW_SCALING = "row_scaling"          # the cost grows far less with the vertex count than per-pixel code
 WORK_ITEMS = "work_items"            # each OpenCL work-item writes its own pixel, and only it
+BOUNDED_MEMORY = "bounded_memory"    # peak memory far below a rows x cols x N broadcast, from /proc
+EXACT_COUNT = "exact_count"          # count_inside at threads=2 is exact, run after run
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,8 @@ class Exercise:
     #: (regular expression on the comment-free source, what it stands for): declarations
     #: Python cannot see (cdef functions, cdef classes, extern blocks).
     declarations: tuple = ()
-    #: The technique check, one of WHITE_LOOPS, FREES_POLYGON, MANY_THREADS, ROW_SCALING, WORK_ITEMS, or None.
+    #: The technique check, one of WHITE_LOOPS, FREES_POLYGON, MANY_THREADS, ROW_SCALING, WORK_ITEMS,
+    #: BOUNDED_MEMORY, EXACT_COUNT, or None.
     technique: str | None = None
 
     @property
@@ -73,6 +76,7 @@ _PYTHON_ENTRY_POINTS = ("point_inside(polygon, px, py)", "mask(vertices, shape)"
 
 EXERCISES: tuple[Exercise, ...] = (
     Exercise("01", "01_python", "mask.py", "python", None, entry_points=_PYTHON_ENTRY_POINTS),
+    Exercise("01b", "01b_numpy", "mask.py", "numpy", "python", technique=BOUNDED_MEMORY),
     Exercise("02", "02_compile", "mask.pyx", "cython_plain", "python", entry_points=_PYTHON_ENTRY_POINTS),
     Exercise("03", "03_types", "mask.pyx", "cython_typed", "cython_plain",
              declarations=((r"\bcdef\s+(?:inline\s+)?bint\s+point_inside\s*\(",
@@ -88,6 +92,12 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise("06", "06_prange", "mask.pyx", "cython_prange", "cython_class", openmp=True, link_core=True,
              call_options=(("threads", 2),), entry_points=("mask(vertices, shape, threads)",),
              technique=MANY_THREADS),
+    Exercise("06b", "06b_numba", "mask.py", "numba", "cython_prange", call_options=(("threads", 2),),
+             entry_points=("mask(vertices, shape, threads)",), technique=MANY_THREADS),
+    Exercise("06c", "06c_reduction", "mask.pyx", "cython_prange", "cython_class", openmp=True, link_core=True,
+             call_options=(("threads", 2),),
+             entry_points=("mask(vertices, shape, threads)", "count_inside(vertices, shape, threads)"),
+             technique=EXACT_COUNT),
     Exercise("07", "07_opencl", "mask.cl", "opencl", "cython_prange", entry_points=(), technique=WORK_ITEMS),
     Exercise("08", "08_scanline", "mask.py", "scanline", "opencl", technique=ROW_SCALING),
 )
@@ -97,7 +107,8 @@ def get_exercise(name: str) -> Exercise:
     """The exercise called "NN", "N" or "NN_topic"; ValueError listing the choices otherwise."""
     text = str(name).strip().rstrip("/").split("/")[-1]
     for exercise in EXERCISES:
-        if text in (exercise.number, exercise.folder) or (text.isdigit() and int(text) == int(exercise.number)):
+        if text in (exercise.number, exercise.folder) or (
+                text.isdigit() and exercise.number.isdigit() and int(text) == int(exercise.number)):
             return exercise
     choices = ", ".join(f"{e.number} ({e.folder})" for e in EXERCISES)
     raise ValueError(f"unknown exercise {name!r}; choose one of: {choices}")

@@ -26,7 +26,7 @@ from typing import Callable
 
 import numpy as np
 
-from polymask.course.checker import artifact, integrity, judge, report, runner, source, technique
+from polymask.course.checker import artifact, integrity, judge, report, runner, source, technique, technique_extra
 from polymask.course.checker import sandbox as sandboxes
 from polymask.course.checker.exercises import (
     EXERCISES,
@@ -238,7 +238,12 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
     problem = _artifact_failure(spec, built)
     if problem:
         return fail(f"{head} {problem}", "the built module")
-    if spec.technique == MANY_THREADS:
+    if spec.technique in technique_extra.CHECKS:
+        extra_check, phase = technique_extra.CHECKS[spec.technique]
+        problem, note = extra_check(worker, rng, limits.technique)
+        if problem:
+            return fail(f"{head} {problem}", phase)
+    elif spec.technique == MANY_THREADS:
         try:
             problem, note = technique.thread_failure(worker, lambda stage: _stage_worker(stage, limits, say, 2**26),
                                                      spec.previous, rng, limits.technique)

@@ -292,6 +292,18 @@ class Worker:
             return None
         return self._each(request, ask)
 
+    def do_counts(self, request) -> dict:
+        """Exercise 06c: count_inside(vertices, shape, **options), an int, sent back as 8 bytes."""
+        options = request.get("options") or {}
+
+        def count(item):
+            got = self.module.count_inside(self.vertices(item), tuple(item["shape"]), **options)
+            if type(got) is not int:
+                raise TypeError(f"count_inside returned {type(got).__name__} {got!r:.60}; expected an int")
+            self.put(item, np.array([got], dtype=np.int64))
+            return None
+        return self._each(request, count)
+
 
 def main(argv) -> int:
     reply_fd, arena_fd = int(argv[0]), int(argv[1])
