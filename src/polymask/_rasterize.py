@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _polygons
+from polymask._describe import describe as _describe
 from polymask._describe import short_repr
 from polymask._geometries import column_values
 from polymask._outputs import output_dtype, result_array
@@ -22,7 +23,6 @@ from polymask._rings import PolygonList
 from polymask._skipping import skipped_message, valid_polygons
 from polymask._threads import as_threads
 from polymask._validation import (
-    _describe,
     as_all_touched,
     as_fill_rule,
     as_shape,
