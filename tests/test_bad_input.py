@@ -140,7 +140,7 @@ BAD_VERTICES = [
     Case("inf in Fortran order", np.asfortranarray([(0.0, 0.0), (5.0, 5.0), (np.inf, 9.0)]), error=ValueError,
          match=r"vertices\[2\].*inf"),
     Case("float beyond float64", [(10**400, 0), (1, 1), (2, 2)], error=TypeError, match="float64"),
-    # None and text in an object array are named, not read as NaN or parsed (issue 18).
+    # None and text in an object array are named, not read as NaN or parsed.
     Case("object array with None", np.array([(0, None), (1, 1), (2, 2)], dtype=object), error=TypeError,
          match=r"vertices\[0, 1\] is None"),
     Case("object array with a string", np.array([(0, "x"), (1, 1), (2, 2)], dtype=object), error=TypeError,
@@ -294,19 +294,19 @@ def test_bad_input_raises_a_clear_error(case, backend):
 
 
 def test_the_table_is_big_enough_to_mean_something():
-    # The issue asks for the kinds listed here; the counts guard against rows
+    # The table covers many kinds of input; the counts guard against rows
     # silently dropping out of the table.
     assert len(WORKING) >= 40 and len(BAD) >= 60
     assert "scanline" in BACKENDS
 
 
-# ---- the stage boundary: stage functions called directly (issue 18) -----------------------------------
+# ---- the stage boundary: stage functions called directly -----------------------------------
 # Learners and notebooks call ``stages.get(id).load()`` without polymask.mask's
 # validation in front.  Every stage refuses a wrong shape with a ValueError
 # (before: cython_cpp and cython_prange read 2N doubles from an (N, 1)
 # array, and an (N, 3) array gave a wrong mask); the stages whose signature
 # is a typed memoryview also refuse other dtypes and layouts with a
-# ValueError instead of converting.  tests/test_hardening.py runs the
+# ValueError instead of converting.  tests/test_crash_probes.py runs the
 # crashing cases in a child process.
 
 STAGE_BAD_SHAPES = [

@@ -28,3 +28,14 @@ def test_every_path_a_page_names_exists(page):
 def test_the_placeholders_are_still_used():
     text = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
     assert all(name in text for name in PLACEHOLDERS), "drop a placeholder no page uses"
+
+
+def test_the_contributing_map_names_every_test_file():
+    # The map from behaviour to test file (docs/contributing.md) must place every
+    # file of tests/: a new file is added to its row, by name or by a glob.
+    page = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    rows = [line for line in page.splitlines() if line.startswith("| ") and "`test_" in line]
+    patterns = [name for row in rows for name in re.findall(r"`(test_[\w*]+\.py)`", row)]
+    unplaced = sorted(path.name for path in (ROOT / "tests").glob("test_*.py")
+                      if not any(Path(path.name).match(pattern) for pattern in patterns))
+    assert not unplaced, f"docs/contributing.md's test map does not place {unplaced}"

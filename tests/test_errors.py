@@ -26,7 +26,7 @@ BAD_VERTICES = [
     (np.array([(0, 0), (1, 1), (2, 3)], dtype=complex), TypeError, "real numbers.*complex"),
     (np.array([(True, False)] * 3), TypeError, "booleans"),
     ([("a", "b"), ("c", "d"), ("e", "f")], TypeError, "real numbers"),
-    # None is not a number: it must not pose as NaN (issue 18).
+    # None is not a number: it must not pose as NaN.
     (np.array([(0, None), (1, 1), (2, 2)], dtype=object), TypeError, r"vertices\[0, 1\] is None"),
     ([(10**400, 0), (1, 1), (2, 2)], TypeError, "converting to float64 failed"),
 ]

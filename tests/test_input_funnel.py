@@ -1,4 +1,4 @@
-"""One funnel (issue 40, part 3): an input's layout is recognised once, and its
+"""One funnel: an input's layout is recognised once, and its
 conversion visits each input module once.
 
 (a) Through the public functions, ``polymask._layouts.layout_of`` runs exactly

@@ -223,7 +223,7 @@ def test_sigint_inside_one_band_of_a_pathological_polygon_raises_keyboard_interr
     assert_interrupted_promptly(ONE_BAND, f"{case}, threads={threads}", case, threads)
 
 
-# ---- points: contains and contains_labels (issue 41) ----------------------------------
+# ---- points: contains and contains_labels ----------------------------------
 # A comb's teeth all lay in one band of its outline, so each point tested
 # every tooth, in chunks sized from the average band: no check for over 60 s.
 # Indexes were built without a check: 8 s for 2x10^6 vertices, 3-7 s for
@@ -235,7 +235,7 @@ POINTS = HARNESS + textwrap.dedent('''
     rng = np.random.default_rng(41)
 
     def run(scale):
-        if call == "comb":  # issue 41's comb, with 5x10^6 points: seconds of queries
+        if call == "comb":  # a comb, with 5x10^6 points: seconds of queries
             n = 200_000
             xs, ys = np.linspace(0, 1000, n), np.where(np.arange(n) % 2, 1e-3, 0.0)
             polygon = np.vstack([np.c_[xs, ys], [(1000, 1e6), (0, 1e6)]])

@@ -136,7 +136,7 @@ def test_polygons_of_every_size_do_not_grow_the_process():
 
 
 def test_repeated_point_queries_do_not_grow_the_process():
-    """contains and contains_labels build an index per call (issue 41): it must go with the call."""
+    """contains and contains_labels build an index per call: it must go with the call."""
     rng = np.random.default_rng(4)
     x, y = rng.uniform(0, 64, (2, 500))
     polygons = [POLYGON, POLYGON[:7] + 3, POLYGON[::-1] * 0.5]

@@ -1,6 +1,6 @@
 """The OpenCL engine: it keeps its program and buffers across calls, computes where
 the data is, profiles kernels and transfers apart, and its failures surface as
-Python exceptions naming the device, with waits before frees (issue 18).  Why
+Python exceptions naming the device, with waits before frees.  Why
 these tests never skip for a missing runtime: tests/_opencl_support.py.
 """
 import math
@@ -193,7 +193,7 @@ def test_a_mask_larger_than_the_device_allows_is_a_clear_error(engine):
     assert engine.device.name.strip() in message and f"{side}x{side}" in message and "at most" in message
 
 
-# ---- hardening: waits before frees, snapshots, buffer release (issue 18) ----------------------------------
+# ---- hardening: waits before frees, snapshots, buffer release ----------------------------------
 
 
 @needs_device

@@ -1,4 +1,4 @@
-"""contains and contains_labels at scale (issue 41): crowded bands, many polygons, grids.
+"""contains and contains_labels at scale: crowded bands, many polygons, grids.
 
 A comb puts every edge of a polygon in one band of its outline; a label
 set mixes polygons small enough to test edge by edge with large ones that
@@ -131,7 +131,7 @@ MEMORY = textwrap.dedent('''
             return next(int(line.split()[1]) * 1024 for line in status if line.startswith(field + ":"))
 
     case, rng = sys.argv[1], np.random.default_rng(0)
-    if case == "outline":  # issue 41: one point against a 10^6-vertex wiggly outline
+    if case == "outline":  # one point against a 10^6-vertex wiggly outline
         angles = np.linspace(0, 2 * np.pi, 10**6, endpoint=False)
         radii = 500 + 20 * np.sin(angles * 5000)
         polygon = np.column_stack([600 + radii * np.cos(angles), 600 + radii * np.sin(angles)])
@@ -151,7 +151,7 @@ MEMORY = textwrap.dedent('''
     print(json.dumps({"above": resident("VmHWM") - before}))
 ''')
 
-#: case -> the most bytes the call may take above the inputs (issue 41's aims, per vertex or polygon).
+#: case -> the most bytes the call may take above the inputs (per vertex or polygon).
 MEMORY_BOUNDS = {"outline": 300e6, "random": 340e6, "polygons": 500e6, "grid": 2 * 64e6}
 
 

@@ -150,7 +150,7 @@ def test_the_fill_releases_the_gil():
         f"the main thread stalled {longest_wait:.3f} s during a {fill_seconds:.3f} s fill: the GIL was held")
 
 
-# ---- the threading layer (issue 11): counts, chunking, caps, resources ------------------
+# ---- the threading layer: counts, chunking, caps, resources ------------------
 
 
 

@@ -227,7 +227,7 @@ void rasterize_touched(const Polygon *polygons, int64_t n_polygons, const Label 
                     } else if (reach.height > 0 && reach.width > 0) {
                         // add: the sweep marks a cell once per span and again per edge
                         // through it, so it marks the cells first and each adds once.
-                        const ConstSpan<Edge> edges = polygons[p].edges_by_y();
+                        const ConstSpan<Edge> edges = edges_by_y(polygons[p]);
                         detail::edge_rows_in_window(edges, reach, rows);
                         const detail::LabelSpanWriter<uint8_t> marks{cells.data(), reach.width, reach, 1};
                         const LabelRuns<uint8_t> mark_runs{cells.data() - reach.row0 * reach.width - reach.col0,

@@ -1,5 +1,5 @@
 """Crash probes: inputs and situations that once killed the process or gave a
-wrong answer silently (issue 18), each now a clear Python error or the right
+wrong answer silently, each now a clear Python error or the right
 result.
 
 Whatever could crash runs in a child process, so a regression shows up as a
