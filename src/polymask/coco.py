@@ -39,7 +39,7 @@ from polymask._rings import Rings
 from polymask._threads import as_threads
 from polymask._transform import IDENTITY, to_sample_frame
 from polymask._validation import as_integer as _as_integer
-from polymask.typing import RLE, CompressedRLE, MaskArray, RLELike, UncompressedRLE
+from polymask.typing import RLE, CompressedRLE, RLELike, UncompressedRLE
 
 __all__ = ["area", "decode", "encode", "iou", "merge"]
 
