@@ -46,9 +46,11 @@ def test_a_polygon_that_frees_only_at_one_size_fails_05(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["leak_odd_sizes.pyx", "leak_above_29000.pyx", "leak_one_in_16.pyx",
-                                  "never_frees.pyx"])
+                                  "never_frees.pyx", "detached_storage.pyx"])
 def test_a_polygon_that_leaks_some_objects_fails_05_by_the_census(tmp_path, name):
     # leak_above_29000 and leak_one_in_16 leak less than the /proc reading allows: only the census sees them.
+    # detached_storage deletes polygons whose heap block it detached, and frees a ballast as it leaks: the
+    # census's bytes still see every block.
     result = checker.check("05", _copy(tmp_path, name), timing=False)
     report = str(result)
     assert result.status == "wrong" and result.phase == "the memory check", report
@@ -59,7 +61,10 @@ def test_a_forged_census_still_meets_the_process_memory(tmp_path):
     result = checker.check("05", _copy(tmp_path, "forged_census.pyx"), timing=False)
     report = str(result)
     assert result.status == "wrong" and result.phase == "the memory check", report
-    assert "grew the process by" in report, report
+    # It forges the polygon and vertex counts, not the heap bytes: the census's bytes, or else the
+    # process's memory, still show the leak.
+    assert "left their C++ polygon alive or its heap block unfreed" in report or "grew the process by" in report, \
+        report
 
 
 def test_a_python_class_is_not_an_extension_type():

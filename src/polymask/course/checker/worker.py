@@ -259,9 +259,9 @@ class Worker:
     def do_polygon_masks(self, request) -> dict:
         """Exercise 05: build a Polygon, ask it for a mask, drop it -- once per item.
 
-        With the census bound, each item also reports the core's live polygons
-        and vertices made by building the Polygon and still alive after dropping
-        it, for the checker to judge.
+        With the census bound, each item also reports the core's live polygons,
+        vertices and heap bytes made by building the Polygon and still alive after
+        dropping it, for the checker to judge.
         """
         census = []
 
@@ -275,7 +275,7 @@ class Worker:
             del polygon
             if self.census:
                 after = self.census()
-                census[-1] = [built[0] - before[0], built[1] - before[1], after[0] - before[0], after[1] - before[1]]
+                census[-1] = [b - a for a, b in zip(before, built)] + [c - a for a, c in zip(before, after)]
             return got
         reply = self._each(request, build_and_ask)
         if self.census:
