@@ -36,7 +36,7 @@ def polymask_roots(learner_path: Path) -> list[Path]:
     roots = [Path(polymask.__file__).resolve().parent]
     for folder in Path(learner_path).resolve().parents:
         if (folder / "csrc" / "include" / "polymask").is_dir():
-            roots += [folder / "csrc", folder / "kernels", folder / "src" / "polymask"]
+            roots += [folder / "csrc", folder / "kernels", folder / "src" / "polymask", folder / "build"]
             break
     return roots
 

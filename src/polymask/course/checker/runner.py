@@ -53,7 +53,7 @@ OUTPUT_KEPT = 8192
 #: Longest reply line accepted, and most lines waiting (a protocol that is followed has one).
 REPLY_LIMIT = 1 << 20
 PENDING_LIMIT = 8
-WORKER_FILE = Path(__file__).with_name("worker.py")
+WORKER_FILE = Path(__file__).resolve().with_name("worker.py")
 _PR_SET_DUMPABLE, _PR_GET_DUMPABLE = 4, 3
 _PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
 
@@ -112,7 +112,7 @@ class Worker:
     """A worker process with its arena; use as a context manager (the exit kills everything)."""
 
     def __init__(self, arena_bytes: int, say: Callable[[str], None], learner: bool = True,
-                 sandbox: Sandbox | None = None):
+                 sandbox: Sandbox | None = None, hide: tuple = (), show: tuple = ()):
         self.say, self.phase = say, "starting"
         self.sandbox = sandbox if sandbox is not None and sandbox.enforced else None
         self.private = Path(tempfile.mkdtemp(prefix="polymask-check-")) if self.sandbox else None
@@ -134,7 +134,7 @@ class Worker:
         command = [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)]
         if self.sandbox:
             assert self.private is not None  # made whenever there is a sandbox
-            command = self.sandbox.command(command, self.private)
+            command = self.sandbox.command(command, self.private, hide, (WORKER_FILE, *show))
             environment = self.sandbox.environment(environment, self.private)
         try:
             self.process = subprocess.Popen(

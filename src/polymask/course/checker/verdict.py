@@ -178,7 +178,10 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
         return result("wrong", f"FAIL {label}: {learner_path} {what}\n  ({seed_note})", phase=phase)
 
     # 07's host code is polymask.opencl, so no audit hook there; its kernel is the learner's: sandboxed.
-    worker = runner.Worker(arena, say, learner=spec.kind != "cl", sandbox=box)
+    # The worker sees none of polymask's files but the core library 04-06 link (07's host is polymask's).
+    hidden = tuple(root for root in opened.polymask_roots(learner_path) if root.is_dir()) if spec.kind != "cl" else ()
+    shown = tuple(Path(folder).resolve() for folder in _library_dirs()) if spec.link_core else ()
+    worker = runner.Worker(arena, say, learner=spec.kind != "cl", sandbox=box, hide=hidden, show=shown)
     tail, outcome = "", None
     try:
         outcome = _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label,
@@ -309,6 +312,12 @@ def _artifact_failure(spec, built) -> str | None:
     if problem is None and spec.openmp:
         problem = artifact.openmp_failure(undefined)
     return problem
+
+
+def _library_dirs() -> list[str]:
+    from polymask._install_dirs import get_library_dirs
+
+    return get_library_dirs()
 
 
 def _kernel_includes() -> list[str]:
