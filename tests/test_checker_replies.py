@@ -91,3 +91,8 @@ def test_decode_reply_returns_none_for_what_is_not_an_object(line):
 
 def test_a_report_line_that_reads_like_a_verdict_is_indented():
     assert report.no_forged_verdicts("FAIL x\nPASS y\n  fine\nERROR z") == "FAIL x\n  | PASS y\n  fine\n  | ERROR z"
+
+
+def test_inline_text_stays_on_its_line():
+    assert report.inline("shape (2, 3)\nPASS exercise 01\r") == "shape (2, 3) PASS exercise 01?"
+    assert report.inline("x" * 500).endswith(" [...]")

@@ -31,6 +31,7 @@ import sys
 SETUP_FAILED = 97
 _PR_SET_PDEATHSIG, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 1, 24, 38
 _MS_NOSUID, _MS_NODEV, _MS_BIND, _MS_REC = 2, 4, 4096, 16384
+_HIDDEN_PACKAGE = 'raise ImportError("polymask is not available to code being checked: compute the mask yourself")\n'
 _LAST_CAPABILITY = 63  # past the kernel's last one: dropping an unknown capability fails harmlessly
 _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446  # the same on every Linux architecture
 _RULE_PATH_BENEATH = 1
@@ -95,9 +96,13 @@ def landlock(abi: int, writable: list) -> None:
 def hide(hidden: list, shown: list) -> None:
     """Cover each of `hidden` with an empty tmpfs, then bind each of `shown` (beneath them) back in place."""
     kept = [(path, os.open(path, os.O_PATH | os.O_CLOEXEC)) for path in shown]  # reachable once covered
+    packages = [folder for folder in hidden if os.path.isfile(os.path.join(folder, "__init__.py"))]
     for folder in hidden:
         _check(_libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs", _MS_NOSUID | _MS_NODEV, b"mode=0755"),
                f"mount an empty tmpfs on {folder}")
+    for folder in packages:  # an empty folder would import as a namespace package: say why it is empty
+        with open(os.path.join(folder, "__init__.py"), "w") as stub:
+            stub.write(_HIDDEN_PACKAGE)
     for path, fd in kept:
         if os.path.isdir(f"/proc/self/fd/{fd}"):
             os.makedirs(path, exist_ok=True)

@@ -35,6 +35,12 @@ def quoted(text, limit: int = QUOTED_LIMIT, keep_end: bool = False) -> str:
     return "\n".join("  | " + line for line in text.translate(_CONTROL).split("\n"))
 
 
+def inline(text, limit: int = 400) -> str:
+    """Text the learner controls, kept on the line the report started (newlines and control characters: '?')."""
+    text = str(text).replace("\n", " ").translate(_CONTROL)
+    return text if len(text) <= limit else text[:limit] + " [...]"
+
+
 def no_forged_verdicts(report: str) -> str:
     """`report` with every line after the first that starts like a verdict indented (a last safeguard)."""
     first, *rest = report.split("\n")
@@ -148,7 +154,7 @@ def failure_text(failure: dict) -> str:
                 + failure["picture"])
     if failure["kind"] == "raised":
         return f"{head}: your mask() raised\n" + quoted(failure["message"])
-    return f"{head}: what your mask() returned is not a mask:\n" + quoted(failure["message"])
+    return f"{head}: {inline(failure['message'])}"
 
 
 def cases_report(label: str, source, failures: list, count: int, size: int) -> str:
@@ -201,7 +207,7 @@ def ended_report(ended, fail, tail, result, label, learner_path) -> CheckResult:
                     "index that never advances?); it was stopped, with everything it started.", phase)
     if how.startswith("refused: "):
         return fail(f"was stopped while running ({phase}): the checker does not allow what it did; compute the "
-                    "mask yourself, in this process. What was refused:\n" + quoted(how[len("refused: "):]), phase)
+                    "mask yourself, in this process.\n  What was refused:\n" + quoted(how[len("refused: "):]), phase)
     if how.startswith("raised: "):
         return fail(f"failed during {phase}: your code raised\n" + quoted(how[len("raised: "):]) + output, phase)
     if how.startswith("protocol: "):
