@@ -239,3 +239,4 @@ def test_the_header_says_whether_polymask_files_are_hidden():
     shown = sandbox.Sandbox(unshare=("--pid",), landlock_abi=4).describe()
     assert "polymask's own files hidden" in hidden and "own mount namespace" in hidden
     assert "polymask's own files NOT hidden (no mount namespace here" in shown
+    assert "polymask's files visible (the exercise's host code" in sandbox.Sandbox(("--mount",)).describe(hide=False)

@@ -95,9 +95,11 @@ def test_the_per_pixel_rule_in_numpy_is_not_a_scanline_fill(tmp_path):
     assert "its cost grows like per-pixel code" in str(result)
 
 
-def test_one_work_item_computing_the_image_fails_07(tmp_path):
+@pytest.mark.parametrize("name", ["one_item_does_all.cl", "window_from_launch.cl"])
+def test_one_work_item_computing_the_image_fails_07(tmp_path, name):
+    # window_from_launch reads the probe's window from get_global_offset and get_global_size.
     path = tmp_path / "mask.cl"
-    shutil.copyfile(DISHONEST / "one_item_does_all.cl", path)
+    shutil.copyfile(DISHONEST / name, path)
     result = checker.check("07", path, timing=False)
     if result.status == "error" and "OpenCL" in str(result):
         pytest.skip(f"no OpenCL device here: {str(result).splitlines()[0]}")

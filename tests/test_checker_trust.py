@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from polymask.course import checker
-from polymask.course.checker import judge, runner
+from polymask.course.checker import judge, runner, sandbox
 from polymask.course.checker.exercises import checker_cases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,7 +119,12 @@ def test_a_reference_is_computed_only_after_its_answer_arrived(tmp_path, monkeyp
     ("subprocess_polymask.py", ["started a process (subprocess.Popen)"]),
 ])
 def test_borrowed_answers_are_refused_while_running(tmp_path, name, words):
-    _fails(checker.check("01", _copy(tmp_path, name, "mask.py"), timing=False), *words)
+    result = checker.check("01", _copy(tmp_path, name, "mask.py"), timing=False)
+    if sandbox.current().hides and name != "subprocess_polymask.py":
+        # In the worker's mount namespace the files are not there to be refused: the answer is just wrong.
+        _fails(result, "polymask's own files hidden")
+    else:
+        _fails(result, *words)
 
 
 def test_the_course_refuses_to_import_in_a_process_the_worker_started_natively(tmp_path):

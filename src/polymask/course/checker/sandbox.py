@@ -49,8 +49,8 @@ class Sandbox:
     def enforced(self) -> bool:
         return bool(self.unshare or self.landlock_abi)
 
-    def describe(self) -> str:
-        """The verdict header's line."""
+    def describe(self, hide: bool = True) -> str:
+        """The verdict header's line (`hide`: whether this check hides polymask's files from the worker)."""
         if not self.enforced:
             return ("NOT sandboxed: neither Landlock nor unshare(1) namespaces work on this machine, so your code "
                     "ran with the checker's own rights, behind the checker's guards only")
@@ -64,7 +64,8 @@ class Sandbox:
             parts.append("unshare namespaces (no network, own PID, IPC and host-name namespaces"
                          + (", own mount namespace" if self.hides else "")
                          + (", as an unprivileged user" if "--user" in self.unshare else "") + ")")
-        hidden = ("polymask's own files hidden but what the exercise hands out" if self.hides else
+        hidden = ("polymask's own files hidden but what the exercise hands out" if self.hides and hide else
+                  "polymask's files visible (the exercise's host code is polymask's own)" if self.hides else
                   "polymask's own files NOT hidden (no mount namespace here; only the checker's guards refuse them)")
         return "sandboxed: " + " + ".join(parts) + f"; {hidden}; killed with the checker"
 

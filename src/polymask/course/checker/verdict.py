@@ -112,7 +112,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
             text = text.replace(f"{module_name}.pyx", str(learner_path)).replace(module_name, learner_path.stem)
         if box is not None:  # the header: the verdict, then what confined the learner's build and run
             first, _, rest = text.partition("\n")
-            text = f"{first}\n  ({box.describe()})" + (f"\n{rest}" if rest else "")
+            text = f"{first}\n  ({box.describe(hide=spec.kind != 'cl')})" + (f"\n{rest}" if rest else "")
         return CheckResult(spec.folder, str(learner_path), status, report.no_forged_verdicts(text), **extra)
 
     modified = integrity.refusal()
