@@ -40,6 +40,14 @@ def test_the_built_module_shows_the_technique_is_missing(tmp_path, exercise, nam
     assert "gives the right mask on all 34 cases, but" in report and words in report, report
 
 
+def test_the_core_called_once_per_mask_for_show_fails_04(tmp_path):
+    # The right symbols are there; the calls of the core's per-pixel test, counted at run time, are not.
+    result = checker.check("04", _copy(tmp_path, "core_for_show.pyx"), timing=False)
+    report = str(result)
+    assert result.status == "wrong" and result.phase == "the call count", report
+    assert "called the C++ core's Polygon::contains 1 time for a" in report, report
+
+
 def test_a_polygon_that_frees_only_at_one_size_fails_05(tmp_path):
     result = checker.check("05", _copy(tmp_path, "leak_unless_20000.pyx"), timing=False)
     assert result.status == "wrong" and "Polygon leaks its C++ polygon" in str(result), str(result)

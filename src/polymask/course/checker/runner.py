@@ -112,7 +112,7 @@ class Worker:
     """A worker process with its arena; use as a context manager (the exit kills everything)."""
 
     def __init__(self, arena_bytes: int, say: Callable[[str], None], learner: bool = True,
-                 sandbox: Sandbox | None = None, hide: tuple = (), show: tuple = ()):
+                 sandbox: Sandbox | None = None, hide: tuple = (), show: tuple = (), preload: str | None = None):
         self.say, self.phase = say, "starting"
         self.sandbox = sandbox if sandbox is not None and sandbox.enforced else None
         self.private = Path(tempfile.mkdtemp(prefix="polymask-check-")) if self.sandbox else None
@@ -131,6 +131,8 @@ class Worker:
         environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1", OMP_WAIT_POLICY="passive")
         if learner:  # polymask refuses to import here and in every process started from here
             environment["POLYMASK_CHECKER_WORKER"] = "1"
+        if preload:  # the checker's own library, loaded before anything of the learner's
+            environment["LD_PRELOAD"] = preload
         command = [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)]
         if self.sandbox:
             assert self.private is not None  # made whenever there is a sandbox

@@ -25,7 +25,18 @@ from typing import Callable
 
 import numpy as np
 
-from polymask.course.checker import artifact, integrity, judge, opened, replies, report, runner, source, technique
+from polymask.course.checker import (
+    artifact,
+    counting,
+    integrity,
+    judge,
+    opened,
+    replies,
+    report,
+    runner,
+    source,
+    technique,
+)
 from polymask.course.checker import sandbox as sandboxes
 from polymask.course.checker import timing as timings
 from polymask.course.checker.exercises import (
@@ -144,7 +155,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     say(f"checking {learner_path} for {label}; {limits.statement()}; files up to "
         f"{source.MAX_SOURCE_BYTES // 1024} KiB, output kept up to {runner.OUTPUT_KEPT // 1024} KiB")
     box = sandboxes.current()
-    load = {"op": "load", "kind": spec.kind, "path": str(learner_path), "entry_points": list(spec.entry_points),
+    load: dict = {"op": "load", "kind": spec.kind, "path": str(learner_path), "entry_points": list(spec.entry_points),
             "module_path": str(learner_path.absolute()), "module_name": f"learner_{learner_path.stem}"}
     if spec.kind == "pyx":
         from polymask.course.build import build_cython
@@ -161,6 +172,8 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
         load.update(module_path=str(built.module_path), module_name=built.module_name)
         if spec.technique == FREES_POLYGON:
             load["census"] = technique.core_library()
+        if spec.link_core and not spec.openmp:  # 04, 05: count the core's per-pixel calls
+            load["count_calls"] = True
 
     if spec.kind == "cl":
         problem = opened.refusal(opened.opencl_opened(learner_path.absolute(), _kernel_includes(), box.confine)
@@ -181,7 +194,9 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     # The worker sees none of polymask's files but the core library 04-06 link (07's host is polymask's).
     hidden = tuple(root for root in opened.polymask_roots(learner_path) if root.is_dir()) if spec.kind != "cl" else ()
     shown = tuple(Path(folder).resolve() for folder in _library_dirs()) if spec.link_core else ()
-    worker = runner.Worker(arena, say, learner=spec.kind != "cl", sandbox=box, hide=hidden, show=shown)
+    preload = str(counting.counter_library()) if load.get("count_calls") else None
+    worker = runner.Worker(arena, say, learner=spec.kind != "cl", sandbox=box, hide=hidden, show=shown,
+                           preload=preload)
     tail, outcome = "", None
     try:
         outcome = _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label,
@@ -253,6 +268,10 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
     problem = _artifact_failure(spec, built)
     if problem:
         return fail(f"{head} {problem}", "the built module")
+    if load.get("count_calls"):
+        problem = counting.call_count_failure(worker, rng, limits.technique)
+        if problem:
+            return fail(f"{head} {problem}", "the call count")
     if spec.technique == MANY_THREADS:
         try:
             problem, note = technique.thread_failure(
