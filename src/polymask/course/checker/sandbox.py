@@ -6,9 +6,11 @@ Two maintained kernel features, each used when it works here:
   with no interface up (no network), a PID namespace (the learner sees
   none of the machine's processes, and when the worker -- the namespace's
   first process -- ends, the kernel kills everything it started), an IPC
-  namespace.  As root that needs nothing more; as an ordinary user a user
-  namespace (``--map-root-user``) comes first.  ``--kill-child`` kills the
-  worker when ``unshare`` dies.
+  namespace, and a mount namespace where it works, in which confine.py hides
+  polymask's files from the worker but what the exercise hands out.  As root
+  that needs nothing more; as an ordinary user a user namespace
+  (``--map-root-user``) comes first.  ``--kill-child`` kills the worker
+  when ``unshare`` dies.
 * **Landlock** (Linux 5.13+, unprivileged): the whole file system can be
   read -- the installed polymask and the checkout included -- and only one
   private folder written; no TCP (ABI 4+); no signals out of the sandbox
