@@ -1,8 +1,10 @@
 """Honest work passes: a correct solution written another way, and the official ones on a busy machine.
 
 The files in tests/honest/ solve an exercise by another route than its
-official solution (typed `while` loops, a cdef helper per row, an explicit
-`parallel()` block with a static schedule in chunks); each must PASS.  The
+official solution (typed `while` loops over the edges in reverse order, a
+cdef helper per row, a Polygon class with extra methods, an explicit
+`parallel()` block with a static schedule in chunks, a NumPy scanline with
+searchsorted); each must PASS.  The
 06 solutions must also PASS beside two processes spinning on the machine's
 cores: the thread check reads CPU time, which a busy machine does not change.
 """
@@ -32,7 +34,9 @@ def _check(tmp_path, exercise, source):
 @pytest.mark.parametrize("exercise, name", [
     ("03", "while_loops_03.pyx"),
     ("03", "row_helper_03.pyx"),
+    ("05", "extra_methods_05.pyx"),
     ("06", "static_chunks_06.pyx"),
+    ("08", "searchsorted_08.py"),
 ])
 def test_an_honest_solution_by_another_route_passes(tmp_path, exercise, name):
     result = _check(tmp_path, exercise, HONEST / name)

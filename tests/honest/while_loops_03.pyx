@@ -6,16 +6,16 @@ import numpy as np
 cdef bint point_inside(const double[:, ::1] vertices, double px, double py) noexcept nogil:
     cdef bint inside = False
     cdef Py_ssize_t n = vertices.shape[0]
-    cdef Py_ssize_t i = 0, j = n - 1
+    cdef Py_ssize_t i = n - 1, j
     cdef double x_cross
-    while i < n:
+    while i >= 0:  # the same edges (i, j = i - 1), last first: the parity does not depend on the order
+        j = i - 1 if i > 0 else n - 1
         if (vertices[i, 1] > py) != (vertices[j, 1] > py):
             x_cross = ((vertices[j, 0] - vertices[i, 0]) * (py - vertices[i, 1])
                        / (vertices[j, 1] - vertices[i, 1]) + vertices[i, 0])
             if px < x_cross:
                 inside = not inside
-        j = i
-        i += 1
+        i -= 1
     return inside
 
 
