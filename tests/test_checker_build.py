@@ -85,3 +85,24 @@ def test_the_views_keep_line_numbers_and_what_the_compiler_reads():
     view = tokens.code(cython, "pyx").splitlines()
     assert "cdef class" not in "\n".join(view) and view[1] == 'cdef extern from "polymask/core.hpp":'
     assert tokens.code(cython, "pyx", keep_strings=True).splitlines()[0].rstrip() == 'x = "cdef class A"'
+
+
+# ---- what the compilers opened, however the name was written ----------------------------------------
+
+
+@pytest.mark.parametrize("exercise, name, link, target", [
+    ("02", "include_stage.pyx", "helpers.pxi", ("course", "stages", "python_tuples.py")),
+    ("04", "macro_include.pyx", "inner.h", ("include", "polymask", "crossing.h")),
+    ("07", "import_header.cl", "inner.h", ("include", "polymask", "crossing.h")),
+])
+def test_a_file_of_the_package_the_compiler_opened_is_refused(tmp_path, exercise, name, link, target):
+    import polymask
+
+    links = tmp_path / "links"
+    links.mkdir()
+    (links / link).symlink_to(Path(polymask.__file__).resolve().parent.joinpath(*target))
+    path = tmp_path / ("mask" + Path(name).suffix)
+    path.write_text((DISHONEST / name).read_text().replace("LINK_FOLDER", str(links)))
+    result = checker.check(exercise, path, timing=False, progress=False)
+    assert result.status == "wrong" and "was not run: its build opened" in str(result), str(result)
+    assert target[-1] in str(result), str(result)

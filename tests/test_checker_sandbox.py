@@ -110,7 +110,9 @@ def test_the_sandbox_alone_stops_a_rename_of_the_package(tmp_path, package_copy)
     record.write_text("".join(",".join([name, integrity._digest(worker) if name.endswith("checker/worker.py")
                                          else digest, *rest]) + "\n" for name, digest, *rest in rows))
     code, report = _check_from(site, "01", _submission(tmp_path, "rename_api.py"))
-    assert code == 1 and "FAIL" in report and ("Permission denied" in report or "Errno" in report), report
+    # Landlock refuses the rename; in a mount namespace the worker does not even see the file.
+    assert code == 1 and "FAIL" in report, report
+    assert "Permission denied" in report or "Errno" in report or "polymask's own files hidden" in report, report
     assert (package / "_api.py").is_file()
 
 
@@ -213,3 +215,28 @@ def test_a_sandboxed_program_has_no_capabilities_even_as_root(tmp_path):
     if box.landlock_abi:
         assert "CapEff:\t0000000000000000" in done.stdout, done.stdout
     assert "renamed the host" not in done.stdout and socket.gethostname() != "learner"
+
+
+# ---- polymask's files hidden from the worker ------------------------------------------------------
+
+
+needs_mount_namespace = pytest.mark.skipif(not sandbox.current().hides,
+                                           reason="no mount namespace on this machine: the header says so")
+
+
+@needs_mount_namespace
+@pytest.mark.parametrize("name", ["stage_by_fd.py", "core_by_fd.py"])
+def test_polymask_binaries_are_out_of_reach_by_descriptor_paths(tmp_path, name):
+    # Opened relative to a folder descriptor and loaded from /proc/self/fd/N: no path names polymask.
+    result = checker.check("01", _submission(tmp_path, name), timing=False, progress=False)
+    report = str(result)
+    assert not result.passed and result.status in ("wrong", "error"), report
+    assert "No such file or directory" in report and "polymask's own files hidden" in report, report
+
+
+def test_the_header_says_whether_polymask_files_are_hidden():
+    hidden = sandbox.Sandbox(unshare=("--mount", "--pid"), landlock_abi=0).describe()
+    shown = sandbox.Sandbox(unshare=("--pid",), landlock_abi=4).describe()
+    assert "polymask's own files hidden" in hidden and "own mount namespace" in hidden
+    assert "polymask's own files NOT hidden (no mount namespace here" in shown
+    assert "polymask's files visible (the exercise's host code" in sandbox.Sandbox(("--mount",)).describe(hide=False)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from polymask.course import checker
-from polymask.course.checker import judge, runner
+from polymask.course.checker import judge, runner, sandbox
 from polymask.course.checker.exercises import checker_cases
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,7 +119,12 @@ def test_a_reference_is_computed_only_after_its_answer_arrived(tmp_path, monkeyp
     ("subprocess_polymask.py", ["started a process (subprocess.Popen)"]),
 ])
 def test_borrowed_answers_are_refused_while_running(tmp_path, name, words):
-    _fails(checker.check("01", _copy(tmp_path, name, "mask.py"), timing=False), *words)
+    result = checker.check("01", _copy(tmp_path, name, "mask.py"), timing=False)
+    if sandbox.current().hides and name != "subprocess_polymask.py":
+        # In the worker's mount namespace the files are not there to be refused: the answer is just wrong.
+        _fails(result, "polymask's own files hidden")
+    else:
+        _fails(result, *words)
 
 
 def test_the_course_refuses_to_import_in_a_process_the_worker_started_natively(tmp_path):
@@ -191,29 +196,32 @@ def test_one_thread_doing_the_work_fails_06_only_on_a_quiet_machine(shared_round
     from polymask.course.checker.technique import Inconclusive, thread_verdict
 
     try:
-        failure, _ = thread_verdict(1.8, 0.5 if shared_rounds > 3 else 1.0, 0.5 if shared_rounds > 3 else 0.0,
-                                    shared_rounds=shared_rounds, of_a_core=0.9, baseline="cython_class", busy=busy)
+        failure, _ = thread_verdict(0.5 if shared_rounds > 3 else 1.0, 0.5 if shared_rounds > 3 else 0.0,
+                                    shared_rounds=shared_rounds, total_ratio=1.0, demand=1.9,
+                                    baseline="cython_class", busy=busy)
     except Inconclusive:
         assert verdict == "inconclusive"
     else:
         assert ("fail" if failure else "pass") == verdict
 
 
-@pytest.mark.parametrize("busiest, others, speedup, verdict", [
-    (0.53, 0.50, 1.7, "pass"),          # the solution, rows shared, two cores (csrc/bench/STEPS.md)
-    (0.53, 0.50, 1.0, "inconclusive"),  # ... the same on a machine whose other core was busy
-    (0.86, 0.20, 1.1, "inconclusive"),  # ... its second thread starved, so the first took its rows (seen in CI)
-    (1.00, 1.00, 1.2, "fail"),          # a twin thread that burns CPU beside a serial loop
-    (0.96, 0.45, 1.0, "fail"),          # ... that got under half a core
-    (0.50, 0.50, 2.3, "pass"),          # two threads sharing rows, threads=1 the learner's own
-    (0.95, 0.90, 2.0, "fail"),          # a spinning second thread: CPU burnt beside the work
+@pytest.mark.parametrize("busiest, others, total_ratio, demand, verdict", [
+    (0.53, 0.50, 1.0, 1.9, "pass"),          # the solution, rows shared, two cores
+    (0.53, 0.50, 1.0, 1.8, "pass"),          # ... the same beside two spinning processes (CPU time, not wall)
+    (0.86, 0.20, 1.0, 1.5, "inconclusive"),  # ... its second thread starved, so the first took its rows
+    (1.00, 1.00, 2.0, 2.0, "fail"),          # a twin thread that burns CPU beside a serial loop
+    (0.96, 0.45, 1.4, 1.9, "fail"),          # ... that got under half a core
+    (0.50, 0.50, 1.0, 1.0, "fail"),          # rows shared, but the threads took turns (a lock held in the loop)
+    (0.50, 0.50, 1.0, float("nan"), "pass"),  # no runqueue times on this kernel: shares decide
+    (0.30, 0.30, 0.1, 1.9, "fail"),          # threads=2 a cheaper route (a serial scanline) than threads=1
+    (0.95, 0.90, 1.0, 2.0, "fail"),          # a spinning second thread: CPU burnt beside the work
 ])
-def test_the_06_verdict_tells_a_starved_second_thread_from_a_burning_one(busiest, others, speedup, verdict):
+def test_the_06_verdict_comes_from_cpu_time(busiest, others, total_ratio, demand, verdict):
     from polymask.course.checker.technique import Inconclusive, thread_verdict
 
     def judged():
         try:
-            failure, _ = thread_verdict(speedup, busiest, others, shared_rounds=4, of_a_core=0.5,
+            failure, _ = thread_verdict(busiest, others, shared_rounds=4, total_ratio=total_ratio, demand=demand,
                                         baseline="cython_class")
         except Inconclusive:
             return "inconclusive"

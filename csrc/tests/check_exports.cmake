@@ -30,7 +30,7 @@ set(public_functions
   # points.hpp
   contains_points contains_grid which_polygon
   # rle.hpp
-  rle_encode rle_decode rle_compress rle_decompress rle_merge rle_intersection_area)
+  rle_encode rle_decode rle_compress rle_decompress rle_merge rle_merge_many rle_intersection_area)
 set(public_classes Polygon Interrupted PointIndex LabelIndex)
 
 set(public_names "")

@@ -76,6 +76,8 @@ class BuildResult:
     generated_cpp: str
     #: The readable error (when not ok): Cython's or the compiler's messages.
     error: str
+    #: Every file Cython and the C++ compiler read for the module (their dependency output), absolute.
+    opened: tuple = ()
 
 
 # Runs in the child process: argv[1] is a JSON job.  Cython and the
@@ -90,14 +92,15 @@ extension = Extension(job["name"], [job["pyx"]], language="c++",
                       libraries=job["libraries"], extra_compile_args=job["compile_args"],
                       extra_link_args=job["link_args"])
 modules = cythonize([extension], include_path=job["cython_include_path"], quiet=True,
-                    compiler_directives={"language_level": 3}, force=True)
+                    compiler_directives={"language_level": 3}, force=True, depfile=True)
 # One fixed description: whatever `# distutils:` lines asked for, only the generated source is compiled,
 # with exactly the paths, libraries and flags the job names.
 for module in modules:
     module.sources = module.sources[:1]
     module.include_dirs, module.library_dirs = job["include_dirs"], job["library_dirs"]
     module.libraries, module.runtime_library_dirs, module.extra_objects = job["libraries"], [], []
-    module.extra_compile_args, module.extra_link_args = job["compile_args"], job["link_args"]
+    module.extra_compile_args, module.extra_link_args = job["compile_args"] + ["-MD", "-MF", job["depfile"]], \
+        job["link_args"]
     module.define_macros, module.undef_macros, module.depends = [], [], []
 distribution = Distribution({"ext_modules": modules, "script_name": "polymask-build"})
 command = distribution.get_command_obj("build_ext")
@@ -165,8 +168,10 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
     target_dir = cache_dir() / key
     built = sorted(target_dir.glob(f"{name}*.so")) + sorted(target_dir.glob(f"{name}*.pyd"))
     generated = target_dir / f"{name}.cpp"
-    if built and generated.is_file():
-        return BuildResult(True, built[0], name, generated.read_text(encoding="utf-8"), "")
+    opened_list = target_dir / "opened.txt"
+    if built and generated.is_file() and opened_list.is_file():
+        return BuildResult(True, built[0], name, generated.read_text(encoding="utf-8"), "",
+                           tuple(opened_list.read_text(encoding="utf-8").splitlines()))
     no_compiler = missing_compiler()
     if no_compiler:
         return BuildResult(False, None, name, "", no_compiler)
@@ -179,7 +184,7 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
         job = {"name": name, "pyx": str(pyx), "include_dirs": include_dirs, "library_dirs": library_dirs,
                "libraries": libraries, "compile_args": compile_args, "link_args": link_args,
                "cython_include_path": learner_dirs, "out": str(out_dir),
-               "temp": str(scratch_dir / "temp")}
+               "temp": str(scratch_dir / "temp"), "depfile": str(scratch_dir / "compiled.d")}
         command, environment = [sys.executable, "-c", _BUILD_SCRIPT, json.dumps(job)], None
         if confine is not None:
             command, environment = confine(command, scratch_dir)
@@ -198,7 +203,31 @@ def build_cython(path: str | Path, *, openmp: bool = False, link_core: bool = Fa
         generated_cpp = pyx.with_suffix(".cpp")
         generated_text = generated_cpp.read_text(encoding="utf-8") if generated_cpp.is_file() else ""
         generated.write_text(generated_text, encoding="utf-8")
-        return BuildResult(True, module_path, name, generated_text, "")
+        opened = _opened_files(scratch_dir, pyx)
+        opened_list.write_text("\n".join(opened), encoding="utf-8")
+        return BuildResult(True, module_path, name, generated_text, "", tuple(opened))
+
+
+def depfile_paths(text: str, relative_to: str | os.PathLike) -> list[str]:
+    """The prerequisites of a make-style dependency file (targets dropped), as absolute paths."""
+    joined = text.replace("\\\n", " ")
+    found = []
+    for line in joined.splitlines():
+        _, colon, rest = line.partition(": ")
+        if not colon:
+            continue
+        for name in re.findall(r"(?:\\ |[^\s])+", rest):
+            found.append(os.path.join(os.fspath(relative_to), name.replace("\\ ", " ")))
+    return found
+
+
+def _opened_files(scratch_dir: Path, pyx: Path) -> list[str]:
+    """What Cython (its .dep file) and the C++ compiler (-MD) read for the module, as absolute paths."""
+    opened = []
+    for deps in (pyx.with_suffix(".cpp.dep"), scratch_dir / "compiled.d"):
+        if deps.is_file():
+            opened += depfile_paths(deps.read_text(encoding="utf-8", errors="replace"), scratch_dir)
+    return list(dict.fromkeys(opened))
 
 
 def readable_build_error(output: str, built_path: Path, learner_path: Path) -> str:

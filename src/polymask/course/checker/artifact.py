@@ -92,12 +92,14 @@ def _function_bodies(generated: str, pattern: str) -> list[str]:
     return bodies
 
 
-def _called_in_counted_loop(body: str, call: str) -> bool:
-    """Whether `call` appears inside the block of a counted C `for` (not `for (;;)`, Python iteration)."""
+def _called_in_loop(body: str, calls: set[str]) -> bool:
+    """Whether one of `calls` appears inside the block of a C loop: a counted `for` (not `for (;;)`, Python
+    iteration) or a `while` (Cython's `while` loops compile to `while (1)` with the test inside)."""
+    names = "|".join(re.escape(call) for call in sorted(calls))
     depth, loop_depths, pending_loop = 0, [], False
-    for token in re.finditer(rf"for \((?!;;)|\{{|\}}|{re.escape(call)}\(", body):
+    for token in re.finditer(rf"for \((?!;;)|while \(|\{{|\}}|\b(?:{names})\(", body):
         text = token.group(0)
-        if text.startswith("for"):
+        if text.startswith(("for", "while")):
             pending_loop = True
         elif text == "{":
             depth += 1
@@ -113,13 +115,34 @@ def _called_in_counted_loop(body: str, call: str) -> bool:
     return False
 
 
+def _calls(body: str, calls: set[str]) -> bool:
+    return any(re.search(rf"\b{re.escape(call)}\(", body) for call in calls)
+
+
 def typed_call_failure(generated: str, module_name: str) -> str | None:
-    """03: why `mask` does not call the cdef point_inside inside a counted loop, or None."""
+    """03: why `mask` does not call the cdef point_inside inside a typed loop, or None.
+
+    The loop may be a `for` or a `while`, in `mask` itself or in cdef functions it
+    calls (a column loop in a helper, called per row): a cdef function counts as
+    looping over point_inside when it calls it, or such a function, inside a loop.
+    """
     prefix = f"{len(module_name)}{module_name}_"
     call = f"__pyx_f_{prefix}point_inside"
+    helpers = {}
+    for match in re.finditer(rf"^[^\n;(]*\b(__pyx_f_{prefix}\w+)\([^\n;]*\)\s*{{\s*$", generated, re.MULTILINE):
+        end = generated.find("\n}\n", match.end())
+        helpers[match.group(1)] = generated[match.end():end if end >= 0 else len(generated)]
+    helpers.pop(call, None)
+    looping: set[str] = set()  # the helpers that call point_inside in a loop, directly or through others
+    while True:
+        found = {name for name, body in helpers.items()
+                 if name not in looping and (_called_in_loop(body, {call}) or (looping and _calls(body, looping)))}
+        if not found:
+            break
+        looping |= found
     bodies = _function_bodies(generated, rf"__pyx_pf_{prefix}\d*mask\(")
-    if any(_called_in_counted_loop(body, call) for body in bodies):
+    if any(_called_in_loop(body, {call}) or (looping and _calls(body, looping)) for body in bodies):
         return None
     return ("its mask() does not call the cdef point_inside inside a typed loop (the C++ Cython generated "
-            "has no such call in mask's code): the exercise is a loop over the pixels, with typed indices, "
-            "that asks the cdef point_inside about each one -- not a NumPy expression.")
+            "has no such call in mask's code, nor in a cdef function it calls): the exercise is a loop over the "
+            "pixels, with typed indices, that asks the cdef point_inside about each one -- not a NumPy expression.")

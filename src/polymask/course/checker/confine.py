@@ -9,6 +9,10 @@ cannot be undone by the program it becomes:
 * ``--parent-death``: SIGKILL this process when its parent dies
   (``PR_SET_PDEATHSIG``; kept across ``exec``), so nothing outlives a
   checker that was killed.
+* ``--hide DIR ... --show PATH ...``: in a mount namespace of its own (the
+  caller's ``unshare --mount``), cover each hidden folder with an empty
+  tmpfs, then bind each shown path back where it was: the program sees only
+  what is shown of polymask's files, whatever path or descriptor it uses.
 * ``--landlock ABI --write DIR``: a Landlock domain (Linux 5.13+): every
   file can be read and run, none written, created, renamed, linked or
   removed, except beneath each ``--write`` folder (and the harmless
@@ -26,6 +30,8 @@ import sys
 
 SETUP_FAILED = 97
 _PR_SET_PDEATHSIG, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS = 1, 24, 38
+_MS_NOSUID, _MS_NODEV, _MS_BIND, _MS_REC = 2, 4, 4096, 16384
+_HIDDEN_PACKAGE = 'raise ImportError("polymask is not available to code being checked: compute the mask yourself")\n'
 _LAST_CAPABILITY = 63  # past the kernel's last one: dropping an unknown capability fails harmlessly
 _CREATE_RULESET, _ADD_RULE, _RESTRICT_SELF = 444, 445, 446  # the same on every Linux architecture
 _RULE_PATH_BENEATH = 1
@@ -87,6 +93,27 @@ def landlock(abi: int, writable: list) -> None:
     os.close(ruleset)
 
 
+def hide(hidden: list, shown: list) -> None:
+    """Cover each of `hidden` with an empty tmpfs, then bind each of `shown` (beneath them) back in place."""
+    kept = [(path, os.open(path, os.O_PATH | os.O_CLOEXEC)) for path in shown]  # reachable once covered
+    packages = [folder for folder in hidden if os.path.isfile(os.path.join(folder, "__init__.py"))]
+    for folder in hidden:
+        _check(_libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs", _MS_NOSUID | _MS_NODEV, b"mode=0755"),
+               f"mount an empty tmpfs on {folder}")
+    for folder in packages:  # an empty folder would import as a namespace package: say why it is empty
+        with open(os.path.join(folder, "__init__.py"), "w") as stub:
+            stub.write(_HIDDEN_PACKAGE)
+    for path, fd in kept:
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            os.makedirs(path, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o644))
+        _check(_libc.mount(os.fsencode(f"/proc/self/fd/{fd}"), os.fsencode(path), None, _MS_BIND | _MS_REC, None),
+               f"bind {path} back")
+        os.close(fd)
+
+
 def drop_capabilities() -> None:
     """Empty the capability bounding set, so a root learner's program execs with no capabilities
     (no module loading, no raw devices, no ptrace of others).  An ordinary user has none to drop."""
@@ -96,15 +123,20 @@ def drop_capabilities() -> None:
 
 def main(argv: list) -> None:
     if "--" not in argv:
-        raise SystemExit("usage: confine.py [--parent-death] [--landlock ABI --write DIR ...] -- PROGRAM ARGS")
+        raise SystemExit("usage: confine.py [--parent-death] [--hide DIR ... --show PATH ...] "
+                         "[--landlock ABI --write DIR ...] -- PROGRAM ARGS")
     split = argv.index("--")
     options, program = argv[:split], argv[split + 1:]
     writable = [options[k + 1] for k, option in enumerate(options) if option == "--write"]
+    hidden = [options[k + 1] for k, option in enumerate(options) if option == "--hide"]
+    shown = [options[k + 1] for k, option in enumerate(options) if option == "--show"]
     try:
         if "--parent-death" in options:
             _check(_libc.prctl(_PR_SET_PDEATHSIG, 9, 0, 0, 0), "PR_SET_PDEATHSIG")
             if os.getppid() == 1 and os.getpid() != 1:  # the parent died before the line above
                 os._exit(SETUP_FAILED)
+        if hidden:  # before Landlock, which forbids mounting
+            hide(hidden, shown)
         if "--landlock" in options:
             landlock(int(options[options.index("--landlock") + 1]), writable)
         if "--no-capabilities" in options:

@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from polymask.course.checker.runner import Worker, WorkerEnded
+from polymask.course.checker.replies import WorkerEnded, text_field
+from polymask.course.checker.runner import Worker
 
 #: How many random polygons join the named cases each run.
 RANDOM_CASES = 6
@@ -80,7 +81,7 @@ def ask(worker: Worker, op: str, polygons: list, limit: float, phase: str, optio
         sizes.append(count)
     reply, seconds = worker.request({"op": op, "items": items, "options": options or {}}, limit, phase)
     if "raised" in reply:
-        raise WorkerEnded(f"raised: {reply['raised']}", phase)
+        raise WorkerEnded(f"raised: {text_field(reply, 'raised', phase)}", phase)
     if reply_out is not None:
         reply_out.update(reply)
     results = reply.get("results")
@@ -128,7 +129,9 @@ def point_inside_failure(worker: Worker, cases: list, rng: np.random.Generator, 
     answers, _ = ask(worker, "point_inside", polygons, limit, "the point_inside check", points=points)
     for answer, (case, picked) in zip(answers, asked):
         if isinstance(answer, dict):
-            return f"point_inside raised on case {case.name!r}:\n  " + answer["message"].replace("\n", "\n  ")
+            from polymask.course.checker.report import quoted
+
+            return f"point_inside raised on case {case.name!r}:\n" + quoted(answer["message"])
         # The truth is computed only now, after the answer arrived, as for masks.
         truth = reference(case.vertices, case.shape).reshape(case.shape)[picked[:, 1], picked[:, 0]]
         wrong = np.nonzero(answer != truth)[0]

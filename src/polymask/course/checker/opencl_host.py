@@ -3,7 +3,9 @@
 The learner writes only the kernel (a .cl file); this module, run inside
 the worker, builds it with the precision switch and ``precision.h`` -- not
 polymask's own kernels or its crossing predicate -- and launches it one work-item per pixel on a mask buffer
-that starts as 2s, so a pixel the kernel never wrote is seen.
+that starts as 2s, so a pixel the kernel never wrote is seen.  The checker's
+window probe (some work-items only, at an offset) runs a build in which the
+launch's size reads as the whole image (see launch_claims).
 """
 from __future__ import annotations
 
@@ -32,6 +34,19 @@ def precision_folder(kernel_dir) -> Path:
     return folder
 
 
+def launch_claims(rows: int, cols: int) -> str:
+    """Lines put before the kernel in the window probe's build: the launch's size reads as the whole image.
+
+    A kernel whose one work-item computes the range the launch covers, found from
+    get_global_size or get_num_groups, then computes the whole image and writes
+    outside the window; a kernel that computes its own pixel from get_global_id
+    never asks, and is built and runs as before (``#line 1`` keeps its line numbers).
+    """
+    size = f"((size_t)((d) == 0 ? {int(cols)} : (d) == 1 ? {int(rows)} : 1))"
+    return (f"#define get_global_size(d) {size}\n#define get_num_groups(d) ({size} / get_local_size(d))\n"
+            "#line 1\n")
+
+
 def opencl_mask_function(path):
     """Build the learner's kernel through polymask.opencl's engine; a host mask(vertices, shape)."""
     import pyopencl as cl
@@ -44,9 +59,9 @@ def opencl_mask_function(path):
     # polymask's own kernels and its crossing predicate stay out of reach: only precision.h.
     options = [option for option in opencl.build_options(use_double=True) if not option.startswith("-I")]
     options = [option for option in options if option != str(opencl.kernel_dir())]
-    program = opencl.build_program(path.read_text(encoding="utf-8"), engine.device,
-                                   options=["-I", str(precision_folder(opencl.kernel_dir())), *options],
-                                   label=str(path))
+    options = ["-I", str(precision_folder(opencl.kernel_dir())), *options]
+    text = path.read_text(encoding="utf-8")
+    program = opencl.build_program(text, engine.device, options=options, label=str(path))
     names = program.get_info(cl.program_info.KERNEL_NAMES).split(";")
     if OPENCL_KERNEL not in names:
         raise LookupError(f"{path} defines no kernel named {OPENCL_KERNEL!r}; it defines: "
@@ -69,8 +84,11 @@ def opencl_mask_function(path):
         cl.enqueue_fill_buffer(command_queue, d_mask, unwritten, 0, h_mask.nbytes)
         size, offset = ((cols, rows), None) if window is None else \
             ((int(window[3]), int(window[2])), (int(window[1]), int(window[0])))
-        kernel(command_queue, size, None, d_xy, np.int32(n_vertices), d_mask, np.int32(rows), np.int32(cols),
-               global_offset=offset)
+        launched = kernel if window is None else getattr(
+            opencl.build_program(launch_claims(rows, cols) + text, engine.device, options=options, label=str(path)),
+            OPENCL_KERNEL)
+        launched(command_queue, size, None, d_xy, np.int32(n_vertices), d_mask, np.int32(rows), np.int32(cols),
+                 global_offset=offset)
         cl.enqueue_copy(command_queue, h_mask, d_mask)
         command_queue.finish()
         if window is not None:

@@ -13,6 +13,38 @@ from dataclasses import dataclass, field
 import numpy as np
 
 LEGEND = "'#' inside in both, '.' outside in both, '+' you set it but it is outside, '-' you missed it"
+#: The most characters of one piece of the learner's text a report quotes.
+QUOTED_LIMIT = 4000
+#: The words a verdict line starts with (only the report's first line may).
+VERDICT_WORDS = ("PASS", "FAIL", "ERROR", "INCONCLUSIVE")
+_CONTROL = {code: "?" for code in (*range(0, 9), *range(11, 32), 127)}  # all but tab and newline
+
+
+def quoted(text, limit: int = QUOTED_LIMIT, keep_end: bool = False) -> str:
+    """Text the learner controls, as the report shows it: every line indented behind '  | '.
+
+    Nothing of it can start a line of the report (so no quoted line reads as a
+    verdict), control characters that move a terminal's cursor (carriage return,
+    escapes) become '?', and it is cut to `limit` characters (its last ones when `keep_end`).
+    """
+    text = str(text)
+    if len(text) > limit and keep_end:
+        text = f"[{len(text) - limit:,} characters before these ...]\n" + text[-limit:]
+    elif len(text) > limit:
+        text = text[:limit] + f" [... {len(text) - limit:,} more characters]"
+    return "\n".join("  | " + line for line in text.translate(_CONTROL).split("\n"))
+
+
+def inline(text, limit: int = 400) -> str:
+    """Text the learner controls, kept on the line the report started (newlines and control characters: '?')."""
+    text = str(text).replace("\n", " ").translate(_CONTROL)
+    return text if len(text) <= limit else text[:limit] + " [...]"
+
+
+def no_forged_verdicts(report: str) -> str:
+    """`report` with every line after the first that starts like a verdict indented (a last safeguard)."""
+    first, *rest = report.split("\n")
+    return "\n".join([first] + [f"  | {line}" if line.startswith(VERDICT_WORDS) else line for line in rest])
 
 
 @dataclass
@@ -121,8 +153,8 @@ def failure_text(failure: dict) -> str:
                 f"{failure['pixels']} pixels inside.\n  first vertices (x, y): {failure['vertices']}\n"
                 + failure["picture"])
     if failure["kind"] == "raised":
-        return f"{head}: your mask() raised\n  " + failure["message"].replace("\n", "\n  ")
-    return f"{head}: {failure['message']}"
+        return f"{head}: your mask() raised\n" + quoted(failure["message"])
+    return f"{head}: {inline(failure['message'])}"
 
 
 def cases_report(label: str, source, failures: list, count: int, size: int) -> str:
@@ -163,25 +195,26 @@ def timing_lines(side: int, scaled_note: str, yours: list, previous: list, compa
 
 def ended_report(ended, fail, tail, result, label, learner_path) -> CheckResult:
     """The FAIL for a worker that stopped answering: timeout, crash, refusal, protocol violation."""
-    quoted = ""
+    output = ""
     if tail.strip():
-        lines = tail.rstrip().splitlines()[-12:]
-        quoted = "\noutput of your code (its last lines):\n" + "\n".join("  | " + line for line in lines)
+        lines = tail.rstrip().splitlines()
+        dropped = lines[:1] if len(lines) > 12 and lines[0].endswith("earlier bytes of output dropped]") else []
+        lines = dropped + [line if len(line) <= 300 else line[:300] + " [...]" for line in lines[-12:]]
+        output = "\noutput of your code (its last lines):\n" + quoted("\n".join(lines), keep_end=True)
     how, phase = ended.how, ended.phase
     if how == "timeout":
         return fail(f"did not finish {phase} within {ended.limit:g} s, its time limit (an endless loop? a loop "
                     "index that never advances?); it was stopped, with everything it started.", phase)
     if how.startswith("refused: "):
-        return fail(f"{how[len('refused: '):]} while running ({phase}); the checker does not allow that: "
-                    "compute the mask yourself, in this process.", phase)
+        return fail(f"was stopped while running ({phase}): the checker does not allow what it did; compute the "
+                    "mask yourself, in this process.\n  What was refused:\n" + quoted(how[len("refused: "):]), phase)
     if how.startswith("raised: "):
-        return fail(f"failed during {phase}: your code raised\n  " + how[len("raised: "):].replace("\n", "\n  ")
-                    + quoted, phase)
+        return fail(f"failed during {phase}: your code raised\n" + quoted(how[len("raised: "):]) + output, phase)
     if how.startswith("protocol: "):
         return fail(f"broke the checker's protocol during {phase} ({how[len('protocol: '):]}): something in "
-                    "the worker wrote on the checker's private channel." + quoted, phase)
+                    "the worker wrote on the checker's private channel." + output, phase)
     return fail(f"crashed the Python process ({how}) during {phase}: in compiled code this is usually a NULL "
-                "or out-of-range pointer; in Python, an exit or a kill." + quoted, phase)
+                "or out-of-range pointer; in Python, an exit or a kill." + output, phase)
 
 
 def busy_note(seconds: list) -> str:

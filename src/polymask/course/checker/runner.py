@@ -42,6 +42,8 @@ from typing import IO, Callable
 
 import numpy as np
 
+from polymask.course.checker.processes import descendants, process_table, stat_ticks, task_times
+from polymask.course.checker.replies import WorkerEnded, decode_reply, text_field
 from polymask.course.checker.sandbox import Sandbox
 
 #: Seconds between "still running" progress lines.
@@ -51,7 +53,7 @@ OUTPUT_KEPT = 8192
 #: Longest reply line accepted, and most lines waiting (a protocol that is followed has one).
 REPLY_LIMIT = 1 << 20
 PENDING_LIMIT = 8
-WORKER_FILE = Path(__file__).with_name("worker.py")
+WORKER_FILE = Path(__file__).resolve().with_name("worker.py")
 _PR_SET_DUMPABLE, _PR_GET_DUMPABLE = 4, 3
 _PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
 
@@ -70,14 +72,6 @@ class Limits:
                 f"{self.technique:g} s, timing {self.timing:g} s per repeat")
 
 
-class WorkerEnded(Exception):
-    """The worker stopped answering as it must; `how` says why, in the report's words."""
-
-    def __init__(self, how: str, phase: str, limit: float = 0.0, output: str = ""):
-        super().__init__(how)
-        self.how, self.phase, self.limit, self.output = how, phase, limit, output
-
-
 # ---- the process tree ------------------------------------------------------------------------
 
 
@@ -88,35 +82,6 @@ def _prctl(option: int, value: int = 0) -> int:
         libc.prctl(option, ctypes.byref(result), 0, 0, 0)
         return result.value
     return libc.prctl(option, value, 0, 0, 0)
-
-
-def _process_table() -> dict[int, tuple[int, str]]:
-    """{pid: (parent pid, state)} of every process now."""
-    table = {}
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as stat:
-                    fields = stat.read().rsplit(b")", 1)[1].split()
-            except OSError:  # it ended meanwhile
-                continue
-            table[int(entry.name)] = (int(fields[1]), fields[0].decode())
-    return table
-
-
-def descendants(roots: set[int], table: dict | None = None) -> set[int]:
-    """Every process below `roots` (not the roots themselves)."""
-    table = _process_table() if table is None else table
-    children: dict[int, list[int]] = {}
-    for pid, (parent, _) in table.items():
-        children.setdefault(parent, []).append(pid)
-    found, todo = set(), list(roots)
-    while todo:
-        for child in children.get(todo.pop(), ()):
-            if child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
 
 
 class OutputTail:
@@ -147,7 +112,7 @@ class Worker:
     """A worker process with its arena; use as a context manager (the exit kills everything)."""
 
     def __init__(self, arena_bytes: int, say: Callable[[str], None], learner: bool = True,
-                 sandbox: Sandbox | None = None):
+                 sandbox: Sandbox | None = None, hide: tuple = (), show: tuple = (), preload: str | None = None):
         self.say, self.phase = say, "starting"
         self.sandbox = sandbox if sandbox is not None and sandbox.enforced else None
         self.private = Path(tempfile.mkdtemp(prefix="polymask-check-")) if self.sandbox else None
@@ -166,10 +131,12 @@ class Worker:
         environment = dict(os.environ, PYTHONUNBUFFERED="1", OPENBLAS_NUM_THREADS="1", OMP_WAIT_POLICY="passive")
         if learner:  # polymask refuses to import here and in every process started from here
             environment["POLYMASK_CHECKER_WORKER"] = "1"
+        if preload:  # the checker's own library, loaded before anything of the learner's
+            environment["LD_PRELOAD"] = preload
         command = [sys.executable, "-I", "-B", str(WORKER_FILE), str(reply_write), str(self.arena_fd)]
         if self.sandbox:
             assert self.private is not None  # made whenever there is a sandbox
-            command = self.sandbox.command(command, self.private)
+            command = self.sandbox.command(command, self.private, hide, (WORKER_FILE, *show))
             environment = self.sandbox.environment(environment, self.private)
         try:
             self.process = subprocess.Popen(
@@ -251,12 +218,9 @@ class Worker:
         """Send one request; (its reply, seconds on the checker's clock).  WorkerEnded otherwise."""
         self.phase = phase
         if not self.replies.empty():  # the worker's own refusal (see worker.py) says more than "protocol"
-            early = self.replies.get_nowait()
-            try:
-                refused = json.loads(early).get("refused") if early else None
-            except (ValueError, AttributeError):
-                refused = None
-            if refused:
+            early = decode_reply(self.replies.get_nowait())
+            refused = early.get("refused") if early else None
+            if isinstance(refused, str) and refused:
                 raise self._ended(f"refused: {refused}")
             raise self._ended("protocol: a message arrived that answers no request")
         try:
@@ -284,14 +248,11 @@ class Worker:
         elapsed = time.monotonic() - start
         if line is None:
             raise self._ended(self._how_it_ended())
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            raise self._ended("protocol: a reply that is not one JSON line") from None
-        if not isinstance(reply, dict):
-            raise self._ended("protocol: a reply that is not a JSON object")
+        reply = decode_reply(line)
+        if reply is None:
+            raise self._ended("protocol: a reply that is not one JSON object on one line")
         if "refused" in reply:
-            raise self._ended(f"refused: {reply['refused']}")
+            raise self._ended(f"refused: {text_field(reply, 'refused', phase)}")
         return reply, elapsed
 
     def _how_it_ended(self) -> str:
@@ -299,7 +260,12 @@ class Worker:
             code = self.process.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
             return "closed its reply channel"
-        return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
+        if code >= 0:
+            return f"exit {code}"
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:  # a real-time signal has no name
+            return f"signal {-code}"
 
     def _ended(self, how: str, limit: float = 0.0) -> WorkerEnded:
         return WorkerEnded(how, self.phase, limit)
@@ -311,22 +277,40 @@ class Worker:
         assert self.process.stdin is not None
         return self.process.stdin
 
-    def thread_cpu(self) -> dict[int, float]:
-        """CPU seconds used so far by each thread of the worker, from /proc."""
-        ticks = os.sysconf("SC_CLK_TCK")
-        found: dict[int, float] = {}
-        try:
-            tasks = os.listdir(f"/proc/{self.pid}/task")
-        except OSError:
-            return found
-        for task in tasks:
-            try:
-                with open(f"/proc/{self.pid}/task/{task}/stat", "rb") as stat:
-                    fields = stat.read().rsplit(b")", 1)[1].split()
-            except OSError:  # the thread ended meanwhile
+    def cpu_times(self) -> dict[tuple, tuple[float, float]]:
+        """{(pid, thread): (CPU seconds, seconds runnable but waiting for a CPU)} of the worker's whole tree.
+
+        Every process below the started one (the PID namespace's, when there is
+        one), each of its threads; a process's threads that ended and its reaped
+        children count under (pid, "ended") and (pid, "reaped"), so rows computed
+        by a forked child or a short-lived thread are not lost.
+        """
+        table = process_table()
+        found: dict[tuple, tuple[float, float]] = {}
+        for pid in descendants({self.process.pid}, table) | {self.process.pid}:
+            process = stat_ticks(f"/proc/{pid}/stat")
+            if process is None:  # it ended meanwhile
                 continue
-            found[int(task)] = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+            live = 0
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                tasks = []
+            for task in tasks:
+                ticks = stat_ticks(f"/proc/{pid}/task/{task}/stat")
+                if ticks is None:  # the thread ended meanwhile
+                    continue
+                live += ticks[0]
+                found[(pid, int(task))] = task_times(f"/proc/{pid}/task/{task}", ticks[0])
+            clock = os.sysconf("SC_CLK_TCK")
+            # Each live thread's ticks are rounded down apart from the total: a tick of slack per thread.
+            found[(pid, "ended")] = (max(process[0] - live - len(tasks), 0) / clock, 0.0)
+            found[(pid, "reaped")] = (process[1] / clock, 0.0)
         return found
+
+    def thread_cpu(self) -> dict[tuple, float]:
+        """CPU seconds used so far by each thread of the worker's process tree (see cpu_times)."""
+        return {key: cpu for key, (cpu, _) in self.cpu_times().items()}
 
     def anonymous_memory(self) -> int:
         """Bytes of the worker's private memory (RssAnon: the arena is shared, so not in it)."""
@@ -348,7 +332,7 @@ class Worker:
             pass
         me = os.getpid()
         for _ in range(200):
-            table = _process_table()
+            table = process_table()
             ours = {pid for pid, (parent, _) in table.items() if parent == me} - self.own_children_before
             targets = (descendants({self.process.pid}, table) | ours | {self.process.pid}) - {me}
             alive = {pid for pid in targets if pid in table and table[pid][1] != "Z"}

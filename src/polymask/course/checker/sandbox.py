@@ -6,9 +6,11 @@ Two maintained kernel features, each used when it works here:
   with no interface up (no network), a PID namespace (the learner sees
   none of the machine's processes, and when the worker -- the namespace's
   first process -- ends, the kernel kills everything it started), an IPC
-  namespace.  As root that needs nothing more; as an ordinary user a user
-  namespace (``--map-root-user``) comes first.  ``--kill-child`` kills the
-  worker when ``unshare`` dies.
+  namespace, and a mount namespace where it works, in which confine.py hides
+  polymask's files from the worker but what the exercise hands out.  As root
+  that needs nothing more; as an ordinary user a user namespace
+  (``--map-root-user``) comes first.  ``--kill-child`` kills the worker
+  when ``unshare`` dies.
 * **Landlock** (Linux 5.13+, unprivileged): the whole file system can be
   read -- the installed polymask and the checkout included -- and only one
   private folder written; no TCP (ABI 4+); no signals out of the sandbox
@@ -34,6 +36,8 @@ from pathlib import Path
 
 CONFINE_FILE = Path(__file__).with_name("confine.py")
 _NAMESPACE_FLAGS = ("--net", "--pid", "--ipc", "--uts", "--fork", "--kill-child")
+#: A mount namespace of the worker's own, where polymask's files are hidden (used when it works here).
+_MOUNT_FLAG = "--mount"
 
 
 @dataclass(frozen=True)
@@ -47,8 +51,8 @@ class Sandbox:
     def enforced(self) -> bool:
         return bool(self.unshare or self.landlock_abi)
 
-    def describe(self) -> str:
-        """The verdict header's line."""
+    def describe(self, hide: bool = True) -> str:
+        """The verdict header's line (`hide`: whether this check hides polymask's files from the worker)."""
         if not self.enforced:
             return ("NOT sandboxed: neither Landlock nor unshare(1) namespaces work on this machine, so your code "
                     "ran with the checker's own rights, behind the checker's guards only")
@@ -60,19 +64,36 @@ class Sandbox:
                          + (", no signals out" if self.landlock_abi >= 6 else "") + ")")
         if self.unshare:
             parts.append("unshare namespaces (no network, own PID, IPC and host-name namespaces"
+                         + (", own mount namespace" if self.hides else "")
                          + (", as an unprivileged user" if "--user" in self.unshare else "") + ")")
-        return "sandboxed: " + " + ".join(parts) + "; killed with the checker"
+        hidden = ("polymask's own files hidden but what the exercise hands out" if self.hides and hide else
+                  "polymask's files visible (the exercise's host code is polymask's own)" if self.hides else
+                  "polymask's own files NOT hidden (no mount namespace here; only the checker's guards refuse them)")
+        return "sandboxed: " + " + ".join(parts) + f"; {hidden}; killed with the checker"
 
-    def command(self, argv: list, writable: Path) -> list:
-        """`argv` run confined: dies with the checker, in the namespaces, under Landlock."""
+    @property
+    def hides(self) -> bool:
+        """Whether the worker gets a mount namespace in which polymask's files can be hidden."""
+        return _MOUNT_FLAG in self.unshare
+
+    def command(self, argv: list, writable: Path, hide: tuple = (), show: tuple = ()) -> list:
+        """`argv` run confined: dies with the checker, in the namespaces, under Landlock.
+
+        With a mount namespace, the folders in `hide` are empty for `argv` but for
+        the paths in `show` (see confine.py); without one, they stay as they are.
+        """
         confine = [sys.executable, "-I", "-S", str(CONFINE_FILE), "--parent-death"]
+        hiding: list = []
+        if self.hides:
+            hiding = [item for folder in hide for item in ("--hide", str(folder))]
+            hiding += [item for path in show for item in ("--show", str(path))]
         inner = list(argv)
         if self.landlock_abi:
-            inner = confine + ["--landlock", str(self.landlock_abi), "--write", str(writable), "--no-capabilities",
-                               "--"] + inner
+            inner = confine + hiding + ["--landlock", str(self.landlock_abi), "--write", str(writable),
+                                        "--no-capabilities", "--"] + inner
         if self.unshare:
             unshare = shutil.which("unshare") or "unshare"
-            inner = [unshare, *self.unshare] + (inner if self.landlock_abi else confine + ["--"] + inner)
+            inner = [unshare, *self.unshare] + (inner if self.landlock_abi else confine + hiding + ["--"] + inner)
         return confine + ["--"] + inner
 
     def confine(self, command: list, writable: Path) -> tuple[list, dict | None]:
@@ -101,7 +122,9 @@ def _unshare_flags() -> tuple:
     program = shutil.which("unshare")
     if program is None or not sys.platform.startswith("linux"):
         return ()
-    for flags in (_NAMESPACE_FLAGS, ("--user", "--map-root-user") + _NAMESPACE_FLAGS):
+    mounting = (_MOUNT_FLAG,) + _NAMESPACE_FLAGS
+    user = ("--user", "--map-root-user")
+    for flags in (mounting, user + mounting, _NAMESPACE_FLAGS, user + _NAMESPACE_FLAGS):
         if os.geteuid() == 0 and "--user" in flags:
             continue
         try:

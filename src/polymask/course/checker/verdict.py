@@ -18,7 +18,6 @@ was not asked for -- fails in the phase it was in.
 """
 from __future__ import annotations
 
-import math
 import os
 import sys
 from pathlib import Path
@@ -26,8 +25,21 @@ from typing import Callable
 
 import numpy as np
 
-from polymask.course.checker import artifact, integrity, judge, report, runner, source, technique, technique_extra
+from polymask.course.checker import (
+    artifact,
+    counting,
+    integrity,
+    judge,
+    opened,
+    replies,
+    report,
+    runner,
+    source,
+    technique,
+    technique_extra,
+)
 from polymask.course.checker import sandbox as sandboxes
+from polymask.course.checker import timing as timings
 from polymask.course.checker.exercises import (
     EXERCISES,
     FAST_TIME_SIZE,
@@ -112,8 +124,8 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
             text = text.replace(f"{module_name}.pyx", str(learner_path)).replace(module_name, learner_path.stem)
         if box is not None:  # the header: the verdict, then what confined the learner's build and run
             first, _, rest = text.partition("\n")
-            text = f"{first}\n  ({box.describe()})" + (f"\n{rest}" if rest else "")
-        return CheckResult(spec.folder, str(learner_path), status, text, **extra)
+            text = f"{first}\n  ({box.describe(hide=spec.kind != 'cl')})" + (f"\n{rest}" if rest else "")
+        return CheckResult(spec.folder, str(learner_path), status, report.no_forged_verdicts(text), **extra)
 
     modified = integrity.refusal()
     if modified:
@@ -144,7 +156,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     say(f"checking {learner_path} for {label}; {limits.statement()}; files up to "
         f"{source.MAX_SOURCE_BYTES // 1024} KiB, output kept up to {runner.OUTPUT_KEPT // 1024} KiB")
     box = sandboxes.current()
-    load = {"op": "load", "kind": spec.kind, "path": str(learner_path), "entry_points": list(spec.entry_points),
+    load: dict = {"op": "load", "kind": spec.kind, "path": str(learner_path), "entry_points": list(spec.entry_points),
             "module_path": str(learner_path.absolute()), "module_name": f"learner_{learner_path.stem}"}
     if spec.kind == "pyx":
         from polymask.course.build import build_cython
@@ -152,12 +164,23 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
         say("  building it with Cython and the C++ compiler ...")
         built = build_cython(learner_path, openmp=spec.openmp, link_core=spec.link_core, confine=box.confine)
         if not built.ok:
-            return result("error", f"ERROR {label}: {learner_path} did not build.\n{built.error}", phase="building")
+            return result("error", f"ERROR {label}: {learner_path} did not build; what the build said:\n"
+                      + report.quoted(built.error, limit=12000), phase="building")
         module_name = built.module_name
+        problem = opened.refusal(list(built.opened), learner_path)
+        if problem:
+            return result("wrong", f"FAIL {label}: {learner_path} was not run: {problem}", phase="building")
         load.update(module_path=str(built.module_path), module_name=built.module_name)
         if spec.technique == FREES_POLYGON:
             load["census"] = technique.core_library()
+        if spec.link_core and not spec.openmp:  # 04, 05: count the core's per-pixel calls
+            load["count_calls"] = True
 
+    if spec.kind == "cl":
+        problem = opened.refusal(opened.opencl_opened(learner_path.absolute(), _kernel_includes(), box.confine)
+                                 or [], learner_path)
+        if problem:
+            return result("wrong", f"FAIL {label}: {learner_path} was not run: {problem}", phase="reading your file")
     seed = judge.draw_seed() if seed is None else seed
     rng = np.random.default_rng(seed)
     side = int(time_size or default_time_size(spec))
@@ -169,7 +192,12 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
         return result("wrong", f"FAIL {label}: {learner_path} {what}\n  ({seed_note})", phase=phase)
 
     # 07's host code is polymask.opencl, so no audit hook there; its kernel is the learner's: sandboxed.
-    worker = runner.Worker(arena, say, learner=spec.kind != "cl", sandbox=box)
+    # The worker sees none of polymask's files but the core library 04-06 link (07's host is polymask's).
+    hidden = tuple(root for root in opened.polymask_roots(learner_path) if root.is_dir()) if spec.kind != "cl" else ()
+    shown = tuple(Path(folder).resolve() for folder in _library_dirs()) if spec.link_core else ()
+    preload = str(counting.counter_library()) if load.get("count_calls") else None
+    worker = runner.Worker(arena, say, learner=spec.kind != "cl", sandbox=box, hide=hidden, show=shown,
+                           preload=preload)
     tail, outcome = "", None
     try:
         outcome = _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label,
@@ -189,7 +217,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     if not timing:
         return result("pass", "\n".join(lines + [f"  ({seed_note})"]))
     say(f"  timing {compare_with} ...")
-    previous, note = _time_stage(compare_with, outcome["timed"], limits, say, arena, dict(spec.call_options))
+    previous, note = timings.time_stage(compare_with, outcome["timed"], limits, say, arena, dict(spec.call_options))
     yours = outcome["seconds"]
     why = "a slow stage" if side == default_time_size(spec) else "as asked"
     scaled = "" if side == FAST_TIME_SIZE else f" (scaled down from {FAST_TIME_SIZE}x{FAST_TIME_SIZE}: {why})"
@@ -207,15 +235,18 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
 def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label, learner_path,
                  fail, result, seed_note, built):
     """Load, cases, technique, timing -- a CheckResult when it failed, else what the PASS needs."""
-    reply, _ = worker.request(load, limits.loading, "loading your file")
+    phase = "loading your file"
+    reply, _ = worker.request(load, limits.loading, phase)
     if "raised" in reply:
-        raise runner.WorkerEnded(f"raised: {reply['raised']}", "loading your file")
+        raise runner.WorkerEnded(f"raised: {replies.text_field(reply, 'raised', phase)}", phase)
     if "load_error" in reply:
-        return result("error", f"ERROR {label}: {learner_path} could not be loaded:\n  "
-                      + str(reply["load_error"]).replace("\n", "\n  "), phase="loading")
+        return result("error", f"ERROR {label}: {learner_path} could not be loaded:\n"
+                      + report.quoted(replies.text_field(reply, "load_error", phase)), phase="loading")
     if "entry_points" in reply:
-        return fail(f"is not the file this exercise asks for: it has {'; '.join(map(str, reply['entry_points']))}. "
-                    f"Start from exercises/{spec.folder}/{spec.filename}.", "loading")
+        problems = replies.text_list_field(reply, "entry_points", phase)
+        return fail("is not the file this exercise asks for; what it lacks or spells differently:\n"
+                    + report.quoted("\n".join(problems))
+                    + f"\n  Start from exercises/{spec.folder}/{spec.filename}.", "loading")
     if reply != {"ok": True}:
         raise judge.ProtocolError("protocol: an unexpected reply to loading", "loading your file")
     options = dict(spec.call_options)
@@ -238,6 +269,10 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
     problem = _artifact_failure(spec, built)
     if problem:
         return fail(f"{head} {problem}", "the built module")
+    if load.get("count_calls"):
+        problem = counting.call_count_failure(worker, rng, limits.technique)
+        if problem:
+            return fail(f"{head} {problem}", "the call count")
     if spec.technique in technique_extra.CHECKS:
         extra_check, phase = technique_extra.CHECKS[spec.technique]
         problem, note = extra_check(worker, rng, limits.technique)
@@ -245,8 +280,9 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
             return fail(f"{head} {problem}", phase)
     elif spec.technique == MANY_THREADS:
         try:
-            problem, note = technique.thread_failure(worker, lambda stage: _stage_worker(stage, limits, say, 2**26),
-                                                     spec.previous, rng, limits.technique)
+            problem, note = technique.thread_failure(
+                worker, lambda stage: timings.stage_worker(stage, limits, say, 2**26), spec.previous, rng,
+                limits.technique)
         except technique.Inconclusive as why:
             return result("inconclusive", f"INCONCLUSIVE {label}: {learner_path} gives the right mask on all "
                           f"{len(cases)} cases, but the thread check could not decide: {why}. Re-run when the "
@@ -265,8 +301,8 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
         problem = artifact.typed_call_failure(built.generated_cpp, built.module_name)
         if problem:
             return fail(f"{head} {problem}", "the built module")
-        problem = technique.typed_speed_failure(worker, lambda stage: _stage_worker(stage, limits, say, 2**24),
-                                                rng, limits.technique)
+        problem = technique.typed_speed_failure(
+            worker, lambda stage: timings.stage_worker(stage, limits, say, 2**24), rng, limits.technique)
         if problem:
             return fail(f"{head} {problem}", "the speed check")
         note = ", with no Python in its per-pixel code"
@@ -283,7 +319,7 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
     line = f"PASS {label}: {learner_path} gives the right mask on all {len(cases)} cases{note}."
     if not timing:
         return {"line": line}
-    seconds, timed = _time_learner(worker, side, repeats, rng, limits, options, say)
+    seconds, timed = timings.time_learner(worker, side, repeats, rng, limits, options, say)
     if isinstance(seconds, str):
         return fail(seconds, "timing")
     return {"line": line, "seconds": seconds, "timed": timed}
@@ -303,88 +339,21 @@ def _artifact_failure(spec, built) -> str | None:
     return problem
 
 
-def _time_learner(worker, side, repeats, rng, limits, options, say):
-    """Seconds per mask per repeat, each repeat on fresh polygons, every answer checked."""
-    from polymask.course.problems import STANDARD_VERTICES
+def _library_dirs() -> list[str]:
+    from polymask._install_dirs import get_library_dirs
 
-    say("  timing ...")
-
-    def polygons(count):
-        return [(rng.uniform(0.0, float(side), size=(STANDARD_VERTICES, 2)), (side, side)) for _ in range(count)]
-
-    def wrong(batch, answers):
-        for answer, (vertices, shape) in zip(answers, batch):
-            if isinstance(answer, dict):
-                return answer
-            if not judge.is_right(answer, vertices, shape):
-                return {"kind": "wrong", "message": ""}
-        return None
-
-    first = polygons(1)
-    answers, seconds = judge.ask(worker, "masks", first, limits.timing, "timing", options=options)
-    problem = wrong(first, answers)
-    per_batch = max(1, min(32, (48 * 2**20) // (side * side), math.ceil(0.05 / max(seconds, 1e-6))))
-    timed, result = [], []
-    for repeat in range(repeats):
-        if problem:
-            break
-        batch = polygons(per_batch)
-        answers, seconds = judge.ask(worker, "masks", batch, limits.timing,
-                                     f"timing, repeat {repeat + 1} of {repeats}", options=options)
-        say(f"  timing, repeat {repeat + 1} of {repeats} ...")
-        problem = wrong(batch, answers)
-        timed.append(batch)
-        result.append(seconds / len(batch))
-    if problem:
-        if problem["kind"] == "raised":
-            return ("failed during timing: your code raised\n  " + problem["message"].replace("\n", "\n  "),
-                    None)
-        why = f": {problem['message']}" if problem["message"] else ""
-        return (f"passed the cases but is wrong on a {side}x{side} timing problem{why} (every timed answer "
-                "is checked, each on a fresh polygon).", None)
-    return result, timed
+    return get_library_dirs()
 
 
-def _stage_worker(stage_id, limits, say, arena):
-    worker = runner.Worker(arena, say, learner=False)
+def _kernel_includes() -> list[str]:
+    """The include folder an exercise 07 kernel is built with (precision.h alone), or none without OpenCL."""
     try:
-        reply, _ = worker.request({"op": "load", "kind": "py", "stage": stage_id}, limits.loading, "loading")
-    except BaseException:
-        worker.close()
-        raise
-    if reply != {"ok": True}:
-        worker.close()
-        raise ImportError(str(reply.get("load_error", reply)))
-    return _Closing(worker)
+        from polymask import opencl
+        from polymask.course.checker.opencl_host import precision_folder
 
-
-class _Closing:
-    def __init__(self, worker):
-        self.worker = worker
-
-    def __enter__(self):
-        return self.worker
-
-    def __exit__(self, *exc):
-        self.worker.close()
-
-
-def _time_stage(stage_id, timed, limits, say, arena, options) -> tuple[list, str]:
-    """Seconds per mask of polymask's own stage on the very polygons the learner was timed on."""
-    from polymask.course import stages
-
-    stage = stages.get(stage_id)
-    stage_options = {"threads": options["threads"]} if "threads" in options and stage.threaded else {}
-    try:
-        with _stage_worker(stage_id, limits, say, arena) as worker:
-            seconds = []
-            for batch in timed:
-                _, elapsed = judge.ask(worker, "masks", batch, limits.timing, f"timing {stage_id}",
-                                       options=stage_options)
-                seconds.append(elapsed / len(batch))
-    except (ImportError, runner.WorkerEnded) as error:
-        return [], f"stage {stage_id!r} is not available here: {error}"
-    return seconds, ""
+        return [str(precision_folder(opencl.kernel_dir()))]
+    except (ImportError, OSError):
+        return []
 
 
 def _yellow_report(learner_path, box) -> str | None:
@@ -393,7 +362,7 @@ def _yellow_report(learner_path, box) -> str | None:
     yellow = source.yellow_hot_lines(learner_path, cython_include_path(), box.confine)
     if not yellow:
         return None
-    shown = "\n".join(f"  line {line.number} (score {line.score}): {line.text}" for line in yellow[:8])
+    shown = "\n".join(f"  line {line.number} (score {line.score}):\n" + report.quoted(line.text) for line in yellow[:8])
     return (f"its loops still call into Python: Cython's annotation (cython -a) shows yellow on {len(yellow)} "
             f"line{'s' if len(yellow) > 1 else ''} of its per-pixel code:\n{shown}\nType the loop variables and "
             "everything the loop touches with cdef (and read the vertices through the typed memoryview).")

@@ -190,6 +190,7 @@ class Worker:
         self.module: Any = None
         self.mask: Any = None
         self.census: Any = None  # exercise 05: reads the core's live polygons (bind_census)
+        self.calls: Any = None  # exercises 04, 05: the preloaded counter of Polygon::contains calls
 
     def reply(self, message: dict) -> None:
         data = (json.dumps(message) + "\n").encode()
@@ -222,6 +223,11 @@ class Worker:
                 return {"ok": True}
             if request.get("census"):
                 self.census = bind_census(request["census"])
+            if request.get("count_calls"):
+                import ctypes
+
+                # Exported by the counting library the checker preloads (see checker/counting.py).
+                self.calls = ctypes.c_longlong.in_dll(ctypes.CDLL(None), "polymask_checker_contains_calls")
             install_guard(self.reply_fd)
             self.module = load_module(request["module_path"], request["module_name"])
             if not callable(getattr(self.module, "mask", None)):
@@ -256,12 +262,27 @@ class Worker:
         options = request.get("options") or {}
         return self._each(request, lambda item: self.mask(self.vertices(item), tuple(item["shape"]), **options))
 
+    def do_counted_masks(self, request) -> dict:
+        """Exercises 04 and 05: each item's mask, and how many calls of the core's contains() it made."""
+        calls: list = []
+
+        def counted(item):
+            before = self.calls.value if self.calls is not None else None
+            calls.append(None)  # stays None when the learner's code raises
+            got = self.mask(self.vertices(item), tuple(item["shape"]))
+            if before is not None:
+                calls[-1] = self.calls.value - before
+            return got
+        reply = self._each(request, counted)
+        reply["calls"] = calls
+        return reply
+
     def do_polygon_masks(self, request) -> dict:
         """Exercise 05: build a Polygon, ask it for a mask, drop it -- once per item.
 
-        With the census bound, each item also reports the core's live polygons
-        and vertices made by building the Polygon and still alive after dropping
-        it, for the checker to judge.
+        With the census bound, each item also reports the core's live polygons,
+        vertices and heap bytes made by building the Polygon and still alive after
+        dropping it, for the checker to judge.
         """
         census = []
 
@@ -275,7 +296,7 @@ class Worker:
             del polygon
             if self.census:
                 after = self.census()
-                census[-1] = [built[0] - before[0], built[1] - before[1], after[0] - before[0], after[1] - before[1]]
+                census[-1] = [b - a for a, b in zip(before, built)] + [c - a for a, c in zip(before, after)]
             return got
         reply = self._each(request, build_and_ask)
         if self.census:
