@@ -131,14 +131,14 @@ def checker_cases(size: int = 24) -> list:
     integer conversion before clipping overflows) and rows near 1e300 (where
     a span computed from y overflows); both must still give the exact mask.
     """
-    from polymask.course.cases import _case, contract_cases
+    from polymask.course.cases import contract_cases, make_case
 
     s = float(size)
     shape = (size, size)
     return contract_cases(size) + [
-        _case("extreme_x_1e300", [(1e300, 1.0), (2.0, s / 2), (1e300, s - 2), (-1e300, s / 3)], shape),
-        _case("extreme_y_1e300", [(1.0, -1e300), (s - 2, -1e300), (s / 2, 1e300)], shape),
-        _case("extreme_tiny_and_huge", [(-1e300, -1e300), (1e300, -1e300), (1e300, 5e-324), (s / 2, s - 1)],
+        make_case("extreme_x_1e300", [(1e300, 1.0), (2.0, s / 2), (1e300, s - 2), (-1e300, s / 3)], shape),
+        make_case("extreme_y_1e300", [(1.0, -1e300), (s - 2, -1e300), (s / 2, 1e300)], shape),
+        make_case("extreme_tiny_and_huge", [(-1e300, -1e300), (1e300, -1e300), (1e300, 5e-324), (s / 2, s - 1)],
               shape),
     ]
 

@@ -35,7 +35,7 @@ def draw_seed() -> int:
 
 def random_cases(rng: np.random.Generator, size: int, full_side: int) -> list:
     """Fresh polygons for this run: random, grid-aligned, far-out, and one full-size problem."""
-    from polymask.course.cases import _case
+    from polymask.course.cases import make_case
     from polymask.course.problems import STANDARD_VERTICES
 
     cases = []
@@ -46,9 +46,9 @@ def random_cases(rng: np.random.Generator, size: int, full_side: int) -> list:
         vertices = rng.uniform(low, high, size=(n, 2))
         if index % 3 == 1:  # on pixel centres and half-pixels: the ties the contract settles
             vertices = np.round(vertices * 2) / 2
-        cases.append(_case(f"random_{index + 1}", vertices, shape))
+        cases.append(make_case(f"random_{index + 1}", vertices, shape))
     vertices = rng.uniform(0.0, float(full_side), size=(STANDARD_VERTICES, 2))
-    cases.append(_case(f"full_size_{full_side}x{full_side}", vertices, (full_side, full_side)))
+    cases.append(make_case(f"full_size_{full_side}x{full_side}", vertices, (full_side, full_side)))
     return cases
 
 
