@@ -1,6 +1,7 @@
 """Cheats and sloppy solutions a learner might try: each gets a FAIL from the
 checker that names what is wrong (one test per case).
 """
+import re
 import textwrap
 
 from polymask.course import checker
@@ -138,9 +139,10 @@ def test_untyped_loops_fail_exercise_03_naming_the_yellow_lines(tmp_path):
 
 def test_a_serial_loop_with_prange_only_in_a_comment_fails_exercise_06(tmp_path):
     # The serial loop itself (and the word in a comment): the built module starts no OpenMP region.
-    text_only = solution_text("06").replace(
-        'for row in prange(rows, nogil=True, num_threads=team, schedule="static"):',
-        "for row in range(rows):  # omp parallel for: prange(rows, nogil=True)")
+    solution = solution_text("06")
+    serial = "for row in range(rows):  # omp parallel for: prange(rows, nogil=True)"
+    text_only = re.sub(r"for row in prange\(rows,[^\n]*\):", serial, solution)
+    assert text_only != solution, "the solution's prange loop was not found"
     result = checker.check("06", learner_file(tmp_path, text_only, name="mask.pyx"), timing=False)
     assert result.status == "wrong" and result.phase == "the built module", str(result)
     assert "right mask on all 34 cases, but the built module starts no OpenMP parallel region" in str(result)
