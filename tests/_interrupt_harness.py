@@ -53,7 +53,7 @@ HARNESS = textwrap.dedent('''
         """function(*arguments, **options) as a call to make later, its arguments built now."""
         return lambda: function(*arguments, **options)
 
-    def interrupt_during(make_run, delay=0.3, settle=lambda: None):
+    def interrupt_during(make_run, delay=0.3, settle=lambda: None, share=None):
         """SIGINT `delay` s into make_run(scale)(), the work first sized for this CPU.
 
         make_run(scale) builds a call whose work grows with `scale`.  A probe
@@ -61,9 +61,23 @@ HARNESS = textwrap.dedent('''
         doubles, so on any CPU the call is still running when the signal comes.
         settle() runs after each probe: work an interrupt cannot stop (an
         OpenCL kernel) must end before the measured call starts.
+
+        `share` aims at a phase of the call instead (past an uninterruptible
+        copy, inside what follows): the call runs once uninterrupted, its work
+        grown until more than a second is left after that share of it, and the
+        SIGINT comes at that share, as the phases grow with the work together.
         """
         scale = 1
-        while not outlasts(make_run(scale), 3 * delay):
+        if share is not None:
+            while True:
+                started = time.perf_counter()
+                make_run(scale)()
+                whole = time.perf_counter() - started
+                if (1 - share) * whole > 1.0 or scale >= 512:
+                    break
+                scale *= 2
+            delay = share * whole
+        while share is None and not outlasts(make_run(scale), 3 * delay):
             settle()
             if scale >= 512:
                 raise SystemExit(f"the call still ends within {3 * delay} s at scale {scale}")
