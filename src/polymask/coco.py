@@ -362,7 +362,7 @@ def decode(rles: RLELike | Sequence[RLELike]) -> NDArray[np.uint8]:
     Returns
     -------
     numpy.ndarray
-        uint8 (0 or 1), (h, w) for one RLE, (h, w, n) for a list of n.
+        The masks as uint8 (0 or 1): (h, w) for one RLE, (h, w, n) for a list of n.
 
     Raises
     ------
