@@ -141,3 +141,18 @@ def test_slow_stages_on_the_full_image_get_three_samples_checked_whole():
     assert len(python["samples"]) == 3 and not python["extrapolated"]
     assert python["checked_rows"] == 24 and python["pixels_differing"] == 0
     assert "extrapolated" not in markdown(report)
+
+
+def test_cpu_time_counts_the_work_of_a_forked_child():
+    # A stage that holds the GIL runs a long call in a forked child: its CPU time must count.
+    from polymask.bench.timing import process_cpu_seconds
+
+    before = process_cpu_seconds()
+    child = os.fork()
+    if child == 0:  # burn 0.2 s of CPU, then leave without running the parent's cleanup
+        end = time.process_time() + 0.2
+        while time.process_time() < end:
+            pass
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert process_cpu_seconds() - before >= 0.15

@@ -24,7 +24,7 @@ from polymask.bench.machine import machine_info, usable_cores
 from polymask.bench.progress import Progress
 from polymask.bench.records import BenchOptions, Problem, Report, Row
 from polymask.bench.state import LoadAverage, finish_state, start_state
-from polymask.bench.timing import Contender, CpuClock, interleaved, quartiles
+from polymask.bench.timing import Contender, CpuClock, interleaved, process_cpu_seconds, quartiles
 from polymask.course import peers as peer_registry
 from polymask.course import stages as stage_registry
 from polymask.course.problems import random_polygon
@@ -50,7 +50,7 @@ def _band(vertices: NDArray[np.float64], shape: Shape, quick: bool) -> tuple[NDA
 
 
 def run_table(args: BenchOptions, *, getloadavg: LoadAverage = os.getloadavg,
-              cpu_clock: CpuClock = time.process_time) -> Report:
+              cpu_clock: CpuClock = process_cpu_seconds) -> Report:
     """Time every chosen stage, peer and the memory floor; `getloadavg` and `cpu_clock` are injectable
     (a test fakes a quiet machine with them)."""
     vertices = random_polygon(args.vertices, args.size, args.seed)
