@@ -126,12 +126,18 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
         assert "OMP_NUM_THREADS=3: default team of 3 thread(s)" in text
 
 
-def _verdict_openings():
+def _lesson_module():
+    """notebooks/lesson.py, the lessons' shared helpers, imported from its folder."""
     sys.path.insert(0, str(NOTEBOOKS_DIR))
     try:
         import lesson
     finally:
         sys.path.remove(str(NOTEBOOKS_DIR))
+    return lesson
+
+
+def _verdict_openings():
+    lesson = _lesson_module()
     return lesson.VERDICT, lesson.TOO_BUSY
 
 
@@ -237,11 +243,7 @@ def test_learn_sh_rebuilds_only_when_a_source_changed_and_allows_root(tmp_path):
 
 
 def test_the_ladder_story_is_read_from_the_measured_table():
-    sys.path.insert(0, str(NOTEBOOKS_DIR))
-    try:
-        import lesson
-    finally:
-        sys.path.remove(str(NOTEBOOKS_DIR))
+    lesson = _lesson_module()
     rows = [{"kind": "stage", "id": "a", "seconds": 1.0}, {"kind": "stage", "id": "b", "seconds": 0.5},
             {"kind": "stage", "id": "c", "seconds": 0.52}, {"kind": "stage", "id": "d", "seconds": 0.8},
             {"kind": "peer", "id": "p", "seconds": 0.01}, {"kind": "stage", "id": "e", "seconds": None}]
@@ -254,11 +256,7 @@ def test_the_ladder_story_is_read_from_the_measured_table():
 
 
 def test_the_ladder_story_compares_each_rung_with_the_code_it_builds_on():
-    sys.path.insert(0, str(NOTEBOOKS_DIR))
-    try:
-        import lesson
-    finally:
-        sys.path.remove(str(NOTEBOOKS_DIR))
+    lesson = _lesson_module()
     rows = [{"kind": "stage", "id": "python", "seconds": 1.0}, {"kind": "stage", "id": "python_numpy", "seconds": 10.0},
             {"kind": "stage", "id": "cython_plain", "seconds": 0.5}, {"kind": "stage", "id": "cython_typed",
                                                                       "seconds": 0.05}]
@@ -292,11 +290,7 @@ def test_the_chart_names_peer_libraries_only_when_it_shows_them(tmp_path):
 
 
 def test_a_verdict_is_judged_only_on_a_machine_quiet_enough_to_test_it(monkeypatch, capsys):
-    sys.path.insert(0, str(NOTEBOOKS_DIR))
-    try:
-        import lesson
-    finally:
-        sys.path.remove(str(NOTEBOOKS_DIR))
+    lesson = _lesson_module()
     monkeypatch.setattr(lesson, "usable_cores", lambda: 2)
     ran = lesson.Measured(wall=[1.0, 1.0], cpu=[0.95, 0.97])        # had a core to itself
     waited = lesson.Measured(wall=[1.0, 1.0], cpu=[0.30, 0.40])     # waited for a core most of the time
