@@ -115,6 +115,10 @@ _COUNT_THREADS = textwrap.dedent("""
     from polymask import coco
     from polymask.course import stages
 
+    # Helpers planned by the work alone: on a loaded machine the pool would
+    # otherwise find no free core and thread no call, and the count says nothing.
+    polymask._core._reset_pool_learning(adaptive=False)
+
     def tasks():
         return len(os.listdir("/proc/self/task"))
 

@@ -177,6 +177,7 @@ def test_non_finite_vertices_keep_their_message():
 
 THREADS_SCENARIO = """
 import os, numpy as np, polymask
+polymask._core._reset_pool_learning(adaptive=False)  # the plan by work alone, whatever else the machine runs
 def tasks():
     return len(os.listdir("/proc/self/task"))
 # A 2000-vertex star: enough work per row that helpers clearly pay, so the pool

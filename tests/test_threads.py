@@ -287,6 +287,7 @@ print("all backends")
 
 THREADS_STARTED = """
 import os, numpy as np, polymask
+polymask._core._reset_pool_learning(adaptive=False)  # the plan by work alone, whatever else the machine runs
 def tasks():
     return len(os.listdir("/proc/self/task"))
 before = tasks()
@@ -295,7 +296,8 @@ for _ in range(50):
     polymask.mask(square, (64, 64), threads=8)
 small = tasks()
 # A 2000-vertex star on 4096x4096: work a helper clearly pays for.  The pool wakes
-# one only on a core it sees free, so the large fill gets a few tries on a shared machine.
+# one only on a core it sees free; with that learning off it must start one at once,
+# and the loop's few tries only tolerate a pool that starts its helper lazily.
 angles = np.linspace(0, 2 * np.pi, 2000, endpoint=False)
 radii = np.where(np.arange(2000) % 2, 2000.0, 800.0)
 star = np.c_[2048 + radii * np.cos(angles), 2048 + radii * np.sin(angles)]
