@@ -55,7 +55,7 @@ def tables(text):
     for line in text.splitlines():
         if line.startswith("### "):
             group = line[4:]
-        elif line.startswith("| ") and not line.startswith(("| benchmark", "|---")):
+        elif line.startswith("| ") and not line.startswith(("| benchmark |", "|---")):
             cells = [cell.strip() for cell in line.strip("|").split("|")]
             rows[group, cells[0]] = cells
     return rows
@@ -125,13 +125,28 @@ def test_rows_in_one_run_only_are_listed_and_busy_runs_named(tmp_path, capsys):
     ("suite", '{"benchmarks": [{"name": "x", "group": 3, "stats": {"median": 1}}]}',
      "'group' must be a string or null, got int"),
     ("suite", '{"benchmarks": [{"name": "x", "stats": {"median": 1}}, {"name": "x", "stats": {"median": 2}}]}',
-     "benchmark 1 repeats group '(no group)' and name 'x'"),
+     "benchmark 0 repeats group '(no group)' and name 'x' without a 'fullname' to tell them apart"),
+    ("suite", '{"benchmarks": [{"name": "x", "fullname": "a::x", "stats": {"median": 1}}, '
+              '{"name": "x", "fullname": "a::x", "stats": {"median": 2}}]}',
+     "benchmark 1 repeats group '(no group)' and name 'a::x'; rows are matched by both"),
 ])
 def test_mixed_and_unknown_files_are_refused_by_name(tmp_path, capsys, first, second, message):
     documents = {"suite": synthetic_suites()[0], "bench": synthetic_bench_pair()[0]}
     status, out, err = run_compare(tmp_path, capsys, documents.get(first, first), documents.get(second, second))
     assert status == 2 and out == ""
     assert message.format(tmp=tmp_path) in err
+
+
+def test_one_test_name_in_two_modules_is_told_apart_by_its_full_name(tmp_path, capsys):
+    before, after = synthetic_suites()
+    for document, scale in ((before, 1e-3), (after, 3e-3)):
+        twin = _benchmark("small", "test_mask[opencv]", [scale] * 5)
+        twin["fullname"] = "benchmarks/test_other.py::test_mask[opencv]"
+        document["benchmarks"].append(twin)
+    _, out, _ = run_compare(tmp_path, capsys, before, after)
+    rows = tables(out)
+    assert rows["small", "benchmarks/test_other.py::test_mask[opencv]"][3] == "3.000"
+    assert rows["small", "benchmarks/test_x.py::test_mask[opencv]"][-1] == "no detectable change"
 
 
 def test_a_bootstrap_of_very_many_samples_stays_bounded_and_right():

@@ -15,6 +15,7 @@ compared, and the table says so instead of guessing.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import TypedDict
 
@@ -47,10 +48,15 @@ def _time(value: object, what: str) -> float:
 
 
 def suite_rows(document: object, path: FilePath) -> dict[tuple[str, str], SuiteRow]:
-    """The benchmarks of a pytest-benchmark document by (group, name); ValueError naming what is wrong."""
+    """The benchmarks of a pytest-benchmark document by (group, name); ValueError naming what is wrong.
+
+    Two test modules may hold tests of one name in one group; those rows are
+    told apart by their full names (``module::test``) instead.
+    """
     if not isinstance(document, dict) or not isinstance(document.get("benchmarks"), list):
         raise ValueError(f"{path} is not a pytest-benchmark JSON file (no 'benchmarks' list)")
-    rows: dict[tuple[str, str], SuiteRow] = {}
+    found: list[SuiteRow] = []
+    full_names: list[object] = []
     for index, entry in enumerate(document["benchmarks"]):
         where = f"{path}: benchmark {index}"
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) \
@@ -66,10 +72,20 @@ def suite_rows(document: object, path: FilePath) -> dict[tuple[str, str], SuiteR
         if data is not None and not isinstance(data, list):
             raise ValueError(f"{where}: 'stats.data' must be a list of seconds, got {type(data).__name__}")
         samples = None if data is None else [_time(sample, f"{where}'s samples") for sample in data]
-        key = (group or NO_GROUP, entry["name"])
-        if key in rows:
-            raise ValueError(f"{where} repeats group {key[0]!r} and name {key[1]!r}; rows are matched by both")
-        rows[key] = {"group": key[0], "name": key[1], "median": median, "samples": samples}
+        found.append({"group": group or NO_GROUP, "name": entry["name"], "median": median, "samples": samples})
+        full_names.append(entry.get("fullname"))
+    repeated = Counter((row["group"], row["name"]) for row in found)
+    rows: dict[tuple[str, str], SuiteRow] = {}
+    for index, (row, full_name) in enumerate(zip(found, full_names)):
+        if repeated[row["group"], row["name"]] > 1:
+            if not isinstance(full_name, str):
+                raise ValueError(f"{path}: benchmark {index} repeats group {row['group']!r} and name "
+                                 f"{row['name']!r} without a 'fullname' to tell them apart")
+            row["name"] = full_name
+        if (row["group"], row["name"]) in rows:
+            raise ValueError(f"{path}: benchmark {index} repeats group {row['group']!r} and name {row['name']!r}; "
+                             "rows are matched by both")
+        rows[row["group"], row["name"]] = row
     return rows
 
 
