@@ -183,7 +183,7 @@ def plot_speedups(report: Report, path: FilePath) -> None:
     axes.set_ylabel("speed-up over pure Python (log)")
     problem = report["problem"]
     axes.set_title(f"polymask: {problem['rows']}x{problem['cols']}, {problem['vertices']} vertices\n"
-                   f"{provenance(report['machine'], report.get('state'))}", pad=48, fontsize="medium")
+                   f"{provenance(report['machine'], report.get('state'), load_apart=True)}", pad=48, fontsize="medium")
     handles, names = axes.get_legend_handles_labels()
     # The legend would draw "this machine" like its first bar, hatched when that one was extrapolated.
     handles = [Patch(facecolor="#1f77b4") if name == here_label else handle for handle, name in zip(handles, names)]
@@ -236,8 +236,8 @@ def sweep_problem(sweep: Sweep) -> str:
     return f"over {sweep['parameter']}, {fixed.get(sweep['parameter'], '')}{seed}"
 
 
-def provenance(machine: MachineInfo, state: RunState | None) -> str:
-    """Where a chart's figures come from, in one line: machine, date, commit and load."""
+def provenance(machine: MachineInfo, state: RunState | None, load_apart: bool = False) -> str:
+    """Where a chart's figures come from: machine, date, commit and load (on a line of its own if `load_apart`)."""
     where = f"{machine.get('cpu', '?')}, {machine.get('cores', '?')} cores"
     if state is None:
         return f"{where}; date, commit and load not recorded"
@@ -245,12 +245,13 @@ def provenance(machine: MachineInfo, state: RunState | None) -> str:
         f"commit {state['commit'][:12]}{'+changes' if state['dirty'] else ''}"
     loads = " → ".join("?" if load is None else f"{load:.2f}" for load in (state["load_before"], state["load_after"]))
     busy = "; busy machine: unreliable" if state["busy"] else ""
-    return f"{where}; {state['date'][:16].replace('T', ' ')} UTC; {commit}; load {loads}{busy}"
+    return f"{where}; {state['date'][:16].replace('T', ' ')} UTC; {commit}{chr(10) if load_apart else '; '}" \
+        f"load {loads}{busy}"
 
 
 def sweep_title(sweep: Sweep) -> str:
     """The chart's title: the problem, the machine, the date, the commit and the load."""
-    return f"polymask sweep {sweep_problem(sweep)}\n{provenance(sweep['machine'], sweep.get('state'))}"
+    return f"polymask sweep {sweep_problem(sweep)}\n{provenance(sweep['machine'], sweep.get('state'), load_apart=True)}"
 
 
 def sweep_markdown(sweep: Sweep) -> str:
