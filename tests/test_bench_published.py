@@ -2,6 +2,8 @@
 import copy
 import json
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 from benchmarks import publish, published_figures
 from polymask.bench import parse_args, run_table
 from polymask.bench.report import plot_speedups, provenance
+from tests._opencl_support import needs_device
 from tests.test_bench_groups import ONE_ROUND, ROOT, _run_pytest
 
 PERFORMANCE = ROOT / "docs" / "performance.md"
@@ -156,3 +159,17 @@ def test_publish_refuses_a_page_without_its_markers(tmp_path):
     with pytest.raises(ValueError, match="has no <!-- bench-batches: begin -->"):
         publish.rewrite("no markers here", "<!-- bench-batches: begin -->\nx\n<!-- bench-batches: end -->",
                         Path(page))
+
+
+@needs_device
+def test_the_gpu_checks_json_names_its_machine_date_commit_and_load(tmp_path):
+    # A GPU figure may be published only from a file that says where it ran.
+    report_path = tmp_path / "gpu.json"
+    done = subprocess.run([sys.executable, "-m", "polymask.bench.gpu", "--sizes", "32", "--repeats", "1",
+                           "--overhead-repeats", "2", "--json", str(report_path)],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(report_path.read_text())
+    assert report["machine"]["cpu"] and report["machine"]["opencl_device"]
+    state = report["state"]
+    assert state["date"] and state["commit"] and state["load_before"] is not None and state["load_after"] is not None
