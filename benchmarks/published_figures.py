@@ -13,6 +13,7 @@ them:
   benchmarks/conftest.py records; each group's rows are shown with their
   median, IQR and time over a named reference row of the same group.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -38,14 +39,22 @@ def sweep_block(sweep: Document, command: str) -> str:
 def prange_block(run: Document, command: str) -> str:
     """The threaded per-pixel stages beside one busy core: medians and the ratios the lessons quote."""
     state = describe(run["state"]) if "state" in run else _not_recorded("date, commit and load")
-    lines = [f"`{command}`", "", *state,
-             f"- CPU: {run['machine']['cpu']} ({run['machine']['cores']} cores usable); {run['size']}x{run['size']}, "
-             f"{run['vertices']} random vertices, {run['rounds']} rotating rounds, {run['setting']} "
-             "(its own spinning process is part of the load above)", "",
-             "| contender | median | IQR | samples |", "|---|---:|---:|---:|"]
+    lines = [
+        f"`{command}`",
+        "",
+        *state,
+        f"- CPU: {run['machine']['cpu']} ({run['machine']['cores']} cores usable); {run['size']}x{run['size']}, "
+        f"{run['vertices']} random vertices, {run['rounds']} rotating rounds, {run['setting']} "
+        "(its own spinning process is part of the load above)",
+        "",
+        "| contender | median | IQR | samples |",
+        "|---|---:|---:|---:|",
+    ]
     for name, samples in run["samples"].items():
-        lines.append(f"| {name} | {format_seconds(run['medians'][name])} | {_iqr(samples, run['medians'][name])} | "
-                     f"{len(samples)} |")
+        lines.append(
+            f"| {name} | {format_seconds(run['medians'][name])} | {_iqr(samples, run['medians'][name])} | "
+            f"{len(samples)} |"
+        )
     lines += ["", "| ratio of medians | value |", "|---|---:|"]
     lines += [f"| {label} | {value:.2f} |" for label, value in run["ratios"].items()]
     return "\n".join(lines)
@@ -73,8 +82,10 @@ def suite_header(document: Document) -> list[str]:
     lines = describe(state) if state else _not_recorded("load (run outside benchmarks/)")
     machine = document.get("machine_info", {})
     cpu = machine.get("cpu", {})
-    lines.append(f"- CPU: {cpu.get('brand_raw', '?')} ({cpu.get('count', '?')} CPUs); Python "
-                 f"{machine.get('python_version', '?')}; pytest-benchmark {document.get('version', '?')}")
+    lines.append(
+        f"- CPU: {cpu.get('brand_raw', '?')} ({cpu.get('count', '?')} CPUs); Python "
+        f"{machine.get('python_version', '?')}; pytest-benchmark {document.get('version', '?')}"
+    )
     return lines
 
 
@@ -94,13 +105,20 @@ def suite_block(document: Document, references: Mapping[str, str]) -> str:
         reference_name = next((name for prefix, name in references.items() if group.startswith(prefix)), None)
         reference = next((entry for entry in entries if backend(entry) == reference_name), None)
         over = f"time / {reference_name}'s" if reference else "time / reference"
-        lines += ["", f"**{group}**", "", f"| timed | median | IQR | rounds | {over} | matches |",
-                  "|---|---:|---:|---:|---:|---|"]
+        lines += [
+            "",
+            f"**{group}**",
+            "",
+            f"| timed | median | IQR | rounds | {over} | matches |",
+            "|---|---:|---:|---:|---:|---|",
+        ]
         for entry in sorted(entries, key=lambda entry: entry["stats"]["median"]):
             stats, info = entry["stats"], entry.get("extra_info", {})
             ratio = "—" if reference is None else f"{stats['median'] / reference['stats']['median']:.2f}"
             matches = {True: "yes", False: "no"}.get(info.get("matches_contract"), "—")
-            lines.append(f"| {backend(entry)} | {format_seconds(stats['median'])} | "
-                         f"{format_seconds(stats['iqr']) if stats.get('iqr') else '0'} "
-                         f"({stats.get('iqr', 0) / stats['median']:.0%}) | {stats['rounds']} | {ratio} | {matches} |")
+            lines.append(
+                f"| {backend(entry)} | {format_seconds(stats['median'])} | "
+                f"{format_seconds(stats['iqr']) if stats.get('iqr') else '0'} "
+                f"({stats.get('iqr', 0) / stats['median']:.0%}) | {stats['rounds']} | {ratio} | {matches} |"
+            )
     return "\n".join(lines)

@@ -1,4 +1,5 @@
 """Every published performance figure carries its date, commit, machine, load and command."""
+
 import copy
 import json
 import re
@@ -17,8 +18,17 @@ from tests._opencl_support import needs_device
 from tests.test_bench_groups import ONE_ROUND, ROOT, _run_pytest
 
 PERFORMANCE = ROOT / "docs" / "performance.md"
-STATE = {"date": "2026-03-04T05:06:07+00:00", "polymask": "0.1.0", "commit": "c0ffee" * 6 + "abcd",
-         "dirty": False, "load_before": 0.5, "load_after": 0.75, "cores": 2, "cpu_share": None, "busy": []}
+STATE = {
+    "date": "2026-03-04T05:06:07+00:00",
+    "polymask": "0.1.0",
+    "commit": "c0ffee" * 6 + "abcd",
+    "dirty": False,
+    "load_before": 0.5,
+    "load_after": 0.75,
+    "cores": 2,
+    "cpu_share": None,
+    "busy": [],
+}
 
 
 def blocks(text):
@@ -67,9 +77,11 @@ def test_the_speedup_chart_title_names_machine_date_commit_and_load(monkeypatch,
     report = json.loads(publish.DATA.read_text(encoding="utf-8"))
     titles = []
     original = matplotlib.axes.Axes.set_title
-    monkeypatch.setattr(matplotlib.axes.Axes, "set_title",
-                        lambda axes, label, *args, **kwargs: titles.append(label) or original(axes, label, *args,
-                                                                                              **kwargs))
+    monkeypatch.setattr(
+        matplotlib.axes.Axes,
+        "set_title",
+        lambda axes, label, *args, **kwargs: titles.append(label) or original(axes, label, *args, **kwargs),
+    )
     plot_speedups(report, tmp_path / "chart.png")
     state = report["state"]
     title = titles[-1]
@@ -92,20 +104,32 @@ def test_the_chart_caption_on_the_page_names_where_it_was_measured():
 
 def test_a_report_without_a_state_says_so_in_the_title():
     assert provenance({"cpu": "Test CPU", "cores": 2}, None) == "Test CPU, 2 cores; date, commit and load not recorded"
-    assert provenance({"cpu": "Test CPU", "cores": 2}, STATE) == \
-        "Test CPU, 2 cores; 2026-03-04 05:06 UTC; commit c0ffeec0ffee; load 0.50 → 0.75"
+    assert (
+        provenance({"cpu": "Test CPU", "cores": 2}, STATE)
+        == "Test CPU, 2 cores; 2026-03-04 05:06 UTC; commit c0ffeec0ffee; load 0.50 → 0.75"
+    )
 
 
 def _suite(busy=()):
     def entry(group, backend, median, iqr=1e-4):
-        return {"group": group, "name": f"test_{backend}", "extra_info": {"backend": backend,
-                                                                          "matches_contract": True},
-                "stats": {"median": median, "iqr": iqr, "rounds": 7}}
-    return {"polymask_state": dict(STATE, busy=list(busy)), "polymask_command": "pytest benchmarks/x.py",
-            "machine_info": {"cpu": {"brand_raw": "Test CPU", "count": 2}, "python_version": "3.11.7"},
-            "version": "5.3.1",
-            "benchmarks": [entry("coco-1000", "polymask.masks", 0.02), entry("coco-1000", "opencv loop", 0.08),
-                           entry("other", "alone", 0.01)]}
+        return {
+            "group": group,
+            "name": f"test_{backend}",
+            "extra_info": {"backend": backend, "matches_contract": True},
+            "stats": {"median": median, "iqr": iqr, "rounds": 7},
+        }
+
+    return {
+        "polymask_state": dict(STATE, busy=list(busy)),
+        "polymask_command": "pytest benchmarks/x.py",
+        "machine_info": {"cpu": {"brand_raw": "Test CPU", "count": 2}, "python_version": "3.11.7"},
+        "version": "5.3.1",
+        "benchmarks": [
+            entry("coco-1000", "polymask.masks", 0.02),
+            entry("coco-1000", "opencv loop", 0.08),
+            entry("other", "alone", 0.01),
+        ],
+    }
 
 
 def test_a_suite_block_divides_by_its_reference_and_says_where_it_ran():
@@ -121,11 +145,18 @@ def test_a_suite_block_divides_by_its_reference_and_says_where_it_ran():
 
 
 def test_a_prange_block_shows_medians_spread_and_ratios():
-    run = {"command": "python -m benchmarks.prange_busy --json x.json", "size": 64, "vertices": 24, "rounds": 4,
-           "setting": "one spinning process", "state": STATE,
-           "machine": {"cpu": "Test CPU", "cores": 2},
-           "samples": {"a": [1e-3, 2e-3, 3e-3, 4e-3], "b": [2e-3, 2e-3, 2e-3, 2e-3]},
-           "medians": {"a": 2.5e-3, "b": 2e-3}, "ratios": {"a / b": 1.25}}
+    run = {
+        "command": "python -m benchmarks.prange_busy --json x.json",
+        "size": 64,
+        "vertices": 24,
+        "rounds": 4,
+        "setting": "one spinning process",
+        "state": STATE,
+        "machine": {"cpu": "Test CPU", "cores": 2},
+        "samples": {"a": [1e-3, 2e-3, 3e-3, 4e-3], "b": [2e-3, 2e-3, 2e-3, 2e-3]},
+        "medians": {"a": 2.5e-3, "b": 2e-3},
+        "ratios": {"a / b": 1.25},
+    }
     text = published_figures.prange_block(run, run["command"])
     assert text.startswith("`python -m benchmarks.prange_busy --json x.json`")
     assert "| a | 2.5 ms | 1.5 ms (60%) | 4 |" in text  # quartiles 1.75 and 3.25 ms
@@ -146,9 +177,25 @@ def test_a_pytest_benchmark_file_of_the_suite_records_load_and_command(tmp_path)
 
 
 def test_a_fresh_report_publishes_its_chart_caption():
-    report = run_table(parse_args(["--size", "48", "--vertices", "7", "--stages", "python,scanline",
-                                   "--no-peers", "--no-progress", "--repeats", "3", "--quick"]),
-                       getloadavg=lambda: (0.2, 0.3, 0.3), cpu_clock=time.perf_counter)
+    report = run_table(
+        parse_args(
+            [
+                "--size",
+                "48",
+                "--vertices",
+                "7",
+                "--stages",
+                "python,scanline",
+                "--no-peers",
+                "--no-progress",
+                "--repeats",
+                "3",
+                "--quick",
+            ]
+        ),
+        getloadavg=lambda: (0.2, 0.3, 0.3),
+        cpu_clock=time.perf_counter,
+    )
     performance = publish.block(report, "performance")
     assert "load 0.20 → 0.20" in performance and "speedups.png" in performance
     assert "speedups.png" not in publish.block(report, "readme")
@@ -157,17 +204,32 @@ def test_a_fresh_report_publishes_its_chart_caption():
 def test_publish_refuses_a_page_without_its_markers(tmp_path):
     page = tmp_path / "page.md"
     with pytest.raises(ValueError, match="has no <!-- bench-batches: begin -->"):
-        publish.rewrite("no markers here", "<!-- bench-batches: begin -->\nx\n<!-- bench-batches: end -->",
-                        Path(page))
+        publish.rewrite("no markers here", "<!-- bench-batches: begin -->\nx\n<!-- bench-batches: end -->", Path(page))
 
 
 @needs_device
 def test_the_gpu_checks_json_names_its_machine_date_commit_and_load(tmp_path):
     # A GPU figure may be published only from a file that says where it ran.
     report_path = tmp_path / "gpu.json"
-    done = subprocess.run([sys.executable, "-m", "polymask.bench.gpu", "--sizes", "32", "--repeats", "1",
-                           "--overhead-repeats", "2", "--json", str(report_path)],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "polymask.bench.gpu",
+            "--sizes",
+            "32",
+            "--repeats",
+            "1",
+            "--overhead-repeats",
+            "2",
+            "--json",
+            str(report_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(report_path.read_text())
     assert report["machine"]["cpu"] and report["machine"]["opencl_device"]

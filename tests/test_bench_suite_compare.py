@@ -1,4 +1,5 @@
 """``polymask bench --compare`` on pytest-benchmark JSON files: rows matched by group and name."""
+
 import copy
 import json
 import subprocess
@@ -17,8 +18,16 @@ def _benchmark(group, name, samples, keep_samples=True):
     stats = {"median": float(np.median(samples)), "mean": float(np.mean(samples)), "rounds": len(samples)}
     if keep_samples:
         stats["data"] = [float(sample) for sample in samples]
-    return {"group": group, "name": name, "fullname": f"benchmarks/test_x.py::{name}", "params": None,
-            "param": None, "extra_info": {}, "options": {}, "stats": stats}
+    return {
+        "group": group,
+        "name": name,
+        "fullname": f"benchmarks/test_x.py::{name}",
+        "params": None,
+        "param": None,
+        "extra_info": {},
+        "options": {},
+        "stats": stats,
+    }
 
 
 def synthetic_suites(keep_samples=True):
@@ -32,20 +41,46 @@ def synthetic_suites(keep_samples=True):
     def noisy(scale, count=15):
         return scale * (1 + 0.02 * rng.standard_normal(count))
 
-    factors = {("small", "test_mask[polymask]"): 0.5, ("large", "test_mask[polymask]"): 2.0,
-               ("small", "test_mask[opencv]"): 1.0, (None, "test_floor"): 1.0}
-    machine = {"node": "a", "cpu": {"brand_raw": "Test CPU A", "count": 2}, "python_version": "3.11.7",
-               "python_implementation": "CPython", "system": "Linux", "release": "6.1", "machine": "x86_64"}
-    state = {"date": "2026-01-01T00:00:00+00:00", "polymask": "0.1.0", "commit": "a" * 40, "dirty": False,
-             "load_before": 0.2, "load_after": 0.3, "cores": 2, "cpu_share": None, "busy": []}
-    before = {"machine_info": machine, "commit_info": {"id": "a" * 40, "dirty": False},
-              "datetime": "2026-01-01T00:00:00", "version": "5.3.1", "polymask_state": state,
-              "benchmarks": [_benchmark(group, name, noisy(1e-3), keep_samples) for group, name in factors]}
+    factors = {
+        ("small", "test_mask[polymask]"): 0.5,
+        ("large", "test_mask[polymask]"): 2.0,
+        ("small", "test_mask[opencv]"): 1.0,
+        (None, "test_floor"): 1.0,
+    }
+    machine = {
+        "node": "a",
+        "cpu": {"brand_raw": "Test CPU A", "count": 2},
+        "python_version": "3.11.7",
+        "python_implementation": "CPython",
+        "system": "Linux",
+        "release": "6.1",
+        "machine": "x86_64",
+    }
+    state = {
+        "date": "2026-01-01T00:00:00+00:00",
+        "polymask": "0.1.0",
+        "commit": "a" * 40,
+        "dirty": False,
+        "load_before": 0.2,
+        "load_after": 0.3,
+        "cores": 2,
+        "cpu_share": None,
+        "busy": [],
+    }
+    before = {
+        "machine_info": machine,
+        "commit_info": {"id": "a" * 40, "dirty": False},
+        "datetime": "2026-01-01T00:00:00",
+        "version": "5.3.1",
+        "polymask_state": state,
+        "benchmarks": [_benchmark(group, name, noisy(1e-3), keep_samples) for group, name in factors],
+    }
     after = copy.deepcopy(before)
     after["machine_info"]["cpu"]["brand_raw"] = "Test CPU B"
     after["commit_info"]["id"] = "b" * 40
-    after["benchmarks"] = [_benchmark(group, name, noisy(1e-3 * factor), keep_samples)
-                           for (group, name), factor in factors.items()]
+    after["benchmarks"] = [
+        _benchmark(group, name, noisy(1e-3 * factor), keep_samples) for (group, name), factor in factors.items()
+    ]
     return before, after
 
 
@@ -111,25 +146,44 @@ def test_rows_in_one_run_only_are_listed_and_busy_runs_named(tmp_path, capsys):
     assert "after was measured on a busy machine (the load average reached 9.0" in out
 
 
-@pytest.mark.parametrize("first, second, message", [
-    ("suite", "bench", "before.json is a pytest-benchmark file and {tmp}/after.json a bench file; compare two"),
-    ("bench", "suite", "before.json is a bench file and {tmp}/after.json a pytest-benchmark file; compare two"),
-    ("suite", '{"parameter": "size", "series": {}}', "after.json is a polymask bench --sweep file"),
-    ("suite", "[1, 2]", "is neither a polymask bench --json table ('problem' and 'rows') nor a pytest-benchmark "
-                        "JSON file (a 'benchmarks' list); found a JSON list"),
-    ("suite", '{"rows": 3}', "found an object with keys ['rows']"),
-    ("suite", '{"benchmarks": [{"name": "x"}]}', "benchmark 0 is not in pytest-benchmark's layout"),
-    ("suite", '{"benchmarks": [{"name": "x", "stats": {"median": 0}}]}', "median must be a positive number"),
-    ("suite", '{"benchmarks": [{"name": "x", "stats": {"median": 1, "data": [1, "a"]}}]}',
-     "samples must be a positive number of seconds, got 'a'"),
-    ("suite", '{"benchmarks": [{"name": "x", "group": 3, "stats": {"median": 1}}]}',
-     "'group' must be a string or null, got int"),
-    ("suite", '{"benchmarks": [{"name": "x", "stats": {"median": 1}}, {"name": "x", "stats": {"median": 2}}]}',
-     "benchmark 0 repeats group '(no group)' and name 'x' without a 'fullname' to tell them apart"),
-    ("suite", '{"benchmarks": [{"name": "x", "fullname": "a::x", "stats": {"median": 1}}, '
-              '{"name": "x", "fullname": "a::x", "stats": {"median": 2}}]}',
-     "benchmark 1 repeats group '(no group)' and name 'a::x'; rows are matched by both"),
-])
+@pytest.mark.parametrize(
+    "first, second, message",
+    [
+        ("suite", "bench", "before.json is a pytest-benchmark file and {tmp}/after.json a bench file; compare two"),
+        ("bench", "suite", "before.json is a bench file and {tmp}/after.json a pytest-benchmark file; compare two"),
+        ("suite", '{"parameter": "size", "series": {}}', "after.json is a polymask bench --sweep file"),
+        (
+            "suite",
+            "[1, 2]",
+            "is neither a polymask bench --json table ('problem' and 'rows') nor a pytest-benchmark "
+            "JSON file (a 'benchmarks' list); found a JSON list",
+        ),
+        ("suite", '{"rows": 3}', "found an object with keys ['rows']"),
+        ("suite", '{"benchmarks": [{"name": "x"}]}', "benchmark 0 is not in pytest-benchmark's layout"),
+        ("suite", '{"benchmarks": [{"name": "x", "stats": {"median": 0}}]}', "median must be a positive number"),
+        (
+            "suite",
+            '{"benchmarks": [{"name": "x", "stats": {"median": 1, "data": [1, "a"]}}]}',
+            "samples must be a positive number of seconds, got 'a'",
+        ),
+        (
+            "suite",
+            '{"benchmarks": [{"name": "x", "group": 3, "stats": {"median": 1}}]}',
+            "'group' must be a string or null, got int",
+        ),
+        (
+            "suite",
+            '{"benchmarks": [{"name": "x", "stats": {"median": 1}}, {"name": "x", "stats": {"median": 2}}]}',
+            "benchmark 0 repeats group '(no group)' and name 'x' without a 'fullname' to tell them apart",
+        ),
+        (
+            "suite",
+            '{"benchmarks": [{"name": "x", "fullname": "a::x", "stats": {"median": 1}}, '
+            '{"name": "x", "fullname": "a::x", "stats": {"median": 2}}]}',
+            "benchmark 1 repeats group '(no group)' and name 'a::x'; rows are matched by both",
+        ),
+    ],
+)
 def test_mixed_and_unknown_files_are_refused_by_name(tmp_path, capsys, first, second, message):
     documents = {"suite": synthetic_suites()[0], "bench": synthetic_bench_pair()[0]}
     status, out, err = run_compare(tmp_path, capsys, documents.get(first, first), documents.get(second, second))
@@ -159,7 +213,7 @@ def test_a_bootstrap_of_very_many_samples_stays_bounded_and_right():
     assert low < 1.2 < high and low > 1.1 and abs(ratio - 1.2) < 0.01
 
 
-BENCHMARK_FILE = textwrap.dedent('''
+BENCHMARK_FILE = textwrap.dedent("""
     import time
     import pytest
 
@@ -167,18 +221,42 @@ BENCHMARK_FILE = textwrap.dedent('''
     @pytest.mark.parametrize("seconds", [0.001, 0.002])
     def test_sleep(benchmark, seconds):
         benchmark.pedantic(time.sleep, args=(seconds,), rounds=5, iterations=1)
-''')
+""")
 
 
 def test_two_real_pytest_benchmark_runs_compare(tmp_path):
     # The layout pytest-benchmark writes, not only the synthetic one above.
     (tmp_path / "test_sleeps.py").write_text(BENCHMARK_FILE)
     for name in ("first", "second"):
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--benchmark-only",
-                        f"--benchmark-json={tmp_path / name}.json", str(tmp_path / "test_sleeps.py")],
-                       cwd=tmp_path, check=True, capture_output=True)
-    done = subprocess.run([sys.executable, "-m", "polymask.bench", "--compare", str(tmp_path / "first.json"),
-                           str(tmp_path / "second.json")], capture_output=True, text=True, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--benchmark-only",
+                f"--benchmark-json={tmp_path / name}.json",
+                str(tmp_path / "test_sleeps.py"),
+            ],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+        )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "polymask.bench",
+            "--compare",
+            str(tmp_path / "first.json"),
+            str(tmp_path / "second.json"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     rows = tables(done.stdout)
     assert set(rows) == {("sleeps", "test_sleep[0.001]"), ("sleeps", "test_sleep[0.002]")}
     assert all(cells[-1] in ("faster", "slower", "no detectable change") for cells in rows.values())

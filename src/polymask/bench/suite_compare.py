@@ -12,6 +12,7 @@ both sides a row gets the same bootstrap verdict as bench's own tables
 (``polymask.bench.compare.verdict``); without them only the medians are
 compared, and the table says so instead of guessing.
 """
+
 from __future__ import annotations
 
 import math
@@ -35,9 +36,16 @@ class SuiteRow(TypedDict):
 
 
 #: pytest-benchmark's machine_info fields whose difference the comparison names.
-MACHINE_FIELDS = (("cpu", ("cpu", "brand_raw")), ("cores", ("cpu", "count")), ("node", ("node",)),
-                  ("python", ("python_version",)), ("implementation", ("python_implementation",)),
-                  ("system", ("system",)), ("release", ("release",)), ("machine", ("machine",)))
+MACHINE_FIELDS = (
+    ("cpu", ("cpu", "brand_raw")),
+    ("cores", ("cpu", "count")),
+    ("node", ("node",)),
+    ("python", ("python_version",)),
+    ("implementation", ("python_implementation",)),
+    ("system", ("system",)),
+    ("release", ("release",)),
+    ("machine", ("machine",)),
+)
 NO_GROUP = "(no group)"
 
 
@@ -59,10 +67,14 @@ def suite_rows(document: object, path: FilePath) -> dict[tuple[str, str], SuiteR
     full_names: list[object] = []
     for index, entry in enumerate(document["benchmarks"]):
         where = f"{path}: benchmark {index}"
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) \
-                or not isinstance(entry.get("stats"), dict):
-            raise ValueError(f"{where} is not in pytest-benchmark's layout (expected an object with "
-                             "'name' and 'stats')")
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("name"), str)
+            or not isinstance(entry.get("stats"), dict)
+        ):
+            raise ValueError(
+                f"{where} is not in pytest-benchmark's layout (expected an object with 'name' and 'stats')"
+            )
         group = entry.get("group")
         if group is not None and not isinstance(group, str):
             raise ValueError(f"{where}: 'group' must be a string or null, got {type(group).__name__}")
@@ -79,12 +91,16 @@ def suite_rows(document: object, path: FilePath) -> dict[tuple[str, str], SuiteR
     for index, (row, full_name) in enumerate(zip(found, full_names)):
         if repeated[row["group"], row["name"]] > 1:
             if not isinstance(full_name, str):
-                raise ValueError(f"{path}: benchmark {index} repeats group {row['group']!r} and name "
-                                 f"{row['name']!r} without a 'fullname' to tell them apart")
+                raise ValueError(
+                    f"{path}: benchmark {index} repeats group {row['group']!r} and name "
+                    f"{row['name']!r} without a 'fullname' to tell them apart"
+                )
             row["name"] = full_name
         if (row["group"], row["name"]) in rows:
-            raise ValueError(f"{path}: benchmark {index} repeats group {row['group']!r} and name {row['name']!r}; "
-                             "rows are matched by both")
+            raise ValueError(
+                f"{path}: benchmark {index} repeats group {row['group']!r} and name {row['name']!r}; "
+                "rows are matched by both"
+            )
         rows[row["group"], row["name"]] = row
     return rows
 
@@ -111,8 +127,9 @@ def differences(before: dict[str, object], after: dict[str, object]) -> list[str
     for name, document in (("before", before), ("after", after)):
         busy = _lookup(document, ("polymask_state", "busy"))
         if isinstance(busy, list) and busy:
-            lines.append(f"- {name} was measured on a busy machine ({'; '.join(map(str, busy))}): "
-                         "its figures are unreliable")
+            lines.append(
+                f"- {name} was measured on a busy machine ({'; '.join(map(str, busy))}): its figures are unreliable"
+            )
         elif busy is None:
             lines.append(f"- {name}: no load recorded (a run outside polymask's benchmarks/ suite)")
     return lines or ["- nothing but the time of the run: same machine and commit"]
@@ -125,30 +142,47 @@ def _row_line(old: SuiteRow, new: SuiteRow) -> str:
     else:
         _, low, high, word = verdict(old["samples"], new["samples"])
         interval = "—" if low is None or high is None else f"{low:.3f}–{high:.3f}"
-    return (f"| {old['name']} | {format_seconds(old['median'])} | {format_seconds(new['median'])} | "
-            f"{ratio:.3f} | {interval} | {word} |")
+    return (
+        f"| {old['name']} | {format_seconds(old['median'])} | {format_seconds(new['median'])} | "
+        f"{ratio:.3f} | {interval} | {word} |"
+    )
 
 
 def compare_suites(before: object, after: object, names: tuple[FilePath, FilePath]) -> str:
     """The comparison of two pytest-benchmark documents as markdown, one table per group."""
     old_rows, new_rows = suite_rows(before, names[0]), suite_rows(after, names[1])
     assert isinstance(before, dict) and isinstance(after, dict)  # suite_rows checked both
-    lines = [f"## polymask bench --compare {names[0]} {names[1]} (pytest-benchmark files)", "",
-             "What differs between the two runs:", *differences(before, after)]
+    lines = [
+        f"## polymask bench --compare {names[0]} {names[1]} (pytest-benchmark files)",
+        "",
+        "What differs between the two runs:",
+        *differences(before, after),
+    ]
     for label, rows in (("before", old_rows), ("after", new_rows)):
         if any(row["samples"] is None for row in rows.values()):
-            lines.append(f"- {label} kept no samples (pytest-benchmark writes them to --benchmark-json files, "
-                         "and to --benchmark-save files only with --benchmark-save-data): its rows are "
-                         "compared by their medians, without a verdict")
-    lines += ["", "Rows are matched by group and name. ratio: after's median over before's (below 1: after is "
-                  "faster); interval: its 95% bootstrap interval from the samples; the verdict is \"faster\" or "
-                  "\"slower\" only when the interval excludes 1."]
+            lines.append(
+                f"- {label} kept no samples (pytest-benchmark writes them to --benchmark-json files, "
+                "and to --benchmark-save files only with --benchmark-save-data): its rows are "
+                "compared by their medians, without a verdict"
+            )
+    lines += [
+        "",
+        "Rows are matched by group and name. ratio: after's median over before's (below 1: after is "
+        'faster); interval: its 95% bootstrap interval from the samples; the verdict is "faster" or '
+        '"slower" only when the interval excludes 1.',
+    ]
     groups = sorted({row["group"] for key, row in old_rows.items() if key in new_rows})
     for group in groups:
-        lines += ["", f"### {group}", "", "| benchmark | before | after | ratio | 95% interval | verdict |",
-                  "|---|---:|---:|---:|---:|---|"]
-        lines += [_row_line(old, new_rows[key]) for key, old in old_rows.items()
-                  if key in new_rows and old["group"] == group]
+        lines += [
+            "",
+            f"### {group}",
+            "",
+            "| benchmark | before | after | ratio | 95% interval | verdict |",
+            "|---|---:|---:|---:|---:|---|",
+        ]
+        lines += [
+            _row_line(old, new_rows[key]) for key, old in old_rows.items() if key in new_rows and old["group"] == group
+        ]
     unmatched = sorted(set(old_rows) ^ set(new_rows))
     if unmatched:
         lines += ["", "Not timed in both runs: " + ", ".join(f"{name} ({group})" for group, name in unmatched) + "."]
