@@ -16,7 +16,6 @@ the other blocks are ``benchmarks.published_figures``'.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,7 +108,7 @@ FIGURES = {
     "sweep-vertices": Figure(
         "bench-sweep-vertices.json", SWEEP_COMMAND,
         lambda sweep: published_figures.sweep_block(sweep, SWEEP_COMMAND),
-        ("sweep-vertices.png", plot_sweep)),  # type: ignore[arg-type]  # a Sweep is a dict
+        ("sweep-vertices.png", plot_sweep)),
     "prange-busy": Figure(
         "bench-prange-busy.json", "python -m benchmarks.prange_busy --json docs/bench-prange-busy.json",
         lambda run: published_figures.prange_block(run, run["command"])),
@@ -154,7 +153,7 @@ def draw_charts(report: Report) -> None:
     for figure in FIGURES.values():
         if figure.chart is not None:
             name, draw = figure.chart
-            draw(json.loads((DOCS / figure.data).read_text(encoding="utf-8")), DOCS / name)
+            draw(read_document(DOCS / figure.data), DOCS / name)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from polymask.bench.report import format_seconds, sweep_markdown
 from polymask.bench.state import describe
 
@@ -61,19 +63,10 @@ def prange_block(run: Document, command: str) -> str:
 
 
 def _iqr(samples: Sequence[float], median: float) -> str:
-    ordered = sorted(samples)
-    if len(ordered) < 2:
+    if len(samples) < 2:
         return "—"
-    q1, q3 = (_quantile(ordered, share) for share in (0.25, 0.75))
+    q1, q3 = np.percentile(samples, [25, 75])
     return f"{format_seconds(q3 - q1) if q3 > q1 else '0'} ({(q3 - q1) / median:.0%})"
-
-
-def _quantile(ordered: Sequence[float], share: float) -> float:
-    """Linear interpolation between order statistics (NumPy's default)."""
-    position = share * (len(ordered) - 1)
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
 def suite_header(document: Document) -> list[str]:
