@@ -12,6 +12,7 @@ import matplotlib.axes
 import pytest
 
 from benchmarks import publish, published_figures
+from polymask.bench import main as bench_main
 from polymask.bench import parse_args, run_table
 from polymask.bench.report import plot_speedups, provenance
 from tests._opencl_support import needs_device
@@ -235,3 +236,36 @@ def test_the_gpu_checks_json_names_its_machine_date_commit_and_load(tmp_path):
     assert report["machine"]["cpu"] and report["machine"]["opencl_device"]
     state = report["state"]
     assert state["date"] and state["commit"] and state["load_before"] is not None and state["load_after"] is not None
+
+
+def test_from_json_of_a_suite_file_prints_its_date_commit_load_and_command(tmp_path, capsys):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(_suite(["the load average reached 9.0 on 2 usable core(s)"])))
+    assert bench_main(["--from-json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "- **The machine was busy: these figures are unreliable** (the load average reached 9.0" in out
+    assert "- measured 2026-03-04T05:06:07+00:00 (UTC), polymask 0.1.0, commit c0ffeec0ffee" in out
+    assert "- command: `pytest benchmarks/x.py`" in out and "### coco-1000" in out
+    document = _suite()
+    del document["polymask_state"]
+    path.write_text(json.dumps(document))
+    assert bench_main(["--from-json", str(path)]) == 0
+    assert "- date, commit and load: not recorded" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "state, message",
+    [
+        ([1], "polymask_state must be a JSON object, got list"),
+        ({**STATE, "cores": "two"}, "'cores' must be int, got 'two'"),
+        ({**STATE, "cores": True}, "'cores' must be int, got True"),
+        ({key: value for key, value in STATE.items() if key != "date"}, "'date' must be str, got 'nothing'"),
+        ({**STATE, "busy": [3]}, "'busy' must be a list of strings"),
+    ],
+)
+def test_from_json_refuses_a_malformed_state_by_name(tmp_path, capsys, state, message):
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({**_suite(), "polymask_state": state}))
+    assert bench_main(["--from-json", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
