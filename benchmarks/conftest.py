@@ -12,13 +12,30 @@ timed call (``pytest.mark.benchmark(group=...)`` or ``benchmark.group =
 ...``).  pytest-benchmark copies the group into the row when the timing
 ends, so one set afterwards is lost; a benchmark whose row has no group
 fails here, at teardown, timed or not.
+
+A ``--benchmark-json`` file also gets ``polymask_state``: the UTC date,
+polymask's version and commit, and the load average before and after the
+session (``polymask.bench.state``), so a published figure carries the
+machine's load beside pytest-benchmark's own machine and commit info.
 """
+import shlex
+
 import pytest
+
+from polymask.bench.machine import usable_cores
+from polymask.bench.state import finish_state, start_state
 
 
 def pytest_configure(config):
     # Read by the test modules' parametrization (tiny grids when disabled).
     config.polymask_fast_mode = bool(config.getoption("benchmark_disable", False))
+    config.polymask_state = start_state(usable_cores())
+
+
+def pytest_benchmark_update_json(config, benchmarks, output_json):
+    # No CPU share: pytest-benchmark times wall clock only, so the busy verdict rests on the load.
+    output_json["polymask_state"] = finish_state(dict(config.polymask_state), cpu_share=None)
+    output_json["polymask_command"] = shlex.join(["pytest", *config.invocation_params.args])
 
 
 def ungrouped(fixture) -> str | None:

@@ -20,19 +20,28 @@ one core busy, ``cython_prange`` at 2 threads takes at most 0.85x its
     python -m benchmarks.prange_busy                 # 41 rounds, 1024x1024, one core busy
     python -m benchmarks.prange_busy --idle          # the same without the spinning process
     python -m benchmarks.prange_busy --quick         # 256x256, 3 rounds: a smoke run
+    python -m benchmarks.prange_busy --json F.json   # also keep every sample, the machine and its load
+
+docs/performance.md's table of these runs is written from such files by
+``python -m benchmarks.publish``.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
+import shlex
 import statistics
+import sys
 import time
 
 import numpy as np
 
 import polymask
 from benchmarks.threads_default import busy_cpus
+from polymask.bench.machine import machine_info, usable_cores
+from polymask.bench.state import finish_state, start_state
 from polymask.course import stages
 from polymask.course.problems import standard_problem
 
@@ -56,8 +65,24 @@ def contenders() -> dict:
     return found
 
 
-def measure(size: int, rounds: int) -> dict[str, float]:
-    """Median seconds of each contender over `rounds` rounds, the order rotating each round."""
+#: The ratios the lessons quote: (label, numerator, denominator).
+RATIOS = (("cython_prange 2 threads / 1 thread", "cython_prange, 2 threads", "cython_prange, 1 thread"),
+          ("cython_prange unplaced 2 threads / 1 thread", "cython_prange unplaced, 2 threads",
+           "cython_prange, 1 thread"),
+          ("cython_prange static 2 threads / dynamic 1 thread", "cython_prange static, 2 threads",
+           "cython_prange, 1 thread"),
+          ("numba 2 threads / 1 thread", "numba, 2 threads", "numba, 1 thread"),
+          ("cython_prange 2 threads / cython_class", "cython_prange, 2 threads", "cython_class"))
+
+
+def ratios(medians: dict[str, float]) -> dict[str, float]:
+    """Each quoted ratio of medians whose two contenders ran."""
+    return {label: medians[top] / medians[bottom] for label, top, bottom in RATIOS
+            if top in medians and bottom in medians}
+
+
+def measure(size: int, rounds: int) -> dict[str, list[float]]:
+    """Every sample (seconds) of each contender over `rounds` rounds, the order rotating each round."""
     vertices, shape = standard_problem(size)
     expected = polymask.mask(vertices, shape)
     calls = contenders()
@@ -71,22 +96,14 @@ def measure(size: int, rounds: int) -> dict[str, float]:
             start = time.perf_counter()
             calls[name](vertices, shape)
             seconds[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in seconds.items()}
+    return seconds
 
 
 def report(medians: dict[str, float]) -> str:
     lines = ["| contender | median (ms) |", "|---|---:|"]
     lines += [f"| {name} | {value * 1e3:.2f} |" for name, value in medians.items()]
-    ratios = [("cython_prange 2 threads / 1 thread", "cython_prange, 2 threads", "cython_prange, 1 thread"),
-              ("cython_prange unplaced 2 threads / 1 thread", "cython_prange unplaced, 2 threads",
-               "cython_prange, 1 thread"),
-              ("cython_prange static 2 threads / dynamic 1 thread", "cython_prange static, 2 threads",
-               "cython_prange, 1 thread"),
-              ("numba 2 threads / 1 thread", "numba, 2 threads", "numba, 1 thread"),
-              ("cython_prange 2 threads / cython_class", "cython_prange, 2 threads", "cython_class")]
     lines.append("")
-    lines += [f"{label}: {medians[top] / medians[bottom]:.2f}" for label, top, bottom in ratios
-              if top in medians and bottom in medians]
+    lines += [f"{label}: {value:.2f}" for label, value in ratios(medians).items()]
     return "\n".join(lines)
 
 
@@ -96,6 +113,7 @@ def main(argv=None) -> dict[str, float]:
     parser.add_argument("--size", type=int, default=1024, help="image side (default 1024, the course's)")
     parser.add_argument("--idle", action="store_true", help="no spinning process: the machine as it is")
     parser.add_argument("--quick", action="store_true", help="256x256 and 3 rounds: a smoke run")
+    parser.add_argument("--json", metavar="FILE", help="also write every sample, the machine and its load")
     args = parser.parse_args(argv)
     rounds, size = (3, 256) if args.quick else (args.rounds, args.size)
     if rounds < 1:
@@ -103,9 +121,19 @@ def main(argv=None) -> dict[str, float]:
     setting = "the machine as it is" if args.idle else "one spinning process"
     print(f"polymask {polymask.__version__}, {len(os.sched_getaffinity(0))} CPUs, {size}x{size}, "
           f"24 vertices, {rounds} rounds, {setting}")
+    state = start_state(usable_cores())
     with contextlib.nullcontext() if args.idle else busy_cpus(1):
-        medians = measure(size, rounds)
+        samples = measure(size, rounds)
+    medians = {name: statistics.median(values) for name, values in samples.items()}
     print(report(medians))
+    if args.json:
+        # The load recorded includes this run's own spinning process (about 1).
+        command = shlex.join(["python", "-m", "benchmarks.prange_busy", *(sys.argv[1:] if argv is None else argv)])
+        record = {"command": command, "size": size, "vertices": 24, "rounds": rounds, "setting": setting,
+                  "state": finish_state(state, cpu_share=None), "machine": machine_info(),
+                  "samples": samples, "medians": medians, "ratios": ratios(medians)}
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(record, handle, indent=2)
     return medians
 
 

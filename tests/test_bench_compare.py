@@ -98,7 +98,7 @@ def test_compare_from_the_command_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("content, message", [
-    ('{"benchmarks": []}', "is not a polymask bench --json table"),
+    ('{"benchmarks": []}', "is a bench file and"),
     ('{"problem": {}, "machine": {}, "rows": [{"id": "x"}]}', "row 0 is not a bench row"),
     ('{"problem": {}, "machine": {}, "rows": [{"kind": "stage", "id": "x", "title": "x", "seconds": -1}]}',
      "row 0's seconds must be a positive number, got -1"),

@@ -5,7 +5,7 @@
     polymask bench --json r.json --csv r.csv --plot r.png
     polymask bench --sweep size --plot sweep.png
     polymask bench --from-json run.json     (a --json file, or a pytest-benchmark file)
-    polymask bench --compare before.json after.json
+    polymask bench --compare before.json after.json     (two --json files, or two pytest-benchmark files)
 
 Every available stage runs on the course's problem (1024x1024, 24 random
 vertices, fixed seed); the table shows this machine's median time and the
@@ -62,7 +62,8 @@ def parse_args(argv: Sequence[str] | None) -> BenchOptions:
     parser.add_argument("--from-json", metavar="FILE",
                         help="print the table from a --json file or a pytest-benchmark JSON file")
     parser.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"),
-                        help="compare two --json files row by row: ratio, verdict and what differs")
+                        help="compare two --json files, or two pytest-benchmark JSON files, row by row: "
+                             "ratio, verdict and what differs")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv, namespace=BenchOptions())
     _check_ranges(parser, args)

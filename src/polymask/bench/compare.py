@@ -8,6 +8,10 @@ lies above 1, and "no detectable change" otherwise; rows with fewer than
 three samples on either side say so instead of guessing.  Above the table,
 every way the two runs differ (machine, software, problem, commit, load)
 is listed, since a ratio across machines measures the machines too.
+
+Two pytest-benchmark JSON files are compared the same way, row by row
+(``polymask.bench.suite_compare``); a bench table and a pytest-benchmark
+file are refused together, since their rows name different things.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from polymask.bench.from_json import bench_report, read_document
+from polymask.bench.from_json import bench_report, is_bench_report, read_document
 from polymask.bench.records import FilePath, Report, Row
 from polymask.bench.report import format_seconds
 
@@ -24,6 +28,9 @@ MIN_SAMPLES = 3
 #: Bootstrap resamples and the interval's confidence.
 RESAMPLES = 4000
 CONFIDENCE = 0.95
+#: Most samples a side brings to the bootstrap: pytest-benchmark keeps up to
+#: millions of rounds, and resampling them all would need gigabytes.
+MAX_BOOTSTRAP_SAMPLES = 1000
 #: Machine and run fields whose difference the comparison names, with their labels.
 MACHINE_FIELDS = ("cpu", "cores", "threads", "openmp", "compiler", "python", "numpy", "cython", "polymask",
                   "opencl_device", "platform")
@@ -31,9 +38,15 @@ PROBLEM_FIELDS = ("rows", "cols", "vertices", "seed", "repeats", "slow_repeats",
 
 
 def ratio_interval(before: Sequence[float], after: Sequence[float], seed: int = 0) -> tuple[float, float, float]:
-    """(ratio of medians after/before, low, high): the ratio and its bootstrap interval."""
+    """(ratio of medians after/before, low, high): the ratio and its bootstrap interval.
+
+    A side with more than MAX_BOOTSTRAP_SAMPLES samples is resampled from
+    every k-th of them, in the order taken: the interval can only come out
+    wider for it, never narrower.  The ratio itself uses every sample.
+    """
     first, second = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
     ratio = float(np.median(second) / np.median(first))
+    first, second = (side[::-(-side.size // MAX_BOOTSTRAP_SAMPLES)] for side in (first, second))
     rng = np.random.default_rng(seed)
     medians_before = np.median(first[rng.integers(0, first.size, (RESAMPLES, first.size))], axis=1)
     medians_after = np.median(second[rng.integers(0, second.size, (RESAMPLES, second.size))], axis=1)
@@ -112,7 +125,33 @@ def compare(before: Report, after: Report, names: tuple[str, str] = ("before", "
     return "\n".join(lines) + "\n"
 
 
+def file_kind(document: object, path: FilePath) -> str:
+    """"bench" or "pytest-benchmark": which kind of file `document` is; ValueError for anything else."""
+    if is_bench_report(document):
+        return "bench"
+    if isinstance(document, dict) and isinstance(document.get("benchmarks"), list):
+        return "pytest-benchmark"
+    if isinstance(document, dict) and "series" in document:
+        raise ValueError(f"{path} is a polymask bench --sweep file; a sweep cannot be compared")
+    found = f"an object with keys {sorted(document)[:8]}" if isinstance(document, dict) else \
+        f"a JSON {type(document).__name__}"
+    raise ValueError(f"{path} is neither a polymask bench --json table ('problem' and 'rows') nor a "
+                     f"pytest-benchmark JSON file (a 'benchmarks' list); found {found}")
+
+
 def compare_files(before: FilePath, after: FilePath) -> str:
-    """Read two ``polymask bench --json`` files and compare them (ValueError / OSError on a bad file)."""
-    reports = [bench_report(read_document(path), path) for path in (before, after)]
+    """Read two ``polymask bench --json`` files, or two pytest-benchmark files, and compare them.
+
+    ValueError / OSError on a bad file, and on one file of each kind.
+    """
+    documents = [read_document(path) for path in (before, after)]
+    kinds = [file_kind(document, path) for document, path in zip(documents, (before, after))]
+    if kinds[0] != kinds[1]:
+        raise ValueError(f"{before} is a {kinds[0]} file and {after} a {kinds[1]} file; compare two polymask "
+                         "bench --json tables or two pytest-benchmark files")
+    if kinds[0] == "pytest-benchmark":
+        from polymask.bench.suite_compare import compare_suites
+
+        return compare_suites(documents[0], documents[1], (before, after))
+    reports = [bench_report(document, path) for document, path in zip(documents, (before, after))]
     return compare(reports[0], reports[1], (str(before), str(after)))

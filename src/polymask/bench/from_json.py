@@ -25,6 +25,7 @@ from typing import TypedDict
 
 from polymask.bench.records import FilePath, Report
 from polymask.bench.report import format_ratio, format_seconds, markdown
+from polymask.bench.state import checked_state, describe
 from polymask.course import peers as peer_registry
 from polymask.course import stages as stage_registry
 
@@ -179,8 +180,19 @@ def table_from_json(path: FilePath) -> str:
     return table_from_pytest_benchmark(path, document)
 
 
+def suite_state(document: object, path: FilePath) -> list[str]:
+    """The header lines of a pytest-benchmark file: the date, commit and load benchmarks/ records."""
+    if not isinstance(document, dict) or "polymask_state" not in document:
+        return ["- date, commit and load: not recorded (a file written outside polymask's benchmarks/)"]
+    lines = describe(checked_state(document["polymask_state"], f"{path}: polymask_state"))
+    command = document.get("polymask_command")
+    return lines + ([f"- command: `{command}`"] if isinstance(command, str) else [])
+
+
 def table_from_pytest_benchmark(path: FilePath, document: object = None) -> str:
-    lines = [f"## polymask bench --from-json {path}", ""]
+    if document is None:
+        document = read_document(path)
+    lines = [f"## polymask bench --from-json {path}", "", *suite_state(document, path), ""]
     for group, rows in load_rows(path, document).items():
         python = next((r["seconds"] for r in rows if r["id"] == "python"), None)
         floor = next((r["seconds"] for r in rows if r["id"] == "floor"), None)

@@ -44,6 +44,9 @@ from numpy.typing import NDArray
 
 import polymask
 from polymask import opencl
+from polymask.bench.machine import machine_info, usable_cores
+from polymask.bench.records import MachineInfo
+from polymask.bench.state import RunState, finish_state, start_state
 from polymask.opencl.pinned import page_locked
 
 if TYPE_CHECKING:
@@ -111,10 +114,13 @@ class _GpuReportFields(TypedDict):
 
 
 class GpuReport(_GpuReportFields, total=False):
-    """What ``--json`` writes: the device, every case, and the warm 32x32 call's cost."""
+    """What ``--json`` writes: the device, every case, the warm 32x32 call's cost, and where it ran."""
 
     #: Microseconds per call, by what was called.
     warm_32x32_us: dict[str, float]
+    #: The host and the run's date, commit and load: a published GPU figure names them.
+    machine: MachineInfo
+    state: RunState
 
 FLOOR_SOURCE = """
 __kernel void pm_write_floor(__global uint4 *out, const ulong chunks)
@@ -337,7 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.repeats}", flush=True)
     print(HEADER)
     print("|" + "---|" * (HEADER.count("|") - 1))
+    state = start_state(usable_cores())
     report = run(args)
+    report["machine"] = machine_info()
+    report["state"] = finish_state(state, cpu_share=None)
     warm = report["warm_32x32_us"]
     bare = warm.pop("bare launch + blocking copy")
     print(f"\nwarm 32x32 call, us (medians of {args.overhead_repeats}, alternated): bare PyOpenCL launch + "

@@ -9,7 +9,7 @@ import csv
 import json
 
 from polymask.bench.records import FilePath, MachineInfo, Problem, Report, Row, Sweep
-from polymask.bench.state import describe
+from polymask.bench.state import RunState, describe
 from polymask.course.problems import STANDARD_SEED, STANDARD_SIZE, STANDARD_VERTICES
 
 #: The columns of a row, in CSV order (the samples themselves are in the JSON only).
@@ -182,7 +182,8 @@ def plot_speedups(report: Report, path: FilePath) -> None:
     axes.set_xticks(positions, labels, rotation=35, ha="right")
     axes.set_ylabel("speed-up over pure Python (log)")
     problem = report["problem"]
-    axes.set_title(f"polymask: {problem['rows']}x{problem['cols']}, {problem['vertices']} vertices", pad=48)
+    axes.set_title(f"polymask: {problem['rows']}x{problem['cols']}, {problem['vertices']} vertices\n"
+                   f"{provenance(report['machine'], report.get('state'), load_apart=True)}", pad=48, fontsize="medium")
     handles, names = axes.get_legend_handles_labels()
     # The legend would draw "this machine" like its first bar, hatched when that one was extrapolated.
     handles = [Patch(facecolor="#1f77b4") if name == here_label else handle for handle, name in zip(handles, names)]
@@ -235,11 +236,22 @@ def sweep_problem(sweep: Sweep) -> str:
     return f"over {sweep['parameter']}, {fixed.get(sweep['parameter'], '')}{seed}"
 
 
+def provenance(machine: MachineInfo, state: RunState | None, load_apart: bool = False) -> str:
+    """Where a chart's figures come from: machine, date, commit and load (on a line of its own if `load_apart`)."""
+    where = f"{machine.get('cpu', '?')}, {machine.get('cores', '?')} cores"
+    if state is None:
+        return f"{where}; date, commit and load not recorded"
+    commit = "no checkout" if state["commit"] is None else \
+        f"commit {state['commit'][:12]}{'+changes' if state['dirty'] else ''}"
+    loads = " → ".join("?" if load is None else f"{load:.2f}" for load in (state["load_before"], state["load_after"]))
+    busy = "; busy machine: unreliable" if state["busy"] else ""
+    return f"{where}; {state['date'][:16].replace('T', ' ')} UTC; {commit}{chr(10) if load_apart else '; '}" \
+        f"load {loads}{busy}"
+
+
 def sweep_title(sweep: Sweep) -> str:
-    """The chart's title: the problem, the machine and the date."""
-    date = sweep["state"]["date"][:10] if "state" in sweep else "date unknown"
-    busy = " (busy machine: unreliable)" if "state" in sweep and sweep["state"]["busy"] else ""
-    return f"polymask sweep {sweep_problem(sweep)}\n{sweep['machine'].get('cpu', '?')}, {date}{busy}"
+    """The chart's title: the problem, the machine, the date, the commit and the load."""
+    return f"polymask sweep {sweep_problem(sweep)}\n{provenance(sweep['machine'], sweep.get('state'), load_apart=True)}"
 
 
 def sweep_markdown(sweep: Sweep) -> str:

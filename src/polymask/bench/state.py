@@ -124,3 +124,24 @@ def describe(state: RunState) -> list[str]:
     lines.append(f"- measured {state['date']} (UTC), polymask {state['polymask']}, {source}; "
                  f"load average {loads} on {state['cores']} usable core(s){share}")
     return lines
+
+
+#: Each key of a RunState and the JSON types its value may have.
+_STATE_TYPES: dict[str, tuple[type, ...]] = {
+    "date": (str,), "polymask": (str,), "commit": (str, type(None)), "dirty": (bool, type(None)),
+    "load_before": (int, float, type(None)), "load_after": (int, float, type(None)), "cores": (int,),
+    "cpu_share": (int, float, type(None)), "busy": (list,)}
+
+
+def checked_state(value: object, where: str) -> RunState:
+    """`value` (a state read back from a JSON file) checked key by key; ValueError naming `where` otherwise."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be a JSON object, got {type(value).__name__}")
+    for key, types in _STATE_TYPES.items():
+        if not isinstance(value.get(key, ...), types) or (isinstance(value[key], bool) and bool not in types):
+            raise ValueError(f"{where}: {key!r} must be {' or '.join(t.__name__ for t in types)}, "
+                             f"got {value.get(key, 'nothing')!r}"[:200])
+    if not all(isinstance(reason, str) for reason in value["busy"]):
+        raise ValueError(f"{where}: 'busy' must be a list of strings")
+    state: RunState = value  # type: ignore[assignment]  # checked above, key by key
+    return state
