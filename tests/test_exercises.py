@@ -8,6 +8,7 @@ cheats and sloppy solutions it fails, test_exercise_cheats.py; its process
 hygiene and arguments, test_exercise_hygiene.py.  Each .pyx is compiled once
 per test session (tests/_exercise_support.py).
 """
+
 import importlib.util
 import shutil
 import textwrap
@@ -173,11 +174,15 @@ def test_hints_are_remembered_per_checkout(tmp_path, monkeypatch, capsys):
 
 
 def test_the_04_and_06_readmes_do_not_give_the_code_away():
-    prange_call = next(line.split(" in ", 1)[1].rstrip(":").strip()
-                       for line in solution_path(checker.get_exercise("06")).read_text().splitlines()
-                       if line.strip().startswith("for row in prange("))
-    for folder, code in (("04_wrap_cpp", "polygon.get().contains(col, row, FillRule.even_odd)"),
-                         ("06_prange", prange_call)):
+    prange_call = next(
+        line.split(" in ", 1)[1].rstrip(":").strip()
+        for line in solution_path(checker.get_exercise("06")).read_text().splitlines()
+        if line.strip().startswith("for row in prange(")
+    )
+    for folder, code in (
+        ("04_wrap_cpp", "polygon.get().contains(col, row, FillRule.even_odd)"),
+        ("06_prange", prange_call),
+    ):
         readme = (EXERCISES_DIR / folder / "README.md").read_text()
         before_hints = readme.split("## Hints")[0]
         assert code not in before_hints, f"{folder}/README.md gives the answer before the hints"
