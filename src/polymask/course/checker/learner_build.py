@@ -19,8 +19,7 @@ and judges the module it finds by what that module is:
   without it, the module does not even load.
 * **Threads run.**  Then the module goes through exercise 06's checks: the
   cases, and the thread check that reads from ``/proc`` how two threads
-  shared the rows (an unoptimised build uses far more CPU per mask than the
-  serial stage and fails there too).
+  shared the rows.
 
 The build is cached by the content of the two files, like a ``.pyx`` build.
 """
