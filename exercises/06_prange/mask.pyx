@@ -39,12 +39,11 @@ cdef int openmp_team(int threads):
 
 def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     """The mask of `vertices` ((N, 2) float64) on an image of `shape`, on `threads` threads."""
-    cdef Py_ssize_t rows = shape[0], cols = shape[1]
-    cdef Py_ssize_t row, col
-    cdef int team = openmp_team(threads)  # 0: all cores; 1 in a forked child
-    # TODO: one C++ polygon (owned, as in exercise 04) shared read-only by every thread;
-    # a bool result and a typed view of its bytes; then a prange loop over the rows on
-    # `team` threads without the GIL, with a schedule that suits a shared machine, and
-    # inside it a plain loop over the columns that stores the polygon's answer.
-    result = np.zeros((rows, cols), dtype=bool)
+    # TODO: typed sizes and loop indices; the team size from openmp_team(threads) (given
+    # above: it keeps a forked child on one thread); one C++ polygon (owned, as in
+    # exercise 04) shared read-only by every thread; a bool result and a typed view of its
+    # bytes; then a prange loop over the rows on the team without the GIL, with a
+    # schedule that suits a shared machine, and inside it a plain loop over the columns
+    # that stores the polygon's answer.
+    result = np.zeros((shape[0], shape[1]), dtype=bool)
     return result

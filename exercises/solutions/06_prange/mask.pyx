@@ -39,14 +39,16 @@ cdef int openmp_team(int threads):
 
 def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     """The mask of `vertices` ((N, 2) float64) on an image of `shape`, on `threads` threads."""
+    # TODO: typed sizes and loop indices; the team size from openmp_team(threads) (given
+    # above: it keeps a forked child on one thread); one C++ polygon (owned, as in
+    # exercise 04) shared read-only by every thread; a bool result and a typed view of its
+    # bytes; then a prange loop over the rows on the team without the GIL, with a
+    # schedule that suits a shared machine, and inside it a plain loop over the columns
+    # that stores the polygon's answer.
+    # BEGIN SOLUTION
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
     cdef Py_ssize_t row, col
     cdef int team = openmp_team(threads)  # 0: all cores; 1 in a forked child
-    # TODO: one C++ polygon (owned, as in exercise 04) shared read-only by every thread;
-    # a bool result and a typed view of its bytes; then a prange loop over the rows on
-    # `team` threads without the GIL, with a schedule that suits a shared machine, and
-    # inside it a plain loop over the columns that stores the polygon's answer.
-    # BEGIN SOLUTION
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new Polygon(&vertices[0, 0] if vertices.shape[0] > 0 else NULL, vertices.shape[0]))
     cdef Polygon *shared = polygon.get()  # only read in every thread: contains() is const
@@ -57,6 +59,6 @@ def mask(const double[:, ::1] vertices not None, shape, int threads=0):
         for col in range(cols):
             out[row, col] = shared.contains(col, row, FillRule.even_odd)
     # ELSE STUB
-    # result = np.zeros((rows, cols), dtype=bool)
+    # result = np.zeros((shape[0], shape[1]), dtype=bool)
     # END SOLUTION
     return result
