@@ -103,3 +103,25 @@ def test_the_build_runs_without_polymasks_files_where_the_sandbox_hides_them(tmp
         assert "polymask is not available to code being checked" in str(result), str(result)
     else:  # no mount namespace here: the import works, and the build makes nothing
         assert "made no extension module named 'mask'" in str(result), str(result)
+
+
+def test_a_build_that_prints_without_end_fills_no_memory_in_the_checker(tmp_path):
+    import resource
+
+    folder = tmp_path / "06d_build"
+    folder.mkdir()
+    noisy = (
+        "import sys\n"
+        "chunk = 'x' * (1 << 20) + '\\n'\n"
+        "for _ in range(400):\n"
+        "    sys.stdout.write(chunk)\n"
+        "for line in range(40):\n"
+        "    print('short line', line)\n"
+        "raise SystemExit('the end of a long build')\n"
+    )
+    path = learner_file(folder, noisy, name="setup.py")
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    result = checker.check("06d", path, timing=False)
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert result.status == "error" and "the end of a long build" in str(result), str(result)[-2000:]
+    assert grown < 100 * 1024, f"the checker's peak memory grew {grown / 1024:.0f} MiB for 400 MiB of output"

@@ -46,6 +46,8 @@ HANDOUT = Path(__file__).resolve().parent.parent / "handouts" / f"{MODULE_NAME}.
 #: The command the checker runs in the build folder.
 BUILD_COMMAND = ("setup.py", "build_ext", "--inplace")
 _REPORT = re.compile(rb"polymask-build-report: ([ -~]{1,200})\x00")
+#: The most of the build's output kept for the report (its end: the errors are there).
+OUTPUT_KEPT = 256 * 1024
 #: Names of OpenMP runtimes a module may need (GCC's, LLVM's, Intel's).
 OPENMP_RUNTIMES = ("libgomp", "libomp", "libiomp")
 
@@ -75,15 +77,18 @@ def build(learner_path: Path, box, hide: tuple = (), timeout: float = 600.0):
         if box.enforced:
             command = box.command(command, folder, hide=hide)
             environment = box.environment(dict(os.environ), folder)
-        try:
-            done = subprocess.run(
-                command, capture_output=True, text=True, timeout=timeout, cwd=folder, env=environment, check=False
-            )
-        except subprocess.TimeoutExpired:
-            return BuildResult(
-                False, None, MODULE_NAME, "", f"the build took longer than {timeout:.0f} s and was stopped"
-            )
-        output = (done.stdout or "") + (done.stderr or "")
+        # The output goes to a file the build cannot reach by name, and only its end is read:
+        # a build that prints without end fills no memory here.
+        with tempfile.TemporaryFile() as log:
+            try:
+                done = subprocess.run(
+                    command, stdout=log, stderr=subprocess.STDOUT, timeout=timeout, cwd=folder, env=environment
+                )
+            except subprocess.TimeoutExpired:
+                return BuildResult(
+                    False, None, MODULE_NAME, "", f"the build took longer than {timeout:.0f} s and was stopped"
+                )
+            output = _tail(log)
         made = _modules(folder)
         if done.returncode != 0:
             return BuildResult(
@@ -106,6 +111,13 @@ def build(learner_path: Path, box, hide: tuple = (), timeout: float = 600.0):
         module_path = target_dir / made[0].name
         shutil.copyfile(made[0], module_path)
         return BuildResult(True, module_path, MODULE_NAME, "", "")
+
+
+def _tail(log) -> str:
+    """The last OUTPUT_KEPT bytes of the open file `log`, as text."""
+    size = log.seek(0, os.SEEK_END)
+    log.seek(max(0, size - OUTPUT_KEPT))
+    return log.read().decode("utf-8", errors="replace")
 
 
 def _modules(folder: Path) -> list[Path]:
