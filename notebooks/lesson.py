@@ -12,9 +12,11 @@ quiet enough to test the claim, or with TOO_BUSY when it was not (the load
 average above the cores this process may use, or the measured code got far
 less CPU time than wall time).  The tests look for these lines on every page.
 """
+
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import time
 from dataclasses import dataclass
@@ -117,12 +119,23 @@ class Measured:
 
     @property
     def cpu_seconds(self) -> float:
-        """The median CPU time per call (every thread of this process together)."""
+        """The median CPU time per call (every thread of this process, and of the children it waited for)."""
         return statistics.median(self.cpu)
 
     def cpu_share(self, threads: int = 1) -> float:
         """CPU time over wall time, per thread: about 1 when every thread had a core to itself."""
         return sum(self.cpu) / max(sum(self.wall), 1e-12) / threads
+
+
+def cpu_clock() -> float:
+    """CPU seconds of this process and of the children it has waited for.
+
+    Some stages run a long call in a forked child (so Ctrl-C can stop code that
+    holds the GIL); the child's CPU time is the call's, and Linux adds it to the
+    parent's children's time once the child is reaped.
+    """
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def measure(function, repeats: int = REPEATS, min_seconds: float = 0.02) -> Measured:
@@ -131,10 +144,10 @@ def measure(function, repeats: int = REPEATS, min_seconds: float = 0.02) -> Meas
     calls, _ = calibrate(function, min_seconds)
     wall, cpu = [], []
     for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
+        start, start_cpu = time.perf_counter(), cpu_clock()
         for _ in range(calls):
             function()
-        cpu.append((time.process_time() - start_cpu) / calls)
+        cpu.append((cpu_clock() - start_cpu) / calls)
         wall.append((time.perf_counter() - start) / calls)
     return Measured(wall, cpu)
 
@@ -150,13 +163,16 @@ def busy_reason(*measured: Measured, threads: int | None = 1) -> str:
     if threads:
         shares = [value.cpu_share(threads) for value in measured]
         if shares and min(shares) < MIN_CPU_SHARE:
-            reasons.append(f"the timed code ran {min(shares):.0%} of its wall time"
-                           + (f" per thread ({threads} threads)" if threads > 1 else ""))
+            reasons.append(
+                f"the timed code ran {min(shares):.0%} of its wall time"
+                + (f" per thread ({threads} threads)" if threads > 1 else "")
+            )
     return "; ".join(reasons)
 
 
-def verdict(numbers: str, finding: str, *measured: Measured, threads: int | None = 1,
-            reason: str | None = None) -> None:
+def verdict(
+    numbers: str, finding: str, *measured: Measured, threads: int | None = 1, reason: str | None = None
+) -> None:
     """Print one computed verdict: `numbers`, what this run measured, then `finding`, what
     they say, when the machine was quiet enough to test it; when it was not, the numbers
     and why they cannot decide (`reason` overrides the judgement)."""
@@ -181,8 +197,7 @@ def repeat_seconds(function, repeats: int = REPEATS, min_seconds: float = 0.02) 
 
 def spread(seconds: list[float]) -> str:
     """'min / median / max' of a list of timings, in ms."""
-    return (f"{min(seconds) * 1e3:9.3f} {statistics.median(seconds) * 1e3:9.3f} "
-            f"{max(seconds) * 1e3:9.3f} ms")
+    return f"{min(seconds) * 1e3:9.3f} {statistics.median(seconds) * 1e3:9.3f} {max(seconds) * 1e3:9.3f} ms"
 
 
 def time_it(label: str, mask_function, *, slow: bool = False, **options) -> float:
@@ -251,8 +266,10 @@ def ladder_story(results: dict) -> str:
             verdict = f"**slower** ({ratio:.2f}x) than"
         lines.append(f"* `{after['id']}` is {verdict} `{before['id']}`.")
     fastest = min(rungs, key=lambda row: row["seconds"])
-    lines.append(f"* Fastest here: `{fastest['id']}`, {rungs[0]['seconds'] / fastest['seconds']:,.0f}x the speed "
-                 f"of `{rungs[0]['id']}`.")
+    lines.append(
+        f"* Fastest here: `{fastest['id']}`, {rungs[0]['seconds'] / fastest['seconds']:,.0f}x the speed "
+        f"of `{rungs[0]['id']}`."
+    )
     return "\n".join(lines)
 
 
@@ -293,9 +310,9 @@ def alternated_measured(calls: dict, rounds: int = 15) -> dict[str, Measured]:
     for round_number in range(rounds):
         shift = round_number % len(names)
         for name in names[shift:] + names[:shift]:
-            start, start_cpu = time.perf_counter(), time.process_time()
+            start, start_cpu = time.perf_counter(), cpu_clock()
             calls[name]()
-            measured[name].cpu.append(time.process_time() - start_cpu)
+            measured[name].cpu.append(cpu_clock() - start_cpu)
             measured[name].wall.append(time.perf_counter() - start)
     return measured
 

@@ -134,12 +134,13 @@ EXERCISE_SCENARIO = textwrap.dedent('''
 ''') + FORKED_CHILDREN
 
 
-def test_fork_after_the_prange_exercise_runs_the_child_on_one_thread():
+@pytest.mark.parametrize("source", ["exercises/solutions/06_prange/mask.pyx", "exercises/06d_build/mask.pyx"])
+def test_fork_after_the_prange_exercise_runs_the_child_on_one_thread(source):
     from pathlib import Path
-    solution = Path(__file__).resolve().parents[1] / "exercises" / "solutions" / "06_prange" / "mask.pyx"
+    solution = Path(__file__).resolve().parents[1] / source
     completed = run_isolated([sys.executable, "-c", EXERCISE_SCENARIO, str(solution)], 600)
     if completed is None:
-        pytest.fail("exercise 06: a forked child hung")
-    assert completed.returncode == 0, f"exercise 06: the scenario died:\n{completed.stderr[-3000:]}"
+        pytest.fail(f"{source}: a forked child hung")
+    assert completed.returncode == 0, f"{source}: the scenario died:\n{completed.stderr[-3000:]}"
     report = json.loads(completed.stdout.strip().splitlines()[-1])
     assert report == {"pool": [True] * 4, "fork": True, "fork_status": 0}, report

@@ -6,6 +6,7 @@ kernel spec written for the test), so they test the polymask installed
 here, not whatever "python3" a Jupyter path happens to find.  Any error
 in any cell fails the test and names the cell.
 """
+
 import json
 import os
 import shutil
@@ -22,10 +23,17 @@ NOTEBOOKS_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("[0-9][0-9]_*.ipynb"))
 KERNEL_NAME = "polymask-test"
 #: The pictures each lesson draws (files it writes to $POLYMASK_PICTURES_DIR and displays).
-PICTURES = {"01_profile": ["mask.png"], "02_compile": ["annotation.png"], "03_types": ["directives.png"],
-            "04_wrap_cpp": ["wrap_timings.png"], "05_cdef_class": ["leak.png"],
-            "06_prange": ["scaling.png", "false_sharing.png"], "07_opencl": ["kernel_transfer.png"],
-            "08_scanline": ["spans.png"], "09_table": ["speedups.png"]}
+PICTURES = {
+    "01_profile": ["mask.png"],
+    "02_compile": ["annotation.png"],
+    "03_types": ["directives.png"],
+    "04_wrap_cpp": ["wrap_timings.png"],
+    "05_cdef_class": ["leak.png"],
+    "06_prange": ["scaling.png", "false_sharing.png"],
+    "07_opencl": ["kernel_transfer.png"],
+    "08_scanline": ["spans.png"],
+    "09_table": ["speedups.png"],
+}
 #: The verdicts each lesson computes from its own timings: lines that open with
 #: lesson.VERDICT ("on this run:") or, on a machine too busy to test the claim,
 #: lesson.TOO_BUSY.  Lesson 1: the scalars' penalty, cProfile's cost, vectorised NumPy;
@@ -34,11 +42,29 @@ PICTURES = {"01_profile": ["mask.png"], "02_compile": ["annotation.png"], "03_ty
 #: cache, the race, false sharing; 7: the first launch, the local size, OpenCL against prange (and float
 #: against double where the device has fp64); 8: NumPy scanline against OpenCL, the
 #: memory floor, growth with N; 9: the two timings of a stage, the threaded rung.
-VERDICTS = {"01_profile": 3, "02_compile": 1, "03_types": 3, "04_wrap_cpp": 2, "05_cdef_class": 2,
-            "06_prange": 8, "07_opencl": 3, "08_scanline": 3, "09_table": 2}
+VERDICTS = {
+    "01_profile": 3,
+    "02_compile": 1,
+    "03_types": 3,
+    "04_wrap_cpp": 2,
+    "05_cdef_class": 2,
+    "06_prange": 8,
+    "07_opencl": 3,
+    "08_scanline": 3,
+    "09_table": 2,
+}
 #: Lessons the DESIGN names, in order; each needs its notebook.
-LESSONS = ["01_profile", "02_compile", "03_types", "04_wrap_cpp", "05_cdef_class", "06_prange",
-           "07_opencl", "08_scanline", "09_table"]
+LESSONS = [
+    "01_profile",
+    "02_compile",
+    "03_types",
+    "04_wrap_cpp",
+    "05_cdef_class",
+    "06_prange",
+    "07_opencl",
+    "08_scanline",
+    "09_table",
+]
 
 
 @pytest.fixture(scope="module")
@@ -47,9 +73,15 @@ def kernel_env(tmp_path_factory):
     folder = tmp_path_factory.mktemp("jupyter")
     spec_dir = folder / "kernels" / KERNEL_NAME
     spec_dir.mkdir(parents=True)
-    (spec_dir / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "polymask tests", "language": "python"}))
+    (spec_dir / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "polymask tests",
+                "language": "python",
+            }
+        )
+    )
     saved = {name: os.environ.get(name) for name in ("JUPYTER_PATH", "POLYMASK_NOTEBOOK_SIZE")}
     os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(folder), saved["JUPYTER_PATH"]]))
     os.environ["POLYMASK_NOTEBOOK_SIZE"] = "64"
@@ -90,8 +122,9 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
     # files a lesson writes, such as the chart, stay out of the tree.
     for folder in ("notebooks", "exercises"):
         shutil.copytree(ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.png"))
-    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name=KERNEL_NAME,
-                                     resources={"metadata": {"path": str(tmp_path / "notebooks")}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=300, kernel_name=KERNEL_NAME, resources={"metadata": {"path": str(tmp_path / "notebooks")}}
+    )
     os.environ["MPLBACKEND"] = "Agg"
     os.environ["POLYMASK_PICTURES_DIR"] = str(tmp_path / "pictures")
     try:
@@ -100,8 +133,9 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
         pytest.fail(f"{path.name} failed:\n{error}")
     finally:
         os.environ.pop("POLYMASK_PICTURES_DIR", None)
-    text = "\n".join(output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
-                     for output in cell.outputs)
+    text = "\n".join(
+        output.get("text", "") for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+    )
     assert "Traceback" not in text
     _assert_pictures(notebook, tmp_path / "pictures", PICTURES[path.stem])
     assert not list((tmp_path / "notebooks").glob("*.png")), "a lesson wrote a picture beside the notebooks"
@@ -152,8 +186,13 @@ def _assert_verdicts(text, expected):
 
 def _assert_pictures(notebook, folder, names):
     """Each picture was written as a PNG and shown on the page."""
-    shown = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
-             if "image/png" in output.get("data", {})]
+    shown = [
+        output
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if "image/png" in output.get("data", {})
+    ]
     assert len(shown) >= len(names), f"{len(shown)} pictures shown, expected {names}"
     for name in names:
         picture = folder / name
@@ -164,8 +203,12 @@ def _assert_2014_columns(notebook):
     """Lesson 9's table carries the 2014 notes' figures and nothing else (at the course's problem only)."""
     from tests.test_course_2014 import NOTES_2014
 
-    tables = "\n".join(output.get("data", {}).get("text/markdown", "") for cell in notebook.cells
-                       if cell.cell_type == "code" for output in cell.outputs)
+    tables = "\n".join(
+        output.get("data", {}).get("text/markdown", "")
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+    )
     header = next(line for line in tables.splitlines() if line.startswith("| stage |"))
     names = [cell.strip() for cell in header.split("|")]
     if "2014 time" not in names:  # a smaller problem than the course's: the table says why the columns are out
@@ -174,8 +217,19 @@ def _assert_2014_columns(notebook):
     time_2014, speedup_2014 = names.index("2014 time"), names.index("2014 speed-up")
     seen = 0
     for line in tables.splitlines():
-        for stage_id in ("python", "python_numpy", "numpy", "cython_plain", "cython_typed", "cython_cpp",
-                         "cython_class", "cython_prange", "numba", "opencl", "scanline"):
+        for stage_id in (
+            "python",
+            "python_numpy",
+            "numpy",
+            "cython_plain",
+            "cython_typed",
+            "cython_cpp",
+            "cython_class",
+            "cython_prange",
+            "numba",
+            "opencl",
+            "scanline",
+        ):
             if f"(`{stage_id}`) |" in line:
                 columns = [cell.strip() for cell in line.split("|")]
                 assert (columns[time_2014], columns[speedup_2014]) == NOTES_2014.get(stage_id, ("—", "—")), line
@@ -185,8 +239,12 @@ def _assert_2014_columns(notebook):
 
 def _assert_numba_row(notebook):
     """Lesson 9's table has a timed Numba row (the notebooks extra brings Numba)."""
-    tables = "\n".join(output.get("data", {}).get("text/markdown", "") for cell in notebook.cells
-                       if cell.cell_type == "code" for output in cell.outputs)
+    tables = "\n".join(
+        output.get("data", {}).get("text/markdown", "")
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+    )
     rows = [line for line in tables.splitlines() if line.startswith("| Numba")]
     assert rows, f"lesson 9's table has no Numba row:\n{tables}"
     time_cell = rows[0].split("|")[2].strip()
@@ -205,8 +263,11 @@ def _fake_checkout(tmp_path):
     (tmp_path / "scripts").mkdir()
     shutil.copyfile(ROOT / "scripts" / "learn.sh", tmp_path / "scripts" / "learn.sh")
     # The real setup.sh checks the OpenCL device unless POLYMASK_OPENCL=0: the fake records it.
-    script(tmp_path / "scripts" / "setup.sh", 'echo "setup $*" >> calls.log; mkdir -p .venv/bin; '
-           '[ "$POLYMASK_OPENCL" = 0 ] || echo "device check" >> calls.log')
+    script(
+        tmp_path / "scripts" / "setup.sh",
+        'echo "setup $*" >> calls.log; mkdir -p .venv/bin; '
+        '[ "$POLYMASK_OPENCL" = 0 ] || echo "device check" >> calls.log',
+    )
     script(tmp_path / "scripts" / "install-opencl.sh", 'echo "device check" >> calls.log')
     script(tmp_path / ".venv" / "bin" / "python", 'echo "python $*" >> calls.log')
     script(tmp_path / ".venv" / "bin" / "jupyter", 'echo "jupyter $*" >> calls.log')
@@ -225,17 +286,22 @@ def test_learn_sh_rebuilds_only_when_a_source_changed_and_allows_root(tmp_path):
 
     def learn(*arguments):
         (checkout / "calls.log").write_text("")
-        subprocess.run(["bash", str(checkout / "scripts" / "learn.sh"), *arguments], check=True,
-                       env=environment, capture_output=True, text=True)
+        subprocess.run(
+            ["bash", str(checkout / "scripts" / "learn.sh"), *arguments],
+            check=True,
+            env=environment,
+            capture_output=True,
+            text=True,
+        )
         return (checkout / "calls.log").read_text()
 
     first = learn("--setup-only")
-    assert "setup notebooks" in first                          # first time: build
-    assert first.count("device check") == 1, first             # the OpenCL device is checked once
-    assert "setup" not in learn("--setup-only")                # nothing changed: no build
+    assert "setup notebooks" in first  # first time: build
+    assert first.count("device check") == 1, first  # the OpenCL device is checked once
+    assert "setup" not in learn("--setup-only")  # nothing changed: no build
     time.sleep(1.1)
     (checkout / "src" / "module.py").write_text("# changed\n")
-    assert "setup notebooks" in learn("--setup-only")          # a source changed: build
+    assert "setup notebooks" in learn("--setup-only")  # a source changed: build
     assert "setup notebooks" in learn("--setup-only", "--rebuild")
     calls = learn("--no-browser")
     assert "setup" not in calls
@@ -244,9 +310,14 @@ def test_learn_sh_rebuilds_only_when_a_source_changed_and_allows_root(tmp_path):
 
 def test_the_ladder_story_is_read_from_the_measured_table():
     lesson = _lesson_module()
-    rows = [{"kind": "stage", "id": "a", "seconds": 1.0}, {"kind": "stage", "id": "b", "seconds": 0.5},
-            {"kind": "stage", "id": "c", "seconds": 0.52}, {"kind": "stage", "id": "d", "seconds": 0.8},
-            {"kind": "peer", "id": "p", "seconds": 0.01}, {"kind": "stage", "id": "e", "seconds": None}]
+    rows = [
+        {"kind": "stage", "id": "a", "seconds": 1.0},
+        {"kind": "stage", "id": "b", "seconds": 0.5},
+        {"kind": "stage", "id": "c", "seconds": 0.52},
+        {"kind": "stage", "id": "d", "seconds": 0.8},
+        {"kind": "peer", "id": "p", "seconds": 0.01},
+        {"kind": "stage", "id": "e", "seconds": None},
+    ]
     story = lesson.ladder_story({"rows": rows})
     assert "`b` is **2.0x faster** than `a`" in story
     assert "`c` is about as fast as (0.96x) `b`" in story
@@ -257,9 +328,12 @@ def test_the_ladder_story_is_read_from_the_measured_table():
 
 def test_the_ladder_story_compares_each_rung_with_the_code_it_builds_on():
     lesson = _lesson_module()
-    rows = [{"kind": "stage", "id": "python", "seconds": 1.0}, {"kind": "stage", "id": "python_numpy", "seconds": 10.0},
-            {"kind": "stage", "id": "cython_plain", "seconds": 0.5}, {"kind": "stage", "id": "cython_typed",
-                                                                      "seconds": 0.05}]
+    rows = [
+        {"kind": "stage", "id": "python", "seconds": 1.0},
+        {"kind": "stage", "id": "python_numpy", "seconds": 10.0},
+        {"kind": "stage", "id": "cython_plain", "seconds": 0.5},
+        {"kind": "stage", "id": "cython_typed", "seconds": 0.05},
+    ]
     story = lesson.ladder_story({"rows": rows})
     assert "`python_numpy` is **slower** (0.10x) than `python`" in story
     assert "`cython_plain` is **2.0x faster** than `python`" in story  # it compiles the pure-Python code
@@ -272,8 +346,10 @@ def test_the_chart_names_peer_libraries_only_when_it_shows_them(tmp_path):
 
     from polymask.bench import report
 
-    rows = [{"kind": "stage", "id": "python", "speedup": 1.0, "speedup_2014": 1.0},
-            {"kind": "stage", "id": "cython_typed", "speedup": 50.0, "speedup_2014": 40.0}]
+    rows = [
+        {"kind": "stage", "id": "python", "speedup": 1.0, "speedup_2014": 1.0},
+        {"kind": "stage", "id": "cython_typed", "speedup": 50.0, "speedup_2014": 40.0},
+    ]
     labels = []
     real_bar = __import__("matplotlib.axes", fromlist=["Axes"]).Axes.bar
 
@@ -284,16 +360,18 @@ def test_the_chart_names_peer_libraries_only_when_it_shows_them(tmp_path):
     with mock.patch("matplotlib.axes.Axes.bar", bar):
         problem = {"rows": 64, "cols": 64, "vertices": 24}
         report.plot_speedups({"rows": rows, "problem": problem}, str(tmp_path / "chart.png"))
-        report.plot_speedups({"rows": rows + [{"kind": "peer", "id": "rasterio", "speedup": 90.0}],
-                              "problem": problem}, str(tmp_path / "peers.png"))
+        report.plot_speedups(
+            {"rows": rows + [{"kind": "peer", "id": "rasterio", "speedup": 90.0}], "problem": problem},
+            str(tmp_path / "peers.png"),
+        )
     assert labels[1] == "this machine" and labels[3] == "this machine (orange: peer libraries)"
 
 
 def test_a_verdict_is_judged_only_on_a_machine_quiet_enough_to_test_it(monkeypatch, capsys):
     lesson = _lesson_module()
     monkeypatch.setattr(lesson, "usable_cores", lambda: 2)
-    ran = lesson.Measured(wall=[1.0, 1.0], cpu=[0.95, 0.97])        # had a core to itself
-    waited = lesson.Measured(wall=[1.0, 1.0], cpu=[0.30, 0.40])     # waited for a core most of the time
+    ran = lesson.Measured(wall=[1.0, 1.0], cpu=[0.95, 0.97])  # had a core to itself
+    waited = lesson.Measured(wall=[1.0, 1.0], cpu=[0.30, 0.40])  # waited for a core most of the time
     monkeypatch.setattr(lesson, "load_average", lambda: 1.5)
 
     def printed(*arguments, **options):
@@ -312,3 +390,13 @@ def test_a_verdict_is_judged_only_on_a_machine_quiet_enough_to_test_it(monkeypat
     assert lesson.compared("a", "b", 2.0) == "a is 2.00x faster than b"
     assert lesson.compared("a", "b", 1.05).startswith("a is about as fast as b")
     assert lesson.compared("a", "b", 0.5) == "a is slower than b (2.00x the time)"
+
+
+def test_the_lessons_cpu_clock_counts_a_call_that_ran_in_a_child_process():
+    """Some stages run a long call in a forked child: its CPU time is the call's."""
+    import subprocess
+
+    lesson = _lesson_module()
+    spin = "import time\nstart = time.process_time()\nwhile time.process_time() - start < 0.2:\n    pass\n"
+    measured = lesson.measure(lambda: subprocess.run([sys.executable, "-c", spin], check=True), repeats=1)
+    assert measured.cpu_seconds >= 0.15, measured.cpu

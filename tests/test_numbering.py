@@ -137,7 +137,7 @@ def test_one_lesson_from_the_command_line(capsys):
 def test_one_lesson_lists_the_exercises_beside_its_rung(capsys):
     assert cli.main(["lessons", "6"]) == 0
     text = capsys.readouterr().out
-    for folder, number in (("06_prange", "06"), ("06b_numba", "06b"), ("06c_reduction", "06c")):
+    for folder, number in (("06_prange", "06"), ("06b_numba", "06b"), ("06c_reduction", "06c"), ("06d_build", "06d")):
         assert f"exercises/{folder}" in text and f"(polymask check {number} ...)" in text
     assert cli.main(["lessons", "1"]) == 0
     assert "exercises/01b_numpy/  (polymask check 01b ...)" in capsys.readouterr().out

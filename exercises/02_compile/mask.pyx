@@ -1,8 +1,8 @@
 # cython: language_level=3
 """Exercise 02, compile it: the same Python code, built by Cython.
 
-A .pyx file is Python.  Paste your `point_inside` from exercise 01 below,
-unchanged, and let the checker compile it (Cython writes C++, the compiler
+A .pyx file is Python.  Write `point_inside` and `mask` below as you wrote
+them in exercise 01, unchanged, and let the checker compile them (Cython writes C++, the compiler
 builds an extension module).  Nothing is typed yet: the speed-up comes
 from compilation alone.  Then run `cython -a` on this file (or
 `polymask annotate cython_plain`) and look at how yellow it still is.
@@ -14,14 +14,12 @@ import numpy as np
 
 def point_inside(polygon, px, py):
     """True if (px, py) is inside `polygon`, a tuple of (x, y) float tuples."""
-    # TODO: paste the body of your point_inside from exercise 01, unchanged.
-    raise NotImplementedError("paste point_inside from exercise 01 here")
+    # TODO: the crossing rule of exercise 01, unchanged: a .pyx file is Python.
+    raise NotImplementedError("write point_inside: exercise 01's crossing rule, unchanged")
 
 
 def mask(vertices, shape):
     """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""
-    polygon = tuple((float(x), float(y)) for x, y in vertices.tolist())
-    rows, cols = shape
-    inside = [[point_inside(polygon, float(col), float(row)) for col in range(cols)]
-              for row in range(rows)]
-    return np.array(inside, dtype=bool).reshape(rows, cols)
+    # TODO: turn the vertices into a tuple of (x, y) float tuples once, then ask
+    # point_inside about every pixel (x=col, y=row) and return a bool array of `shape`.
+    raise NotImplementedError("write mask: point_inside for every pixel, as in exercise 01")

@@ -13,10 +13,9 @@ The C++ core declares, in polymask/core.hpp (print it with
     };
     }
 
-Tell Cython about it in the `cdef extern from` block below (a constructor
-that may throw needs ``except +``), then use it in `mask`: build one
-Polygon from the vertices, and inside ``with nogil`` ask it about every
-pixel.  The checker compiles this file as C++ and links the core.
+Tell Cython about it in the `cdef extern from` block below, then write
+`mask`: build one Polygon from the vertices, and inside ``with nogil`` ask
+it about every pixel.  The checker compiles this file as C++ and links the core.
 
 Check it:  polymask check 04 exercises/04_wrap_cpp/mask.pyx
 """
@@ -27,22 +26,17 @@ from libcpp.memory cimport unique_ptr
 
 
 cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
-    enum class FillRule(int):
-        even_odd
-        nonzero
-
-    # TODO: declare the core's Polygon class (a cppclass): the constructor and the one
-    # method mask() needs, in C types, and what a C++ exception from the constructor becomes.
+    # TODO: declare what mask() uses of the header above, in C types: the FillRule
+    # enum class and the Polygon class (a cppclass) with its constructor and the
+    # one method mask() calls, and what a C++ exception from the constructor becomes.
+    pass
 
 
 def mask(const double[:, ::1] vertices not None, shape):
     """The mask of `vertices` ((N, 2) float64, C-contiguous) on an image of `shape`."""
-    cdef Py_ssize_t rows = shape[0], cols = shape[1]
-    cdef Py_ssize_t row, col
-    cdef const double *xy = &vertices[0, 0] if vertices.shape[0] > 0 else NULL
-    result = np.zeros((rows, cols), dtype=bool)
-    cdef unsigned char[:, ::1] out = result.view(np.uint8)
-    # TODO: build the C++ polygon once, owned so that it is freed however mask() ends
-    # (unique_ptr is cimported above), then, without the GIL, store its answer for
-    # every pixel in out.  Stuck?  polymask check 04 --hint
-    return result
+    # TODO: typed sizes and indices; a bool result array and a typed view of its bytes;
+    # one C++ polygon built from a pointer to the first x and the vertex count (NULL when
+    # there are none), owned so that it is freed however mask() ends (unique_ptr is
+    # cimported above); then, without the GIL, its answer for every pixel.
+    # Stuck?  polymask check 04 --hint
+    return np.zeros((shape[0], shape[1]), dtype=bool)

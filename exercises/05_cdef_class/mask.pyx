@@ -4,8 +4,8 @@
 `Polygon` is a Python type whose one field is a C pointer to the core's
 C++ polygon.  Write its life cycle: ``__cinit__`` builds the C++ polygon
 from the vertices (the one NumPy-to-C++ conversion), ``__dealloc__``
-deletes it.  `Polygon.mask` is given: it asks the stored polygon about
-every pixel, so no call converts anything again.
+deletes it, and `Polygon.mask` asks the stored polygon about every pixel,
+so no call converts anything again.
 
 Check it:  polymask check 05 exercises/05_cdef_class/mask.pyx
 """
@@ -21,15 +21,14 @@ cdef class Polygon:
     cdef CorePolygon *polygon  # owned: made in __cinit__, deleted in __dealloc__
 
     def __cinit__(self, vertices):
-        array = np.ascontiguousarray(vertices, dtype=np.float64)
-        if array.ndim != 2 or array.shape[1] != 2:
-            raise ValueError(f"vertices must have shape (N, 2), got shape {array.shape}")
-        cdef const double[:, ::1] xy = array
-        # TODO: self.polygon = new CorePolygon(pointer to the first x, number of vertices);
-        # with no vertices, pass NULL as the pointer (&xy[0, 0] does not exist then).
+        # TODO: convert `vertices` once to a C-contiguous float64 (N, 2) array (a
+        # ValueError naming the shape received otherwise), view it as typed memory, and
+        # make the C++ polygon from a pointer to its first x and its vertex count (NULL
+        # when there are none); the C++ constructor copies the vertices.
+        pass
 
     def __dealloc__(self):
-        # TODO: free the C++ polygon (deleting NULL is allowed and does nothing).
+        # TODO: free what __cinit__ made (it may be NULL if __cinit__ raised).
         pass
 
     def mask(self, shape):
@@ -37,16 +36,9 @@ cdef class Polygon:
         if self.polygon == NULL:
             # Checked in Python so a missing __cinit__ is an error message, not a crash.
             raise RuntimeError("Polygon has no C++ polygon: __cinit__ must set self.polygon")
-        rows, cols = shape
-        result = np.zeros((rows, cols), dtype=bool)
-        cdef unsigned char[:, ::1] out = result.view(np.uint8)
-        cdef Py_ssize_t row, col
-        with nogil:
-            for row in range(out.shape[0]):
-                for col in range(out.shape[1]):
-                    out[row, col] = self.polygon.contains(col, row, FillRule.even_odd)
-        return result
-
+        # TODO: a bool result of `shape`, a typed view of its bytes, typed indices, and,
+        # without the GIL, the stored polygon's answer (even-odd) for every pixel.
+        return np.zeros(shape, dtype=bool)
 
 def mask(vertices, shape):
     """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""

@@ -103,5 +103,7 @@ for score, line in sorted(scored, reverse=True)[:5]:
 # ## Outside a notebook
 # A `.pyx` is built with `cythonize` (setuptools) or, in this project, CMake
 # (`cython_transpile` + `python_add_library`, see `cmake/PolymaskCython.cmake`).
-# Exercise 02 has you do it: `polymask check 02 exercises/02_compile/mask.pyx` builds
-# your file with `Cython.Build.cythonize` and setuptools, then checks and times it.
+# In exercise 02 you write the module and the checker builds it:
+# `polymask check 02 exercises/02_compile/mask.pyx` runs `Cython.Build.cythonize` and
+# setuptools on your file, then checks and times it. Exercise 06d has you write such a
+# build yourself: a `setup.py` that asks for C++, OpenMP and optimisation.

@@ -140,8 +140,8 @@ verdict(f"the same mask bit for bit; with the checks on the loop took {cost:.2f}
         *checks.values())
 
 # %% [markdown]
-# The answer is the same either way: on correct code the checks change the speed, never
-# the result. Keep them on while developing (or in tests) and turn them off where the loop
+# The answer is the same either way: on correct code the checks can change the speed (the
+# line above says by how much on this run), never the result. Keep them on while developing (or in tests) and turn them off where the loop
 # is proven. (`point_inside_checked` is declared `except -1`: with `boundscheck=True` it may
 # raise `IndexError`, and a `noexcept` function could not pass that on.)
 #

@@ -212,8 +212,8 @@ for name, value in tiles.items():
     print(f"  2000 tiles, {name:>21}: {spread(value.wall)} (min / median / max of 9, alternated)")
 saving_bound = 2000 * build.seconds
 saved = tiles["converting every call"].seconds - tiles["one Polygon reused"].seconds
-verdict(f"2000 tiles converting every call took {saved * 1e3:+.2f} ms more than reusing one Polygon; "
-        f"the 2000 conversions cost at most {saving_bound * 1e3:.2f} ms",
+verdict(f"2000 tiles converting every call took {abs(saved) * 1e3:.2f} ms {'more' if saved >= 0 else 'less'} "
+        f"than reusing one Polygon; the 2000 conversions cost at most {saving_bound * 1e3:.2f} ms",
         compared("reusing one Polygon", "converting every call",
                  tiles["converting every call"].seconds / tiles["one Polygon reused"].seconds), build, *tiles.values())
 
@@ -236,5 +236,5 @@ verdict(f"on one {SIZE}x{SIZE} image, the kept Polygon took {kept.seconds * 1e3:
 # survives on any machine is the design lesson — keep state next to the work, convert
 # once — and the habit of measuring before believing a speed-up.
 #
-# Exercise 05 has you write `__cinit__` and `__dealloc__`:
+# Exercise 05 has you write `__cinit__`, `__dealloc__` and the loop of `Polygon.mask`:
 # `polymask check 05 exercises/05_cdef_class/mask.pyx`.

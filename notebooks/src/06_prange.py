@@ -237,8 +237,10 @@ if all(runs):
             compared("the cached first call", "the compiling one", compiled / cached), threads=None)
 
 # %% [markdown]
-# Compilation is paid once per process without `cache=True`, once per machine with it
-# (until the source or Numba changes).
+# Without `cache=True` every process pays for compilation; with it, later processes load
+# the machine code instead (until the source or Numba changes). Loading is not free
+# either: the second line above is the first call of a process that compiled nothing,
+# and the verdict compares it with compiling on this run.
 
 # ## Races and reductions
 # Inside a `prange` loop Cython decides for each variable: one only assigned is
@@ -405,5 +407,9 @@ for setting in (None, "1", "3"):
 # compiles your file with `-fopenmp`, then times your `mask` at `threads=1` and
 # `threads=2`, and the serial stage before it, on the same fresh polygons, reading each
 # thread's CPU time from `/proc`. Two threads must share the rows (the busiest may use at
-# most 0.8 of the serial stage's CPU time per mask) and `threads=2` must be at least 1.3x
-# faster than both; when the machine is too busy to tell, the verdict is INCONCLUSIVE.
+# most 0.8 of the serial stage's CPU time per mask) and want a CPU at the same time (on
+# average at least 1.3 of them running or waiting for a core, not taking turns); when the
+# machine is too busy to tell, the verdict is INCONCLUSIVE. Exercise 06d hands you a
+# `prange` module and has you write its build, `polymask check 06d
+# exercises/06d_build/setup.py`: compiled as C++, with OpenMP when compiling and when
+# linking, optimised; without the OpenMP flag the same file builds and runs, on one thread.

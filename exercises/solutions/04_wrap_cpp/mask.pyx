@@ -13,10 +13,9 @@ The C++ core declares, in polymask/core.hpp (print it with
     };
     }
 
-Tell Cython about it in the `cdef extern from` block below (a constructor
-that may throw needs ``except +``), then use it in `mask`: build one
-Polygon from the vertices, and inside ``with nogil`` ask it about every
-pixel.  The checker compiles this file as C++ and links the core.
+Tell Cython about it in the `cdef extern from` block below, then write
+`mask`: build one Polygon from the vertices, and inside ``with nogil`` ask
+it about every pixel.  The checker compiles this file as C++ and links the core.
 
 Check it:  polymask check 04 exercises/04_wrap_cpp/mask.pyx
 """
@@ -27,35 +26,42 @@ from libcpp.memory cimport unique_ptr
 
 
 cdef extern from "polymask/core.hpp" namespace "polymask" nogil:
+    # TODO: declare what mask() uses of the header above, in C types: the FillRule
+    # enum class and the Polygon class (a cppclass) with its constructor and the
+    # one method mask() calls, and what a C++ exception from the constructor becomes.
+    # BEGIN SOLUTION
     enum class FillRule(int):
         even_odd
         nonzero
 
-    # TODO: declare the core's Polygon class (a cppclass): the constructor and the one
-    # method mask() needs, in C types, and what a C++ exception from the constructor becomes.
-    # BEGIN SOLUTION
     cdef cppclass Polygon:
         Polygon(const double *xy, int64_t n_vertices) except +
         bint contains(double px, double py, FillRule rule)
+    # ELSE STUB
+    # pass
     # END SOLUTION
 
 
 def mask(const double[:, ::1] vertices not None, shape):
     """The mask of `vertices` ((N, 2) float64, C-contiguous) on an image of `shape`."""
+    # TODO: typed sizes and indices; a bool result array and a typed view of its bytes;
+    # one C++ polygon built from a pointer to the first x and the vertex count (NULL when
+    # there are none), owned so that it is freed however mask() ends (unique_ptr is
+    # cimported above); then, without the GIL, its answer for every pixel.
+    # Stuck?  polymask check 04 --hint
+    # BEGIN SOLUTION
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
     cdef Py_ssize_t row, col
     cdef const double *xy = &vertices[0, 0] if vertices.shape[0] > 0 else NULL
     result = np.zeros((rows, cols), dtype=bool)
-    cdef unsigned char[:, ::1] out = result.view(np.uint8)
-    # TODO: build the C++ polygon once, owned so that it is freed however mask() ends
-    # (unique_ptr is cimported above), then, without the GIL, store its answer for
-    # every pixel in out.  Stuck?  polymask check 04 --hint
-    # BEGIN SOLUTION
+    cdef unsigned char[:, ::1] out = result.view(np.uint8)  # bool is one byte, 0 or 1
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new Polygon(xy, vertices.shape[0]))
     with nogil:
         for row in range(rows):
             for col in range(cols):
                 out[row, col] = polygon.get().contains(col, row, FillRule.even_odd)
-    # END SOLUTION
     return result
+    # ELSE STUB
+    # return np.zeros((shape[0], shape[1]), dtype=bool)
+    # END SOLUTION

@@ -1,10 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Exercise 06, prange: split the rows over threads with OpenMP.
 
-The rows of a mask are independent.  Replace the TODO with a loop over
-the rows that OpenMP splits over `team` threads (cython.parallel.prange),
-and an inner loop over the columns that asks the shared C++ polygon
-about each pixel.  `prange` needs ``nogil``: threads that held the GIL
+The rows of a mask are independent.  Replace the TODO with the C++
+polygon every thread shares, the result, a loop over the rows that OpenMP
+splits over `team` threads (cython.parallel.prange), and an inner loop
+over the columns that asks the shared polygon about each pixel.  `prange` needs ``nogil``: threads that held the GIL
 would only take turns.  The checker compiles this file with -fopenmp,
 calls ``mask(vertices, shape, threads=2)``, and counts at run time the
 threads that did the work.  Stuck?  ``polymask check 06 --hint``.
@@ -39,6 +39,13 @@ cdef int openmp_team(int threads):
 
 def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     """The mask of `vertices` ((N, 2) float64) on an image of `shape`, on `threads` threads."""
+    # TODO: typed sizes and loop indices; the team size from openmp_team(threads) (given
+    # above: it keeps a forked child on one thread); one C++ polygon (owned, as in
+    # exercise 04) shared read-only by every thread; a bool result and a typed view of its
+    # bytes; then a prange loop over the rows on the team without the GIL, with a
+    # schedule that suits a shared machine, and inside it a plain loop over the columns
+    # that stores the polygon's answer.
+    # BEGIN SOLUTION
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
     cdef Py_ssize_t row, col
     cdef int team = openmp_team(threads)  # 0: all cores; 1 in a forked child
@@ -47,12 +54,11 @@ def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     cdef Polygon *shared = polygon.get()  # only read in every thread: contains() is const
     result = np.zeros((rows, cols), dtype=bool)
     cdef unsigned char[:, ::1] out = result.view(np.uint8)
-    # TODO: a prange loop over the rows on `team` threads without the GIL, and inside
-    # it a plain loop over the columns that stores shared's answer for (col, row) in out.
-    # BEGIN SOLUTION
     # dynamic: a thread slowed by another process on its core takes fewer chunks (lesson 6)
     for row in prange(rows, nogil=True, num_threads=team, schedule="dynamic", chunksize=8):
         for col in range(cols):
             out[row, col] = shared.contains(col, row, FillRule.even_odd)
+    # ELSE STUB
+    # result = np.zeros((shape[0], shape[1]), dtype=bool)
     # END SOLUTION
     return result

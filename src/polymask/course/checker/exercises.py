@@ -98,6 +98,9 @@ EXERCISES: tuple[Exercise, ...] = (
              call_options=(("threads", 2),),
              entry_points=("mask(vertices, shape, threads)", "count_inside(vertices, shape, threads)"),
              technique=EXACT_COUNT),
+    Exercise("06d", "06d_build", "setup.py", "cython_prange", "cython_class", openmp=True,
+             call_options=(("threads", 2),), entry_points=("mask(vertices, shape, threads)",),
+             technique=MANY_THREADS),
     Exercise("07", "07_opencl", "mask.cl", "opencl", "cython_prange", entry_points=(), technique=WORK_ITEMS),
     Exercise("08", "08_scanline", "mask.py", "scanline", "opencl", technique=ROW_SCALING),
 )

@@ -30,6 +30,7 @@ from polymask.course.checker import (
     counting,
     integrity,
     judge,
+    learner_build,
     opened,
     replies,
     report,
@@ -175,6 +176,18 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
             load["census"] = technique.core_library()
         if spec.link_core and not spec.openmp:  # 04, 05: count the core's per-pixel calls
             load["count_calls"] = True
+
+    if learner_build.is_build_exercise(spec):  # 06d: the learner's file is the build, run here
+        say("  running your build (python setup.py build_ext --inplace) on the handed-out mask.pyx ...")
+        hidden_roots = tuple(root for root in opened.polymask_roots(learner_path) if root.is_dir())
+        built = learner_build.build(learner_path, box, hide=hidden_roots)
+        if not built.ok:
+            return result("error", f"ERROR {label}: {learner_path} did not build mask.pyx; what the build said:\n"
+                          + report.quoted(built.error, limit=12000), phase="building")
+        problem = learner_build.module_failure(built.module_path, box.confine)
+        if problem:
+            return result("wrong", f"FAIL {label}: {learner_path} {problem}", phase="the built module")
+        load.update(module_path=str(built.module_path), module_name=built.module_name)
 
     if spec.kind == "cl":
         problem = opened.refusal(opened.opencl_opened(learner_path.absolute(), _kernel_includes(), box.confine)
