@@ -10,6 +10,7 @@ from pathlib import Path
 
 import matplotlib.axes
 import pytest
+from myst_parser.mdit_to_docutils.base import default_slugify
 
 from benchmarks import publish, published_figures
 from polymask.bench import main as bench_main
@@ -64,14 +65,87 @@ def test_each_block_names_date_commit_machine_load_and_command(name):
     assert ("The machine was busy" in block) == bool(state["busy"])
 
 
-def test_no_timing_stands_outside_the_generated_blocks():
+#: Pages whose prose may not carry a figure of its own: the README and every page of
+#: docs/ but the course's lessons (which compute their figures live) and the changelog.
+PAGES = [
+    ROOT / "README.md",
+    *sorted(
+        path
+        for path in (ROOT / "docs").rglob("*")
+        if path.suffix in (".md", ".rst")
+        and path.relative_to(ROOT / "docs").parts[0] != "course"
+        and path.name != "changelog.md"
+    ),
+]
+#: A time, a ratio ("38x faster", "(1.5x)", "0.94x the time"), a bandwidth, or the GPU
+#: that an unrecorded table was taken on.
+FIGURE = re.compile(r"\b\d[\d.,]*\s?(?:ns|µs|us|ms|s|seconds?)\b|\b\d[\d.,]*[x×](?!\w)|\bGB/s\b|H200")
+#: Numbers that read like figures but are settings or scales, with what they are.
+NOT_FIGURES = {
+    "60 s of libFuzzer": "the fuzzing budget of the contributing guide's checks",
+    "at most every 2 ms": "how often the thread default reads the load",
+    "up to 64x": "the cap of the thread default's back-off",
+    "about every 10 ms": "how often a long fill checks for signals",
+    "0.25 s per mask": "the time after which a sweep skips a backend",
+    "5x finer grid": "the grid pycocotools draws outlines on",
+}
+
+
+def figures_outside_blocks(text):
+    """Each figure of a page's prose, in the context it stands in."""
+    prose = outside_blocks(text)
+    for allowed in NOT_FIGURES:
+        prose = prose.replace(allowed, "")
+    return [prose[max(0, hit.start() - 30) : hit.end() + 20] for hit in FIGURE.finditer(prose)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
+def test_no_figure_stands_outside_the_generated_blocks(page):
     # A time or a speed-up typed into the prose has no date, commit or load:
     # every measured figure lives in a block written from a recorded file.
-    for path in (PERFORMANCE, ROOT / "README.md"):
-        prose = outside_blocks(path.read_text(encoding="utf-8"))
-        assert not re.findall(r"\b\d[\d.,]*\s?(?:µs|ms)\b", prose), path
-        assert not re.findall(r"\b\d[\d.,]*x (?:faster|slower|the time)", prose), path
-        assert "H200" not in prose, path
+    found = figures_outside_blocks(page.read_text(encoding="utf-8"))
+    assert not found, f"{page.relative_to(ROOT)}: figures with no recorded run: {found}"
+
+
+@pytest.mark.parametrize(
+    "figure",
+    [
+        "took 1,062 ms",
+        "10.7 s for the sweep",
+        "about 100 ns each",
+        "40-60 µs beyond its kernel",
+        "| 38x faster |",
+        "0.94x the padded array's time",
+        "| 8.68 ms (1) | 13.4 ms (1.5x) |",
+        "takes about **0.3x** the time",
+        "(9.3x and 27x on one thread)",
+        "runs at 2.6-3.8 GB/s",
+        "On an NVIDIA H200",
+    ],
+)
+def test_a_figure_typed_into_the_prose_is_found(figure):
+    assert figures_outside_blocks(f"Some prose: {figure}, and more.\n")
+    assert not figures_outside_blocks(f"<!-- bench-x: begin -->\n{figure}\n<!-- bench-x: end -->\n")
+
+
+def test_every_link_to_the_recorded_figures_names_a_section_of_the_performance_page():
+    # A guide sends its reader to the recorded block instead of quoting it: the
+    # link must land on the section that holds it (the docs build makes headings
+    # down to ### into anchors with this slug).
+    headings = re.findall(r"^#{1,3} (.+)$", PERFORMANCE.read_text(encoding="utf-8"), re.M)
+    sections = {default_slugify(heading) for heading in headings}
+    links = [
+        (page.relative_to(ROOT).as_posix(), anchor)
+        for page in PAGES
+        for anchor in re.findall(r"performance\.md#([\w-]+)", page.read_text(encoding="utf-8"))
+    ]
+    assert links and [link for link in links if link[1] not in sections] == []
+
+
+def test_sizes_and_settings_are_not_taken_for_figures():
+    assert not figures_outside_blocks("a 4096x4096 mask, a 100,000 x 100,000 one, 1024², 24 vertices")
+    text = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
+    assert all(phrase in text for phrase in NOT_FIGURES), "drop a setting no page names"
 
 
 def test_the_speedup_chart_title_names_machine_date_commit_and_load(monkeypatch, tmp_path):
