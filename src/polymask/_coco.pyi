@@ -1,4 +1,6 @@
 """Types of polymask._coco, COCO run-length encodings from the core's spans (src/polymask/_coco.pyx)."""
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -21,6 +23,7 @@ def decode_into(counts: npt.NDArray[np.uint32], out: npt.NDArray[np.uint8]) -> N
 def merge(a: npt.NDArray[np.uint32], b: npt.NDArray[np.uint32], intersect: bool = False) -> npt.NDArray[np.uint32]: ...
 def merge_compressed(texts: list[object], n_pixels: int,
                      intersect: bool = False) -> tuple[npt.NDArray[np.uint32] | None, int]: ...
+def merge_dicts(rles: list[Any], intersect: bool = False) -> dict[str, Any] | None: ...
 def intersection_areas(
     left: list[npt.NDArray[np.uint32]], right: list[npt.NDArray[np.uint32]], height: int
 ) -> npt.NDArray[np.uint64]: ...
