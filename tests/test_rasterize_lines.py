@@ -247,3 +247,15 @@ def test_the_single_polygon_functions_still_refuse_a_line():
         polymask.mask(LineString([(1, 1), (5, 5)]), SHAPE)
     with pytest.raises(ValueError, match="LineString"):
         polymask.mask({"type": "LineString", "coordinates": [[1, 1], [5, 5]]}, SHAPE)
+
+
+def test_lines_burning_no_cell_keep_their_values_in_place():
+    far = {"type": "LineString", "coordinates": np.array([[4.2e5, 4.9e6], [4.3e5, 4.8e6]])}  # NumPy coordinates
+    near = LineString([(1.5, 1.5), (6.5, 1.5)])
+    got = polymask.rasterize([far, far, near], (4, 8), [2, 3, 5], transform=Affine.identity())
+    np.testing.assert_array_equal(got, _rasterio([(far, 2), (far, 3), (near, 5)], shape=(4, 8)))
+    assert got[1].tolist() == [0, 5, 5, 5, 5, 5, 5, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a line outside the image is neither invalid nor empty
+        skipping = polymask.rasterize([far, far, near], (4, 8), [2, 3, 5], transform=Affine.identity(), invalid="skip")
+    np.testing.assert_array_equal(skipping, got)

@@ -216,6 +216,8 @@ def burned_lines(
             )
         )
         runs = cell_runs(line_cells(line_pixels[p], shape, all_touched))
+        if len(runs) == 0:  # no cell: a ring without area outside the image keeps the line's place and member
+            runs = np.full((1, 5, 2), -1.0)
         pieces.append(
             (
                 runs.reshape(-1, 2),
