@@ -83,6 +83,10 @@ def test_many_lines_at_once_land_in_order(all_touched):
     for form in (lines, np.array(lines, dtype=object)):
         got = polymask.rasterize(form, SHAPE, values, transform=transform, dtype=np.int32, all_touched=all_touched)
         np.testing.assert_array_equal(got, expected)
+    nonzero = polymask.rasterize(
+        lines, SHAPE, values, transform=transform, dtype=np.int32, all_touched=all_touched, fill_rule="nonzero"
+    )
+    np.testing.assert_array_equal(nonzero, expected)  # a line's cells under either fill rule
 
 
 HAND_LINES = {

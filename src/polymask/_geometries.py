@@ -181,7 +181,7 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
         is_line = ((kinds == _LINESTRING) | (kinds == _LINEARRING)) & ~shapely.is_empty(parts)
         if is_line.any():
             parts = parts.copy()
-            found_lines = {int(k): _line_coordinates(parts[k], name, int(owner[k])) for k in np.flatnonzero(is_line)}
+            found_lines = _line_coordinates(parts, is_line, owner, name)
             parts[is_line] = shapely.Polygon()  # a polygon without rings holds the line's place
             kinds = np.where(is_line, _POLYGON, kinds)
     areal = kinds == _POLYGON
@@ -217,17 +217,21 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
     return vertices, ring_ends, part_rings, owner, is_point[ring_part]
 
 
-def _line_coordinates(line: Any, name: str, index: int) -> NDArray[np.float64]:
-    """A line's (x, y) vertices, checked to be finite."""
+def _line_coordinates(parts: NDArray[Any], is_line: NDArray[Any], owner: NDArray[Any],
+                      name: str) -> dict[int, NDArray[np.float64]]:
+    """{part index: its (x, y) vertices} of the line parts, checked to be finite (one shapely call)."""
     import shapely
 
-    xy = np.ascontiguousarray(shapely.get_coordinates(line), dtype=np.float64)
+    at = np.flatnonzero(is_line)
+    coordinates, line_of_vertex = shapely.get_coordinates(parts[at], return_index=True)
+    xy = np.ascontiguousarray(coordinates, dtype=np.float64)
     bad_row = _core.first_non_finite(xy)
     if bad_row >= 0:
         x, y = (float(v) for v in xy[bad_row])
-        raise ValueError(f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; "
-                         "every coordinate must be a finite number")
-    return xy
+        raise ValueError(f"{name}[{int(owner[at[line_of_vertex[bad_row]]])}] has a vertex ({x!r}, {y!r}) that is "
+                         "not finite; every coordinate must be a finite number")
+    ends = np.cumsum(np.bincount(line_of_vertex, minlength=len(at)))
+    return dict(zip(at.tolist(), np.split(xy, ends[:-1])))
 
 
 def flatten_padded(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:

@@ -180,7 +180,10 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
     if point_rings is not None:  # points burn the cell holding them, found in the sample frame
         vertices = _geometries.point_cells(vertices, ring_ends, point_rings)
     if line_world and lines is not None and part_of is not None:  # lines burn GDAL's cells for them
-        pixels = {p: _lines.pixel_frame(xy, cells) for p, xy in line_world.items()}
+        world = list(line_world.values())
+        mapped = _lines.pixel_frame(np.concatenate(world), cells)  # one pass over every line's vertices
+        ends = np.cumsum([len(xy) for xy in world])
+        pixels = dict(zip(line_world, np.split(mapped, ends[:-1])))
         vertices, ring_ends, polygon_ends, part_of = _lines.burned_lines(
             vertices, ring_ends, polygon_ends, part_of, pixels, lines.shape, lines.all_touched)
     return PolygonList(vertices, ring_ends, polygon_ends, np.asarray(owners, dtype=np.int64) if owners else None,

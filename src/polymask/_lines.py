@@ -15,10 +15,12 @@ in GDAL's pixel frame, where cell (row, col) is the square
 
 The cells of one line part (a LineString, LinearRing, or one line of a
 MultiLineString) are joined into runs along rows, and each run becomes a
-rectangle polygon in the contract's sample frame: it holds exactly the
-sample points of its cells and shares area with no other cell, so the
-fills burn exactly those cells under every ``all_touched`` and merge rule.
-A cell two segments of one part reach is burned once.
+rectangle in the contract's sample frame: it holds exactly the sample
+points of its cells and shares area with no other cell.  The line becomes
+one polygon with a ring per rectangle; the rectangles never overlap, so
+the fills burn exactly those cells under either fill rule, every
+``all_touched`` and every merge rule.  A cell two segments of one part
+reach is burned once.
 """
 
 from __future__ import annotations
@@ -66,40 +68,84 @@ def pixel_frame(vertices: NDArray[np.float64], transform: Transform | None) -> N
     return np.stack([x0 + x * xx + y * xy, y0 + x * yx + y * yy], axis=1)
 
 
-def line_cells(pixels: NDArray[np.float64], shape: tuple[int, int], all_touched: bool) -> NDArray[np.int64]:
-    """The (row, col) cells inside the image that one line (its vertices in the pixel frame) burns, unique."""
+def lines_cells(
+    lines: list[NDArray[np.float64]], shape: tuple[int, int], all_touched: bool
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """(line, row, col) of every cell inside the image that each line (vertices in the pixel frame) burns.
+
+    Unique per line and sorted by line, row, column.
+    """
     height, width = shape
-    found: list[NDArray[np.int64]] = []
-    for j in range(1, len(pixels)):
-        (x0, y0), (x1, y1) = pixels[j - 1], pixels[j]
-        if all_touched:
-            found.append(_touched_segment(x0, y0, x1, y1, width, height))
-        else:  # walked from its second end; the first end's cell only on the first segment
-            found.append(_bresenham(x1, y1, x0, y0, j == 1, width, height))
-    if not found:
-        return np.zeros((0, 2), dtype=np.int64)
-    cells = np.concatenate(found)
-    return np.unique(cells, axis=0) if len(cells) else cells
+    if not lines:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    counts = np.fromiter((len(line) for line in lines), dtype=np.int64, count=len(lines))
+    pixels = np.concatenate(lines)
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    is_start = np.ones(len(pixels), dtype=bool)  # vertex k starts a segment unless it ends its line
+    is_start[np.cumsum(counts) - 1] = False
+    start = np.flatnonzero(is_start)
+    segment_line = np.repeat(np.arange(len(lines)), counts - 1)
+    if all_touched:
+        found = [_touched_segment(*pixels[k], *pixels[k + 1], width, height) for k in start]
+        sizes = np.fromiter((len(cells) for cells in found), dtype=np.int64, count=len(found))
+        cells = np.concatenate(found) if found else np.zeros((0, 2), dtype=np.int64)
+        line, rows, cols = np.repeat(segment_line, sizes), cells[:, 0], cells[:, 1]
+    else:  # walked from the second end; the first end's cell only on a line's first segment
+        line, rows, cols = _bresenham(
+            pixels[start + 1], pixels[start], start == first[segment_line], segment_line, width, height
+        )
+    inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
+    line, rows, cols = line[inside], rows[inside], cols[inside]
+    if len(line) == 0:
+        return line, rows, cols
+    order = np.lexsort((cols, rows, line))
+    line, rows, cols = line[order], rows[order], cols[order]
+    fresh = np.concatenate([[True], (line[1:] != line[:-1]) | (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])])
+    return line[fresh], rows[fresh], cols[fresh]
 
 
 def _bresenham(
-    x0: float, y0: float, x1: float, y1: float, with_end: bool, width: int, height: int
-) -> NDArray[np.int64]:
-    """The cells of Bresenham's line from cell floor(x0, y0) to floor(x1, y1), the last with `with_end`."""
-    col0, row0, col1, row1 = math.floor(x0), math.floor(y0), math.floor(x1), math.floor(y1)
-    run_x, run_y = abs(col1 - col0), abs(row1 - row0)
-    step_x, step_y = (-1 if col0 > col1 else 1), (-1 if row0 > row1 else 1)
-    major, minor = max(run_x, run_y), min(run_x, run_y)
-    steps = np.arange(major + 1 if with_end else major, dtype=np.int64)
+    begin: NDArray[np.float64],
+    end: NDArray[np.float64],
+    with_end: NDArray[np.bool_],
+    segment_line: NDArray[np.int64],
+    width: int,
+    height: int,
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """(line, row, col) of Bresenham's lines from cell floor(begin) to floor(end), each last cell with `with_end`.
+
+    Vectorized over the segments; only the steps whose major coordinate lies
+    in the image are made, so a segment reaching far outside costs no more
+    than the image's side.
+    """
+    col0, row0 = np.floor(begin[:, 0]).astype(np.int64), np.floor(begin[:, 1]).astype(np.int64)
+    col1, row1 = np.floor(end[:, 0]).astype(np.int64), np.floor(end[:, 1]).astype(np.int64)
+    run_x, run_y = np.abs(col1 - col0), np.abs(row1 - row0)
+    step_x, step_y = np.where(col0 > col1, -1, 1), np.where(row0 > row1, -1, 1)
+    x_major = run_x >= run_y
+    major, minor = np.maximum(run_x, run_y), np.minimum(run_x, run_y)
+    steps = major + with_end
+    # Steps whose major coordinate is inside the image: start + step * k in [0, side).
+    origin, step, side = (
+        np.where(x_major, col0, row0),
+        np.where(x_major, step_x, step_y),
+        np.where(x_major, width, height),
+    )
+    low = np.clip(np.where(step > 0, -origin, origin - (side - 1)), 0, steps)
+    high = np.clip(np.where(step > 0, side - 1 - origin, origin) + 1, low, steps)
+    taken = high - low
+    segment = np.repeat(np.arange(len(begin)), taken)
+    k = np.arange(int(taken.sum()), dtype=np.int64) - np.repeat(np.cumsum(taken) - taken, taken) + low[segment]
     # The integer error term's closed form: the minor axis has advanced
     # ceil((2·minor·k - major) / (2·major)) after k major steps.
-    advanced = -((major - 2 * minor * steps) // (2 * major)) if major else np.zeros_like(steps)
-    if run_x >= run_y:
-        cols, rows = col0 + step_x * steps, row0 + step_y * advanced
-    else:
-        cols, rows = col0 + step_x * advanced, row0 + step_y * steps
-    inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
-    return np.stack([rows[inside], cols[inside]], axis=1)
+    span = np.maximum(major[segment], 1)
+    advanced = np.where(major[segment] > 0, -((span - 2 * minor[segment] * k) // (2 * span)), 0)
+    along, across = k * step[segment], advanced
+    is_x = x_major[segment]
+    cols = col0[segment] + np.where(is_x, along, across * step_x[segment])
+    rows = row0[segment] + np.where(is_x, across * step_y[segment], along)
+    return segment_line[segment], rows, cols
 
 
 def _touched_segment(x: float, y: float, x_end: float, y_end: float, width: int, height: int) -> NDArray[np.int64]:
@@ -169,19 +215,22 @@ def _sloped_walk(x: float, y: float, x_end: float, y_end: float, width: int, hei
     return np.asarray(cells, dtype=np.int64).reshape(-1, 2)
 
 
-def cell_runs(cells: NDArray[np.int64]) -> NDArray[np.float64]:
-    """Unique (row, col) cells, sorted, as rectangles of runs along rows: (K, 5, 2) closed rings, sample frame."""
-    if len(cells) == 0:
-        return np.zeros((0, 5, 2), dtype=np.float64)
-    rows, cols = cells[:, 0], cells[:, 1]
-    starts = np.flatnonzero(np.concatenate([[True], (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1] + 1)]))
-    ends = np.concatenate([starts[1:], [len(cells)]]) - 1
+def cell_runs(
+    line: NDArray[np.int64], rows: NDArray[np.int64], cols: NDArray[np.int64]
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Cells sorted by line, row and column as rectangles of runs along rows: (K, 5, 2) rings, sample frame; lines."""
+    if len(rows) == 0:
+        return np.zeros((0, 5, 2), dtype=np.float64), np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(
+        np.concatenate([[True], (line[1:] != line[:-1]) | (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1] + 1)])
+    )
+    ends = np.concatenate([starts[1:], [len(rows)]]) - 1
     row = rows[starts].astype(np.float64)
     left, right = cols[starts] - 0.5, cols[ends] + 0.5
     top, bottom = row - 0.5, row + 0.5
     xs = np.stack([left, right, right, left, left], axis=1)
     ys = np.stack([top, top, bottom, bottom, top], axis=1)
-    return np.stack([xs, ys], axis=2)
+    return np.stack([xs, ys], axis=2), line[starts]
 
 
 def burned_lines(
@@ -195,17 +244,22 @@ def burned_lines(
 ) -> tuple[Any, Any, Any, Any]:
     """(vertices, ring_ends, polygon_ends, owners) with each line polygon replaced by its cells' rectangles.
 
-    `line_pixels` maps the index of each polygon that is a line (one ring,
-    its vertices) to those vertices in the pixel frame; the rectangles of its
-    cells take its place, one polygon each, owned by the same member.  The
-    polygons between lines are copied as slices: a Python step per line.
+    `line_pixels` maps the index of each polygon that is a line (a polygon
+    without rings holding its place) to the line's vertices in the pixel
+    frame; one polygon whose rings are the rectangles of its cells takes its
+    place.  The rectangles never overlap, so under either fill rule the
+    polygon is their union.  The polygons between lines are copied as
+    slices: a Python step per line.
     """
     vertex_ends = np.concatenate([[0], ring_ends]).astype(np.int64)[np.concatenate([[0], polygon_ends])]
     ring_counts = np.diff(np.concatenate([[0], ring_ends])).astype(np.int64)
     polygon_rings = np.diff(np.concatenate([[0], polygon_ends])).astype(np.int64)
+    line_polygons = sorted(line_pixels)
+    all_runs, run_line = cell_runs(*lines_cells([line_pixels[p] for p in line_polygons], shape, all_touched))
+    run_bounds = np.searchsorted(run_line, np.arange(len(line_polygons) + 1))
     pieces: list[tuple[Any, Any, Any, Any]] = []
     done = 0  # polygons before this one are in pieces
-    for p in sorted(line_pixels):
+    for n, p in enumerate(line_polygons):
         first_ring, last_ring = int(polygon_ends[done - 1]) if done else 0, int(polygon_ends[p - 1]) if p else 0
         pieces.append(
             (
@@ -215,15 +269,15 @@ def burned_lines(
                 owners[done:p],
             )
         )
-        runs = cell_runs(line_cells(line_pixels[p], shape, all_touched))
+        runs = all_runs[run_bounds[n] : run_bounds[n + 1]]
         if len(runs) == 0:  # no cell: a ring without area outside the image keeps the line's place and member
             runs = np.full((1, 5, 2), -1.0)
         pieces.append(
             (
                 runs.reshape(-1, 2),
                 np.full(len(runs), 5, dtype=np.int64),
-                np.ones(len(runs), dtype=np.int64),
-                np.full(len(runs), owners[p], dtype=np.int64),
+                np.array([len(runs)], dtype=np.int64),  # one polygon, a ring per run
+                owners[p : p + 1],
             )
         )
         done = p + 1
