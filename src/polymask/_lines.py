@@ -87,7 +87,10 @@ def lines_cells(
     start = np.flatnonzero(is_start)
     segment_line = np.repeat(np.arange(len(lines)), counts - 1)
     if all_touched:
-        found = [_touched_segment(*pixels[k], *pixels[k + 1], width, height) for k in start]
+        found = [
+            _touched_segment(pixels[k, 0], pixels[k, 1], pixels[k + 1, 0], pixels[k + 1, 1], width, height)
+            for k in start
+        ]
         sizes = np.fromiter((len(cells) for cells in found), dtype=np.int64, count=len(found))
         cells = np.concatenate(found) if found else np.zeros((0, 2), dtype=np.int64)
         line, rows, cols = np.repeat(segment_line, sizes), cells[:, 0], cells[:, 1]

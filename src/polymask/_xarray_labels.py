@@ -73,7 +73,9 @@ def region_numbers(
             return None
         np.bitwise_and(burned, (1 << shift) - 1, out=burned)
     table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
-    return grid.reorder(table[burned])
+    numbers_by_point = grid.reorder(table[burned])
+    assert isinstance(numbers_by_point, np.ndarray)  # reordering an array in memory gives one
+    return numbers_by_point
 
 
 def burn(grid: Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chunks: Any) -> LazyOrEager:

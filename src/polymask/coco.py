@@ -303,39 +303,17 @@ def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool 
     >>> polymask.coco.area(union), polymask.coco.area(both)
     (20, 4)
     """
-    if compressed and type(rles) is list:  # the common case, in one core call
-        result = _coco.merge_dicts(rles, bool(intersect))
-        if result is not None:
-            return result
     items, _ = as_rle_list(rles, "rles")
     if not items:
         raise ValueError("rles is empty: merge needs at least one RLE")
+    result = _coco.merge_dicts(items, bool(intersect), bool(compressed))  # the common case, in one core call
+    if result is not None:
+        return result  # type: ignore[return-value]  # the dict the core built: size and counts
     size = size_of(items[0], "rles[0]")
-    merged = _merged_strings(items, size, bool(intersect))
-    if merged is None:  # not all of them counts strings of one size, or one is refused: read each by name
-        merged = counts_of(items[0], "rles[0]")
-        for k, rle in enumerate(items[1:], start=1):
-            merged = _coco.merge(merged, counts_of(rle, f"rles[{k}]", size), bool(intersect))
+    merged = counts_of(items[0], "rles[0]")  # refused somewhere: read each by name, so the culprit is named
+    for k, rle in enumerate(items[1:], start=1):
+        merged = _coco.merge(merged, counts_of(rle, f"rles[{k}]", size), bool(intersect))
     return {"size": list(size), "counts": _coco.compress(merged) if compressed else merged.tolist()}
-
-
-def _merged_strings(items: list[Any], size: tuple[int, int], intersect: bool) -> NDArray[np.uint32] | None:
-    """The merged runs of RLEs that all hold counts strings and items[0]'s size, in one core pass; else None."""
-    first_size = items[0].get("size") if isinstance(items[0], Mapping) else None
-    if type(first_size) not in (list, tuple):  # compared with != below: no arrays
-        return None
-    texts: list[object] = []
-    for rle in items:
-        if not isinstance(rle, Mapping) or rle.get("size") != first_size:
-            return None
-        counts = rle.get("counts")
-        if isinstance(counts, str):
-            if not counts.isascii():
-                return None
-            counts = counts.encode("ascii")
-        texts.append(counts)
-    merged, refused = _coco.merge_compressed(texts, size[0] * size[1], intersect)
-    return merged if refused < 0 else None
 
 
 def iou(detections: RLELike | Sequence[RLELike], ground_truths: RLELike | Sequence[RLELike],

@@ -62,6 +62,7 @@ from numpy.typing import ArrayLike, NDArray
 from polymask import _inputs
 from polymask._describe import describe as _describe
 from polymask._rings import PolygonList
+from polymask._xarray_coordinates import LazyOrEager
 from polymask._xarray_grids import Grid
 from polymask._xarray_labels import LAZY_POINTS as LAZY_POINTS  # documented as this module's
 from polymask._xarray_labels import (
@@ -325,11 +326,11 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
             from polymask.dask import DEFAULT_CHUNK
 
             chunks = DEFAULT_CHUNK
-        labels = region_numbers(grid, flat, index, False, chunks)
+        labels: LazyOrEager | None = region_numbers(grid, flat, index, False, chunks)
         if labels is None:
             labels = burn(grid, flat, index, chunks)
         if drop and not isinstance(labels, np.ndarray):
-            labels = labels.persist()  # burned once: drop's pass and the result both read it
+            labels = labels.persist()  # type: ignore[no-untyped-call]  # burned once: drop and the result read it
         layers = labels[None] == index.reshape((-1,) + (1,) * labels.ndim)
     elif isinstance(grid, PointGrid):  # uneven or 2-D coordinates: polymask.contains, region by region
         layers = grid.layers(flat, point_chunks(chunks, len(flat) * points))
