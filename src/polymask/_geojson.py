@@ -124,7 +124,7 @@ def as_shapely(value: Any, name: str) -> Any:
         return None
     try:
         return shapely.geometry.shape(geometry)
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
+    except Exception as error:  # shapely's own errors and Python's, for any malformed mapping
         raise ValueError(f"{name} is not a GeoJSON geometry shapely reads: {error}") from None
 
 
