@@ -35,5 +35,11 @@ case ",$extras," in
     *,test,*) .venv/bin/python tests/ar6_data.py ;;
 esac
 
+# rasterio's own feature tests (tests/test_rasterio_suite.py): its wheels carry no
+# tests, so tests/rasterio_tests.py takes them from rasterio's sdist on PyPI.
+case ",$extras," in
+    *,test,*) .venv/bin/python tests/rasterio_tests.py ;;
+esac
+
 # Fail now, not later, if the compiled core did not build or import.
 .venv/bin/python -c "import polymask, json; print(json.dumps(polymask.build_info()))"

@@ -54,3 +54,30 @@ def test_a_refused_rle_among_many_is_named():
         coco.merge(rles[:9] + [{"size": [20, 20], "counts": [5, 15]}])
     with pytest.raises(ValueError, match=r"rles\[3\] has size \[20, 21\], expected \[20, 20\]"):
         coco.merge(rles[:3] + [{"size": [20, 21], "counts": rles[3]["counts"]}])
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+@pytest.mark.parametrize("intersect", [False, True])
+def test_a_few_rles_in_any_form_merge_to_pycocotools_bytes(count, intersect):
+    rles = coco.encode(random_segmentations(count, count + 10, 60, 80), 60, 80)
+    expected = cocomask.merge(rles, intersect=intersect)
+    as_text = [{"size": r["size"], "counts": r["counts"].decode()} for r in rles]
+    as_tuples = [{"size": tuple(r["size"]), "counts": r["counts"]} for r in rles]
+    numpy_sizes = [{"size": [np.int64(60), np.int64(80)], "counts": r["counts"]} for r in rles]
+    for form in (rles, as_text, as_tuples, numpy_sizes, tuple(rles)):
+        assert coco.merge(form, intersect=intersect) == expected
+    uncompressed = coco.merge(rles, intersect=intersect, compressed=False)
+    assert coco.merge([{"size": [60, 80], "counts": uncompressed["counts"]}]) == cocomask.merge(
+        [expected], intersect=intersect)
+
+
+def test_a_few_refused_rles_are_named_as_among_many():
+    rles = coco.encode(random_segmentations(2, 3, 20, 20), 20, 20)
+    with pytest.raises(ValueError, match=r"rles\[1\]\['counts'\] is not a COCO counts string: character 0"):
+        coco.merge([rles[0], {"size": [20, 20], "counts": "\u00e9"}])
+    with pytest.raises(ValueError, match=r"rles\[1\] has size \[20, 21\], expected \[20, 20\]"):
+        coco.merge([rles[0], {"size": [20, 21], "counts": rles[1]["counts"]}])
+    with pytest.raises(TypeError, match=r"rles\[0\] must be a COCO RLE dict"):
+        coco.merge([[1, 2], rles[1]])
+    with pytest.raises(ValueError, match="rles is empty"):
+        coco.merge([])

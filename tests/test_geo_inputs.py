@@ -180,8 +180,8 @@ BAD_GEOMETRY_INPUTS = [
 
 @pytest.mark.parametrize("polygons, error, message", BAD_GEOMETRY_INPUTS)
 def test_bad_geometry_inputs_name_the_geometry(polygons, error, message):
-    # rasterize burns points (the cell holding each, as GDAL); the instance masks refuse them.
-    burn = polymask.masks if "Point" in message else polymask.rasterize
+    # rasterize burns points and lines (the cells GDAL burns); the instance masks refuse them.
+    burn = polymask.masks if "Point" in message or "LineString" in message else polymask.rasterize
     with pytest.raises(error, match=message):
         burn(polygons, SMALL)
 

@@ -102,42 +102,53 @@ def merge(const uint32_t[::1] a not None, const uint32_t[::1] b not None, bint i
     return _as_array(merged)
 
 
-def merge_compressed(list texts not None, uint64_t n_pixels, bint intersect=False):
-    """(runs, -1): the union (or intersection) of COCO counts strings, each covering n_pixels.
+def merge_dicts(list rles not None, bint intersect=False, bint compressed=True):
+    """The merged RLE dict of RLE dicts with counts strings of one size, in one core call and no array per RLE.
 
-    One call into the core (rle_merge_many), with no array per RLE: the
-    per-RLE cost is what made merging many RLEs slower than pycocotools.
-    (None, k) when texts[k] is no counts string or covers another pixel
-    count; polymask/coco.py then reads the RLEs one by one for the message
-    that names it.
+    None when an RLE is not a dict with the first's size and a counts string covering it: polymask/coco.py
+    then reads the RLEs one by one for the message that names the culprit.
     """
+    cdef Py_ssize_t k, count = len(rles)
     cdef vector[vector[uint32_t]] runs
     cdef vector[uint32_t] merged
-    cdef Py_ssize_t k
-    cdef size_t i
-    cdef uint64_t total
-    cdef const char *ptr
-    cdef int64_t n_chars
-    runs.resize(len(texts))
-    for k in range(len(texts)):
-        text = texts[k]
-        if type(text) is not bytes:
-            return None, k
-        ptr = <bytes>text
-        n_chars = len(<bytes>text)
+    cdef string text
+    cdef uint64_t total, n_pixels
+    cdef uint32_t run
+    if count == 0 or type(rles[0]) is not dict:
+        return None
+    size = (<dict>rles[0]).get("size")
+    if type(size) not in (list, tuple) or len(size) != 2:
+        return None
+    height, width = size
+    if type(height) is not int or type(width) is not int or height < 0 or width < 0 or height * width >= 2 ** 32:
+        return None
+    n_pixels = height * width
+    runs.resize(count)
+    for k in range(count):
+        rle = rles[k]
+        if type(rle) is not dict or (<dict>rle).get("size") != size:
+            return None
+        counts = (<dict>rle).get("counts")
+        if type(counts) is str:
+            if not (<str>counts).isascii():
+                return None
+            counts = (<str>counts).encode("ascii")
+        elif type(counts) is not bytes:
+            return None
         try:
-            with nogil:
-                runs[k] = rle_decompress(ptr, n_chars)
+            runs[k] = rle_decompress(<bytes>counts, len(<bytes>counts))
         except ValueError:
-            return None, k
+            return None
         total = 0
-        for i in range(runs[k].size()):
-            total += runs[k][i]
+        for run in runs[k]:
+            total += run
         if total != n_pixels:
-            return None, k
+            return None
     with nogil:
         merged = rle_merge_many(runs, intersect)
-    return _as_array(merged), -1
+        if compressed:
+            text = rle_compress(merged.data(), merged.size())
+    return {"size": [height, width], "counts": bytes(text) if compressed else list(merged)}
 
 
 cdef void _bbox(const uint32_t[::1] counts, int64_t height, int64_t *box) noexcept nogil:

@@ -95,6 +95,39 @@ def geojson_part_rings(geometry: Mapping[str, Any]) -> list[int]:
     return [len(part) for part in geometry["coordinates"]]
 
 
+#: GeoJSON types with no area: polymask.rasterize burns them as GDAL does (polymask/_lines.py).
+_POINT_AND_LINE_TYPES = ("Point", "MultiPoint", "LineString", "MultiLineString")
+
+
+def holds_points_or_lines(value: Any, depth: int = 0) -> bool:
+    """Whether a GeoJSON-like mapping (or an object with ``__geo_interface__``) holds a point or a line."""
+    geometry = geo_interface(value) if hasattr(value, "__geo_interface__") else value
+    if not isinstance(geometry, Mapping) or depth > _MAX_GEOJSON_DEPTH:
+        return False
+    kind = geometry.get("type")
+    if kind == "Feature":
+        return holds_points_or_lines(geometry.get("geometry"), depth + 1)
+    if kind == "GeometryCollection":
+        members = geometry.get("geometries")
+        return isinstance(members, (list, tuple)) and any(holds_points_or_lines(m, depth + 1) for m in members)
+    return kind in _POINT_AND_LINE_TYPES
+
+
+def as_shapely(value: Any, name: str) -> Any:
+    """A GeoJSON-like mapping (a Feature's geometry) or ``__geo_interface__`` object as a shapely geometry."""
+    import shapely.geometry
+
+    geometry = geo_interface(value) if hasattr(value, "__geo_interface__") else value
+    while isinstance(geometry, Mapping) and geometry.get("type") == "Feature":
+        geometry = geometry.get("geometry")
+    if geometry is None:
+        return None
+    try:
+        return shapely.geometry.shape(geometry)
+    except Exception as error:  # shapely's own errors and Python's, for any malformed mapping
+        raise ValueError(f"{name} is not a GeoJSON geometry shapely reads: {error}") from None
+
+
 def _ring_xy(ring: Any, label: str) -> tuple[Any, str]:
     """A GeoJSON ring with its label; positions with Z (and M) keep x and y."""
     if isinstance(ring, (list, tuple, np.ndarray)) and len(ring) and not isinstance(ring[0], (str, bytes)):

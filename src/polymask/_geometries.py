@@ -25,7 +25,8 @@ shapely 2's vectorized functions instead, checking every coordinate itself
 Conventions shared with GIS tools: Z and M coordinates are dropped (the mask
 is the footprint in x, y); an empty geometry (or a missing one, None) burns
 no pixel; a non-empty point or line has no area and is an error naming its
-type and index.  shapely and GeoPandas are never imported unless the caller
+type and index, except where a label image burns them (``points``, ``lines``
+below: the cells GDAL burns).  shapely and GeoPandas are never imported unless the caller
 handed in one of their objects.
 """
 from __future__ import annotations
@@ -40,7 +41,7 @@ from polymask._describe import short_repr
 from polymask._layouts import is_geometry_array
 
 #: shapely's type ids (shapely.GeometryType) this module treats by name.
-_POINT, _POLYGON, _MULTIPOINT, _MULTIPOLYGON, _COLLECTION = 0, 3, 4, 6, 7
+_POINT, _LINESTRING, _LINEARRING, _POLYGON, _MULTIPOINT, _MULTILINESTRING, _MULTIPOLYGON, _COLLECTION = range(8)
 _TYPE_NAMES = {-1: "missing", 0: "Point", 1: "LineString", 2: "LinearRing", 3: "Polygon", 4: "MultiPoint",
                5: "MultiLineString", 6: "MultiPolygon", 7: "GeometryCollection"}
 
@@ -81,7 +82,8 @@ def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any
     return vertices, ring_ends, np.cumsum(rings_per_geometry, dtype=np.int64)
 
 
-def flatten_geometry_parts(geometries: NDArray[Any], name: str, points: bool = False
+def flatten_geometry_parts(geometries: NDArray[Any], name: str, points: bool = False,
+                           lines: dict[int, NDArray[Any]] | None = None
                            ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends, owners, point_rings): each polygon part its own polygon.
 
@@ -92,12 +94,21 @@ def flatten_geometry_parts(geometries: NDArray[Any], name: str, points: bool = F
     With `points`, each Point (of a MultiPoint, a collection) is a polygon too,
     a ring of five copies of the point, flagged in point_rings for
     point_cells to make it its cell once the vertices are in the sample frame.
+    With `lines` (a dict, filled here), each line part (LineString,
+    LinearRing, a line of a MultiLineString) is a polygon without rings, and
+    lines[k] holds the world coordinates of polygon k's line, for
+    polymask/_lines.py to burn.
     """
-    vertices, ring_ends, part_rings, owner, point_rings = _flatten(geometries, name, points)
+    line_parts: dict[int, NDArray[Any]] | None = None if lines is None else {}
+    vertices, ring_ends, part_rings, owner, point_rings = _flatten(geometries, name, points, line_parts)
     partless = np.flatnonzero(np.bincount(owner, minlength=len(geometries)) == 0)
     owners = np.concatenate([owner, partless]).astype(np.int64)
     rings = np.concatenate([part_rings, np.zeros(len(partless), dtype=np.int64)])
     order = np.argsort(owners, kind="stable")  # the empty placeholders land in their geometry's place
+    if lines is not None and line_parts:
+        place = np.empty(len(order), dtype=np.int64)
+        place[order] = np.arange(len(order))
+        lines.update({int(place[k]): coordinates for k, coordinates in line_parts.items()})
     return vertices, ring_ends, np.cumsum(rings[order], dtype=np.int64), owners[order], point_rings
 
 
@@ -118,11 +129,13 @@ def point_cells(vertices: NDArray[Any], ring_ends: NDArray[Any], point_rings: ND
     return vertices
 
 
-def _flatten(geometries: NDArray[Any], name: str, points: bool = False
+def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
+             lines: dict[int, NDArray[Any]] | None = None
              ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, rings per polygon part, the geometry of each part, which rings are points).
 
-    Of shapely geometries, checked; points (with `points`) as in flatten_geometry_parts.
+    Of shapely geometries, checked; points (with `points`) and lines (into
+    `lines`, by part) as in flatten_geometry_parts.
     """
     import shapely
 
@@ -139,7 +152,8 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False
     parts, owner = geometries, np.arange(count, dtype=np.int64)
     for _ in range(64):
         kinds = shapely.get_type_id(parts)
-        multi = (kinds == _MULTIPOLYGON) | (kinds == _COLLECTION) | (points & (kinds == _MULTIPOINT))
+        multi = (kinds == _MULTIPOLYGON) | (kinds == _COLLECTION) | (points & (kinds == _MULTIPOINT)) | (
+            (lines is not None) & (kinds == _MULTILINESTRING))
         if not multi.any():
             break
         split, split_index = shapely.get_parts(parts[multi], return_index=True)
@@ -162,6 +176,14 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False
         parts = parts.copy()
         parts[is_point] = shapely.polygons(np.repeat(xy, 5, axis=0).reshape(-1, 5, 2))
         kinds = np.where(is_point, _POLYGON, kinds)
+    found_lines: dict[int, NDArray[Any]] = {}  # by index among the parts
+    if lines is not None:
+        is_line = ((kinds == _LINESTRING) | (kinds == _LINEARRING)) & ~shapely.is_empty(parts)
+        if is_line.any():
+            parts = parts.copy()
+            found_lines = _line_coordinates(parts, is_line, owner, name)
+            parts[is_line] = shapely.Polygon()  # a polygon without rings holds the line's place
+            kinds = np.where(is_line, _POLYGON, kinds)
     areal = kinds == _POLYGON
     if not areal.all():
         # Missing (None) and empty geometries of any type burn nothing; a
@@ -177,6 +199,10 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False
             raise ValueError(f"{name}[{index}] {what}, which has no area; expected a Polygon, a MultiPolygon, "
                              "a GeometryCollection of them, or an empty geometry")
         parts, owner, is_point = parts[areal], owner[areal], is_point[areal]
+    if found_lines:
+        assert lines is not None  # found only when asked for
+        kept_index = np.cumsum(areal) - 1  # the parts left out before a line move it up
+        lines.update({int(kept_index[k]): xy for k, xy in found_lines.items()})
     rings, ring_part = shapely.get_rings(parts, return_index=True)
     coordinates, ring_of_vertex = shapely.get_coordinates(rings, return_index=True)  # Z and M dropped
     vertices = np.ascontiguousarray(coordinates, dtype=np.float64)
@@ -189,6 +215,23 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False
     ring_ends = np.cumsum(np.bincount(ring_of_vertex, minlength=len(rings)), dtype=np.int64)
     part_rings = np.bincount(ring_part, minlength=len(parts)).astype(np.int64)
     return vertices, ring_ends, part_rings, owner, is_point[ring_part]
+
+
+def _line_coordinates(parts: NDArray[Any], is_line: NDArray[Any], owner: NDArray[Any],
+                      name: str) -> dict[int, NDArray[np.float64]]:
+    """{part index: its (x, y) vertices} of the line parts, checked to be finite (one shapely call)."""
+    import shapely
+
+    at = np.flatnonzero(is_line)
+    coordinates, line_of_vertex = shapely.get_coordinates(parts[at], return_index=True)
+    xy = np.ascontiguousarray(coordinates, dtype=np.float64)
+    bad_row = _core.first_non_finite(xy)
+    if bad_row >= 0:
+        x, y = (float(v) for v in xy[bad_row])
+        raise ValueError(f"{name}[{int(owner[at[line_of_vertex[bad_row]]])}] has a vertex ({x!r}, {y!r}) that is "
+                         "not finite; every coordinate must be a finite number")
+    ends = np.cumsum(np.bincount(line_of_vertex, minlength=len(at)))
+    return dict(zip(at.tolist(), np.split(xy, ends[:-1])))
 
 
 def flatten_padded(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from polymask import _annotations, _geojson, _geometries, _layouts, _sequences
+from polymask import _annotations, _geojson, _geometries, _layouts, _lines, _sequences
 from polymask._layouts import Layout, layout_hint
 from polymask._rings import PolygonList, Rings
 from polymask._transform import as_transform, to_sample_frame
@@ -110,7 +110,8 @@ def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, uni
 
 
 def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
-             unite_parts: bool = False, split_parts: bool = False, on_pixels: bool = True) -> PolygonList:
+             unite_parts: bool = False, split_parts: bool = False, on_pixels: bool = True,
+             lines: _lines.LineRaster | None = None) -> PolygonList:
     """Many polygons as one flat vertex array with ring and polygon ends, in the sample-point frame.
 
     `on_pixels`: the polygons are placed on an image's pixels (masks, label
@@ -126,14 +127,22 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
     its member: their union is the member, as GeoJSON and GDAL mean it; and
     shapely geometries in bulk may hold points, each burning the cell that
     holds it (polymask/_geometries.py, point_cells).
+    `lines` (with `split_parts`): the image lines are burned into; each
+    LineString, LinearRing and MultiLineString line becomes the rectangles of
+    the cells GDAL burns for it (polymask/_lines.py).  GeoJSON members that
+    hold points or lines are then read through shapely, as shapely's are.
     """
     layout, members, layouts = _layouts.collection_layouts(collection, name)
+    if lines is not None and members is not None and layouts is not None:
+        collection, layout = _geojson_points_and_lines(collection, layout, members, layouts, name)
     owners: list[int] = []
     part_of: np.ndarray | None = None
     point_rings = None
+    line_world: dict[int, np.ndarray] = {}  # polygon index -> a line's world coordinates
     if split_parts and layout is SHAPELY_ARRAY:
         vertices, ring_ends, polygon_ends, part_of, point_rings = _geometries.flatten_geometry_parts(
-            _geometries.geometry_values(collection), name, points=True)
+            _geometries.geometry_values(collection), name, points=True,
+            lines=line_world if lines is not None else None)
     elif members is not None:
         assert layouts is not None  # given with members, one per member
         # Members are converted grouped by layout (Layout's order is the converting
@@ -170,8 +179,34 @@ def polygons(collection: Any, transform: Any = None, name: str = "polygons", *,
         vertices = to_sample_frame(vertices, cells, name, vertex_ends)
     if point_rings is not None:  # points burn the cell holding them, found in the sample frame
         vertices = _geometries.point_cells(vertices, ring_ends, point_rings)
+    if line_world and lines is not None and part_of is not None:  # lines burn GDAL's cells for them
+        world = list(line_world.values())
+        mapped = _lines.pixel_frame(np.concatenate(world), cells)  # one pass over every line's vertices
+        ends = np.cumsum([len(xy) for xy in world])
+        pixels = dict(zip(line_world, np.split(mapped, ends[:-1])))
+        vertices, ring_ends, polygon_ends, part_of = _lines.burned_lines(
+            vertices, ring_ends, polygon_ends, part_of, pixels, lines.shape, lines.all_touched)
     return PolygonList(vertices, ring_ends, polygon_ends, np.asarray(owners, dtype=np.int64) if owners else None,
                        owners=part_of)
+
+
+def _geojson_points_and_lines(collection: Any, layout: Layout, members: Any, layouts: Any,
+                              name: str) -> tuple[Any, Layout]:
+    """GeoJSON and ``__geo_interface__`` members as shapely geometries when one holds a point or a line.
+
+    shapely reads points and lines in bulk (polymask/_geometries.py); the
+    collection is left as it is when it holds none, or holds a member of
+    another form (which the converters then name).
+    """
+    geometric = (Layout.GEOJSON, Layout.GEO_INTERFACE, Layout.SHAPELY)
+    if not all(member_layout in geometric for member_layout in layouts):
+        return collection, layout
+    if not any(member_layout is not Layout.SHAPELY and _geojson.holds_points_or_lines(member)
+               for member, member_layout in zip(members, layouts)):
+        return collection, layout
+    shapes = [member if member_layout is Layout.SHAPELY else _geojson.as_shapely(member, f"{name}[{p}]")
+              for p, (member, member_layout) in enumerate(zip(members, layouts))]
+    return np.fromiter(shapes, dtype=object, count=len(shapes)), SHAPELY_ARRAY
 
 
 #: Member layouts whose polygon parts polymask knows apart: a count of rings per part.

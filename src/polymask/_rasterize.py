@@ -18,6 +18,7 @@ from polymask import _inputs, _polygons
 from polymask._describe import describe as _describe
 from polymask._describe import short_repr
 from polymask._geometries import column_values
+from polymask._lines import LineRaster
 from polymask._outputs import output_dtype, result_array
 from polymask._rings import PolygonList
 from polymask._skipping import skipped_message, valid_polygons
@@ -92,13 +93,17 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         at the end of a polygon are padding.  Many geometries at once, also
         without a Python loop per polygon: a GeoDataFrame (its active
         geometry column), a GeoSeries, a NumPy array or list of shapely
-        geometries (Polygon, MultiPolygon, Point, MultiPoint,
-        GeometryCollection of them; Z and M dropped; empty or None burns
-        nothing; lines are an error).  The parts of a MultiPolygon or
-        GeometryCollection are burned one by one with its value: their
-        union, as GDAL burns them.  A point burns the cell that holds it
-        (a cell holds its lower sides), as GDAL does, under any
-        `all_touched`.
+        geometries (Polygon, MultiPolygon, Point, MultiPoint, LineString,
+        LinearRing, MultiLineString, GeometryCollection of them; Z and M
+        dropped; empty or None burns nothing), or GeoJSON mappings of these
+        (points and lines read through shapely).  The parts of a
+        MultiPolygon or GeometryCollection are burned one by one with its
+        value: their union, as GDAL burns them.  A point burns the cell
+        that holds it (a cell holds its lower sides), as GDAL does, under
+        any `all_touched`.  A line burns the cells GDAL's line rasterizer
+        burns: a Bresenham line between the cells of each segment's ends
+        (`all_touched` False), or every cell the line passes through (True
+        or "exact"); each line burns a cell once, even for "add".
     shape : (rows, cols)
         The image shape.
     values : scalar, sequence of P numbers or column name, optional
@@ -191,12 +196,13 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     """
     rule_of_merge = as_merge(merge, values)
     requested = label_dtype(dtype, out)
-    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid)
+    rows_cols = as_shape(shape)
+    touched = as_all_touched(all_touched)
+    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid,
+                                       LineRaster(rows_cols, bool(touched)))
     flat, labels, add = merged_burn(flat, labels, rule_of_merge, requested is None, out)
     vertices = flat.vertices
-    rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
-    touched = as_all_touched(all_touched)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
     result = _label_image(out, out_shape, labels.dtype)
@@ -220,15 +226,17 @@ class _Kept(NamedTuple):
 
 
 def polygons_and_labels(polygons: Any, values: Any, transform: Any, dtype: np.dtype[Any] | None,
-                        invalid: Any = "raise") -> tuple[PolygonList, NDArray[Any]]:
+                        invalid: Any = "raise", lines: LineRaster | None = None
+                        ) -> tuple[PolygonList, NDArray[Any]]:
     """The polygons of a label image through the funnel and one checked label each (rasterize's reading).
 
     `values` may name a GeoDataFrame column; `dtype` None chooses the
     smallest type that holds them.  With invalid="skip" the refused and empty
     polygons are left out with their labels, and one warning says which.
+    With `lines`, lines become the cells GDAL burns for them in that image.
     """
     values = column_values(polygons, values)  # a GeoDataFrame column named by values=
-    flat, kept = _polygons_read(polygons, transform, invalid)
+    flat, kept = _polygons_read(polygons, transform, invalid, lines)
     labels = label_values(values, flat.member_count if kept is None else kept.total, dtype)
     if kept is not None:
         labels = labels[kept.indices]
@@ -237,13 +245,14 @@ def polygons_and_labels(polygons: Any, values: Any, transform: Any, dtype: np.dt
     return flat, np.ascontiguousarray(labels)
 
 
-def _polygons_read(polygons: Any, transform: Any, invalid: Any) -> tuple[PolygonList, _Kept | None]:
+def _polygons_read(polygons: Any, transform: Any, invalid: Any,
+                   lines: LineRaster | None) -> tuple[PolygonList, _Kept | None]:
     """The polygons through the funnel; with invalid="skip", the valid ones and which they are (warned once)."""
     if isinstance(invalid, str) and invalid == "raise":
-        return _inputs.polygons(polygons, transform, split_parts=True), None
+        return _inputs.polygons(polygons, transform, split_parts=True, lines=lines), None
     if not (isinstance(invalid, str) and invalid == "skip"):
         raise ValueError(f'invalid must be "raise" or "skip", got {short_repr(invalid)}')
-    flat, kept, skipped = valid_polygons(polygons, transform, split_parts=True)
+    flat, kept, skipped = valid_polygons(polygons, transform, split_parts=True, lines=lines)
     total = len(kept) + len(skipped)
     if skipped:
         warnings.warn(skipped_message("rasterize", skipped, total), UserWarning, stacklevel=4)

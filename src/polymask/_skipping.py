@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from polymask import _inputs, _layouts
 from polymask._geometries import geometry_values
+from polymask._lines import LineRaster
 from polymask._rings import PolygonList, vertex_ranges
 
 Layout = _layouts.Layout
@@ -26,19 +27,20 @@ NAMED = 5
 
 
 def valid_polygons(collection: Any, transform: Any = None, name: str = "polygons",
-                   split_parts: bool = False) -> tuple[PolygonList, NDArray[np.intp], list[str]]:
+                   split_parts: bool = False, lines: LineRaster | None = None
+                   ) -> tuple[PolygonList, NDArray[np.intp], list[str]]:
     """(the valid members as polygons, their indices in the collection, why each other one was left out).
 
     With `split_parts` (polymask/_inputs.py) the result's ``owners`` count the
     kept members only: owner k is the member at ``indices[k]``.
     """
     try:
-        flat = _inputs.polygons(collection, transform, name, split_parts=split_parts)
+        flat = _inputs.polygons(collection, transform, name, split_parts=split_parts, lines=lines)
     except (TypeError, ValueError) as refusal:
         singles = _single_members(collection)
         if singles is None:  # not a collection of members: nothing to leave out
             raise refusal from None
-        return _member_by_member(singles, transform, name, split_parts)
+        return _member_by_member(singles, transform, name, split_parts, lines)
     begin, end = vertex_ranges(flat)
     owners = flat.owners if flat.owners is not None else np.arange(len(flat), dtype=np.int64)
     held = np.bincount(owners, weights=end - begin, minlength=flat.member_count)
@@ -79,8 +81,8 @@ def _single_members(collection: Any) -> list[Any] | None:
     return None
 
 
-def _member_by_member(singles: list[Any], transform: Any, name: str,
-                      split_parts: bool) -> tuple[PolygonList, NDArray[np.intp], list[str]]:
+def _member_by_member(singles: list[Any], transform: Any, name: str, split_parts: bool,
+                      lines: LineRaster | None) -> tuple[PolygonList, NDArray[np.intp], list[str]]:
     """Read each member alone: the ones the funnel takes and holds vertices of, and why the others are out."""
     kept: list[int] = []
     parts: list[PolygonList] = []
@@ -88,7 +90,7 @@ def _member_by_member(singles: list[Any], transform: Any, name: str,
     for p, single in enumerate(singles):
         label = f"{name}[{p}]"
         try:
-            flat = _inputs.polygons(single, transform, name, split_parts=split_parts)
+            flat = _inputs.polygons(single, transform, name, split_parts=split_parts, lines=lines)
         except (TypeError, ValueError) as refusal:
             # The member was read as the collection's first: name it by its own index.
             skipped.append(str(refusal).replace(f"{name}[0]", label, 1))

@@ -24,28 +24,21 @@ many.  The RLEs written here are byte for byte what
 """
 from __future__ import annotations
 
-import numbers
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from polymask import _coco, _core, _inputs, _layouts
+from polymask import _coco, _core, _layouts
+from polymask._coco_batch import Batch
+from polymask._coco_rles import as_rle_list, counts_of, image_size, size_of
 from polymask._describe import describe as _describe
-from polymask._describe import short_repr
 from polymask._outputs import result_array
-from polymask._rings import Rings
 from polymask._threads import as_threads
-from polymask._transform import IDENTITY, to_sample_frame
-from polymask._validation import as_integer as _as_integer
 from polymask.typing import RLE, CompressedRLE, RLELike, UncompressedRLE
 
 __all__ = ["area", "decode", "encode", "iou", "merge"]
-
-# COCO's counts are 32-bit: an image must have fewer than 2^32 pixels.
-_MAX_PIXELS = 2**32 - 1
-
 
 if TYPE_CHECKING:
     from typing_extensions import TypeVar
@@ -124,7 +117,7 @@ def encode(objects: Sequence[object], height: int, width: int, *, compressed: bo
     >>> polymask.coco.encode([[[0, 0, 4, 0, 4, 3, 0, 3]]], 5, 6, compressed=False)
     [{'size': [5, 6], 'counts': [0, 3, 2, 3, 2, 3, 2, 3, 12]}]
     """
-    height, width = _image_size(height, width)
+    height, width = image_size(height, width)
     thread_count = as_threads(threads)
     if isinstance(objects, (str, bytes, Mapping)) or not hasattr(objects, "__len__"):
         raise TypeError(f"objects must be a sequence of objects (segmentations, RLEs or polygons), "
@@ -139,7 +132,7 @@ def encode(objects: Sequence[object], height: int, width: int, *, compressed: bo
         fast = _coco.encode_segmentations(objects, height, width, _core.EVEN_ODD, thread_count, compressed)
         if fast is not None:
             return fast
-    batch = _Batch()
+    batch = Batch()
     parts, parts_per_object, polygon_objects = batch.parts, batch.parts_per_object, batch.polygon_objects
     for index, item in enumerate(objects):
         # The common case inline: a list of flat lists whose first has more
@@ -163,184 +156,10 @@ def encode(objects: Sequence[object], height: int, width: int, *, compressed: bo
     for index, counts in zip(polygon_objects, encoded):
         results[index] = {"size": [height, width], "counts": counts}
     for index, rle in batch.passthrough.items():
-        counts = _counts_of(rle, f"objects[{index}]", (height, width))
+        counts = counts_of(rle, f"objects[{index}]", (height, width))
         results[index] = {"size": [height, width],
                           "counts": _coco.compress(counts) if compressed else counts.tolist()}
     return results
-
-
-class _Batch:
-    """Objects flattened for one call into the core: rings, parts, objects.
-
-    COCO flat lists are the common case: they are gathered as they are and
-    converted in one pass in C (_coco.flat_parts), never one NumPy call per
-    part.  Other polygon forms go through the library's one input funnel, one part each.
-    """
-
-    def __init__(self) -> None:
-        self.parts: list[Any] = []                # flat lists, or Rings of other polygon forms
-        self.parts_per_object: list[int] = []
-        self.polygon_objects: list[int] = []  # object index of each encoded object
-        self.passthrough: dict[int, Mapping[str, Any]] = {}
-        self.has_rings = False
-
-    def add(self, index: int, item: Any) -> None:
-        # The common case first, with exact type checks: a list of lists of numbers.
-        if type(item) is list and item and type(item[0]) is list and item[0] and type(item[0][0]) in (float, int):
-            if len(item[0]) != 2 or _layouts.is_segmentation(item, thorough=True):
-                self._add_parts(index, item)
-                return
-        if isinstance(item, Mapping) and "counts" in item:
-            self.passthrough[index] = item
-        elif _layouts.is_flat(item):
-            self._add_parts(index, [item])
-        elif _layouts.is_segmentation(item, thorough=True) or (isinstance(item, (list, tuple)) and len(item) == 0):
-            self._add_parts(index, item)
-        else:
-            self._add_polygon(index, item, f"objects[{index}]")
-
-    def _add_parts(self, index: int, parts: Any) -> None:
-        for k, part in enumerate(parts):
-            if type(part) is not list and not _layouts.is_flat(part):
-                raise ValueError(f"objects[{index}][{k}] must be a COCO flat list [x1, y1, x2, y2, ...] like "
-                                 f"objects[{index}][0], got {_describe(part)}")
-        self.parts.extend(parts)
-        self.parts_per_object.append(len(parts))
-        self.polygon_objects.append(index)
-
-    def _add_polygon(self, index: int, item: Any, name: str) -> None:
-        try:
-            rings = _inputs.polygon(item, name=name)  # the library's one funnel, as every entry point
-        except (TypeError, ValueError) as error:
-            raise type(error)(f"{error} (objects[i] may be a COCO segmentation [[x1, y1, ...], ...], "
-                              "a COCO RLE dict, or any polygon polymask.mask takes)") from None
-        self.parts.append(rings)
-        self.parts_per_object.append(1)
-        self.polygon_objects.append(index)
-        self.has_rings = True
-
-    def arrays(self) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
-        """(vertices in the sample frame, ring_ends, part_ends, object_ends)."""
-        object_ends = np.cumsum(np.asarray(self.parts_per_object, dtype=np.int64))
-        if not self.has_rings:
-            vertices, ring_ends = self._flat(self.parts, object_ends, 0)
-            part_ends = np.arange(1, len(self.parts) + 1, dtype=np.int64)
-        else:
-            chunks, lengths, part_sizes = [], [], []
-            for k, part in enumerate(self.parts):
-                if isinstance(part, Rings):
-                    ends = part.ring_ends_or_single()
-                    chunks.append(part.vertices)
-                    lengths.append(np.diff(ends, prepend=0))
-                    part_sizes.append(len(ends))
-                else:
-                    ring, ring_length = self._flat([part], object_ends, k)
-                    chunks.append(ring)
-                    lengths.append(ring_length)
-                    part_sizes.append(1)
-            vertices = np.concatenate(chunks)
-            ring_ends = np.cumsum(np.concatenate(lengths))
-            part_ends = np.cumsum(np.asarray(part_sizes, dtype=np.int64))
-        vertices = to_sample_frame(np.ascontiguousarray(vertices, dtype=np.float64), IDENTITY)
-        return vertices, np.ascontiguousarray(ring_ends, dtype=np.int64), part_ends, object_ends
-
-    def _flat(self, parts: list[Any], object_ends: NDArray[Any], first_part: int) -> tuple[NDArray[Any], NDArray[Any]]:
-        """Flat lists to (M, 2) vertices and ring ends; errors name the object and part."""
-        vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
-        if vertices is None or ring_ends is None:  # flat_parts found part `bad` bad
-            name = self._part_name(first_part + bad, object_ends)
-            part = parts[bad]
-            if problem == "odd":
-                raise ValueError(f"{name} holds an odd count of numbers ({len(part)}); a COCO flat list is "
-                                 "[x1, y1, x2, y2, ...]")
-            culprit = next((v for v in part if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
-                           part)
-            raise TypeError(f"{name} must be a COCO flat list of numbers, got {_describe(culprit)} in it")
-        bad_row = _core.first_non_finite(vertices)
-        if bad_row >= 0:
-            part_index = first_part + int(np.searchsorted(ring_ends, bad_row, side="right"))
-            raise ValueError(f"{self._part_name(part_index, object_ends)} holds the non-finite vertex "
-                             f"({vertices[bad_row, 0]!r}, {vertices[bad_row, 1]!r}); every coordinate must be a "
-                             "finite number")
-        return vertices, ring_ends
-
-    def _part_name(self, part_index: int, object_ends: np.ndarray) -> str:
-        position = int(np.searchsorted(object_ends, part_index, side="right"))
-        first = int(object_ends[position - 1]) if position > 0 else 0
-        return f"objects[{self.polygon_objects[position]}][{part_index - first}]"
-
-
-def _image_size(height: Any, width: Any) -> tuple[int, int]:
-    height = _as_integer(height, "height")
-    width = _as_integer(width, "width")
-    if height < 1 or width < 1:
-        raise ValueError(f"height and width must be at least 1, got {height} x {width}")
-    if height * width > _MAX_PIXELS:
-        raise ValueError(f"height * width must be below 2^32 (COCO's counts are 32-bit), got {height} x {width}")
-    return height, width
-
-
-def _size_of(rle: Any, name: str) -> tuple[int, int]:
-    if not isinstance(rle, Mapping) or "size" not in rle or "counts" not in rle:
-        raise TypeError(f"{name} must be a COCO RLE dict {{'size': [h, w], 'counts': ...}}, got {_describe(rle)}")
-    size = rle["size"]
-    try:
-        height, width = size
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}['size'] must be [height, width], got {_describe(size)}") from None
-    height = _as_integer(height, f"{name}['size'] height")
-    width = _as_integer(width, f"{name}['size'] width")
-    if height < 0 or width < 0 or height * width > _MAX_PIXELS:
-        raise ValueError(f"{name}['size'] must be two sizes >= 0 with fewer than 2^32 pixels, got {short_repr(size)}")
-    return height, width
-
-
-def _counts_of(rle: Any, name: str, expected_size: Any = None) -> np.ndarray:
-    """The uint32 run lengths of a compressed or uncompressed RLE, validated."""
-    height, width = _size_of(rle, name)
-    if expected_size is not None and (height, width) != tuple(expected_size):
-        raise ValueError(f"{name} has size {[height, width]}, expected {list(expected_size)}")
-    counts = rle["counts"]
-    if isinstance(counts, str):
-        # COCO's counts strings are ASCII ('0' to 'o'); any other character is
-        # corruption, never a character to stand in for (it read as '?' once).
-        try:
-            counts = counts.encode("ascii")
-        except UnicodeEncodeError as error:
-            raise ValueError(f"{name}['counts'] is not a COCO counts string: character {error.start} "
-                             f"is {error.object[error.start]!r}, not ASCII") from None
-    if isinstance(counts, (bytearray, memoryview)):
-        counts = bytes(counts)  # bytes by another name, not a list of run lengths
-    if isinstance(counts, bytes):
-        try:
-            runs = _coco.decompress(counts)
-        except ValueError as error:
-            raise ValueError(f"{name}['counts'] is not a COCO counts string: {error}") from None
-    else:
-        parsed: NDArray[Any] | None
-        try:
-            parsed = np.asarray(counts)
-        except (TypeError, ValueError, RecursionError):  # ragged or nested past NumPy's 64 dimensions
-            parsed = None
-        if parsed is None or parsed.ndim != 1 or (parsed.size and parsed.dtype.kind not in "iu"):
-            raise TypeError(f"{name}['counts'] must be bytes, str or a list of run lengths (ints), "
-                            f"got {_describe(counts)}")
-        if parsed.size and (parsed.min() < 0 or parsed.max() > _MAX_PIXELS):
-            raise ValueError(f"{name}['counts'] run lengths must be in [0, 2^32), got {_describe(counts)}")
-        runs = parsed.astype(np.uint32)
-    total = int(runs.sum(dtype=np.uint64))
-    if total != height * width:
-        raise ValueError(f"{name}'s runs cover {total} pixels, but its size {[height, width]} has {height * width}")
-    return runs
-
-
-def _as_rle_list(rles: Any, name: str) -> tuple[list[Any], bool]:
-    """(list of RLE dicts, whether one dict was passed)."""
-    if isinstance(rles, Mapping):
-        return [rles], True
-    if isinstance(rles, (str, bytes)) or not hasattr(rles, "__len__"):
-        raise TypeError(f"{name} must be a COCO RLE dict or a list of them, got {_describe(rles)}")
-    return list(rles), False
 
 
 def decode(rles: RLELike | Sequence[RLELike]) -> NDArray[np.uint8]:
@@ -386,11 +205,11 @@ def decode(rles: RLELike | Sequence[RLELike]) -> NDArray[np.uint8]:
     >>> polymask.coco.decode([rle, rle]).shape
     (5, 6, 2)
     """
-    items, single = _as_rle_list(rles, "rles")
+    items, single = as_rle_list(rles, "rles")
     if not items:
         raise ValueError("rles is empty: decode needs at least one RLE to know the image size")
-    size = _size_of(items[0], "rles" if single else "rles[0]")
-    runs = [_counts_of(rle, "rles" if single else f"rles[{k}]", size) for k, rle in enumerate(items)]
+    size = size_of(items[0], "rles" if single else "rles[0]")
+    runs = [counts_of(rle, "rles" if single else f"rles[{k}]", size) for k, rle in enumerate(items)]
     height, width = size
     pixels = height * width
     # (n, w, h) in C order is (h, w, n) in Fortran order: instance k is one column-major block.
@@ -438,8 +257,8 @@ def area(rles: RLELike | Sequence[RLELike]) -> int | NDArray[np.uint64]:
     >>> polymask.coco.area(rles).tolist()
     [12, 12]
     """
-    items, single = _as_rle_list(rles, "rles")
-    areas = np.array([int(_counts_of(rle, "rles" if single else f"rles[{k}]")[1::2].sum(dtype=np.uint64))
+    items, single = as_rle_list(rles, "rles")
+    areas = np.array([int(counts_of(rle, "rles" if single else f"rles[{k}]")[1::2].sum(dtype=np.uint64))
                       for k, rle in enumerate(items)], dtype=np.uint64)
     return int(areas[0]) if single else areas
 
@@ -484,35 +303,17 @@ def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool 
     >>> polymask.coco.area(union), polymask.coco.area(both)
     (20, 4)
     """
-    items, _ = _as_rle_list(rles, "rles")
+    items, _ = as_rle_list(rles, "rles")
     if not items:
         raise ValueError("rles is empty: merge needs at least one RLE")
-    size = _size_of(items[0], "rles[0]")
-    merged = _merged_strings(items, size, bool(intersect))
-    if merged is None:  # not all of them counts strings of one size, or one is refused: read each by name
-        merged = _counts_of(items[0], "rles[0]")
-        for k, rle in enumerate(items[1:], start=1):
-            merged = _coco.merge(merged, _counts_of(rle, f"rles[{k}]", size), bool(intersect))
+    result = _coco.merge_dicts(items, bool(intersect), bool(compressed))  # the common case, in one core call
+    if result is not None:
+        return result  # type: ignore[return-value]  # the dict the core built: size and counts
+    size = size_of(items[0], "rles[0]")
+    merged = counts_of(items[0], "rles[0]")  # refused somewhere: read each by name, so the culprit is named
+    for k, rle in enumerate(items[1:], start=1):
+        merged = _coco.merge(merged, counts_of(rle, f"rles[{k}]", size), bool(intersect))
     return {"size": list(size), "counts": _coco.compress(merged) if compressed else merged.tolist()}
-
-
-def _merged_strings(items: list[Any], size: tuple[int, int], intersect: bool) -> NDArray[np.uint32] | None:
-    """The merged runs of RLEs that all hold counts strings and items[0]'s size, in one core pass; else None."""
-    first_size = items[0].get("size") if isinstance(items[0], Mapping) else None
-    if type(first_size) not in (list, tuple):  # compared with != below: no arrays
-        return None
-    texts: list[object] = []
-    for rle in items:
-        if not isinstance(rle, Mapping) or rle.get("size") != first_size:
-            return None
-        counts = rle.get("counts")
-        if isinstance(counts, str):
-            if not counts.isascii():
-                return None
-            counts = counts.encode("ascii")
-        texts.append(counts)
-    merged, refused = _coco.merge_compressed(texts, size[0] * size[1], intersect)
-    return merged if refused < 0 else None
 
 
 def iou(detections: RLELike | Sequence[RLELike], ground_truths: RLELike | Sequence[RLELike],
@@ -556,11 +357,11 @@ def iou(detections: RLELike | Sequence[RLELike], ground_truths: RLELike | Sequen
     array([[1.   , 0.333],
            [0.2  , 1.   ]])
     """
-    left, _ = _as_rle_list(detections, "detections")
-    right, _ = _as_rle_list(ground_truths, "ground_truths")
-    size = _size_of(left[0], "detections[0]") if left else (_size_of(right[0], "ground_truths[0]") if right else None)
-    left_counts = [_counts_of(rle, f"detections[{k}]", size) for k, rle in enumerate(left)]
-    right_counts = [_counts_of(rle, f"ground_truths[{k}]", size) for k, rle in enumerate(right)]
+    left, _ = as_rle_list(detections, "detections")
+    right, _ = as_rle_list(ground_truths, "ground_truths")
+    size = size_of(left[0], "detections[0]") if left else (size_of(right[0], "ground_truths[0]") if right else None)
+    left_counts = [counts_of(rle, f"detections[{k}]", size) for k, rle in enumerate(left)]
+    right_counts = [counts_of(rle, f"ground_truths[{k}]", size) for k, rle in enumerate(right)]
     crowd = np.zeros(len(right), dtype=bool) if iscrowd is None else np.asarray(iscrowd, dtype=bool).reshape(-1)
     if len(crowd) != len(right):
         raise ValueError(f"iscrowd must have one flag per ground truth ({len(right)}), got {len(crowd)}")

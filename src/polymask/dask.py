@@ -54,6 +54,7 @@ from polymask._dask_blocks import (
     mask_block,
     rasterize_block,
 )
+from polymask._lines import LineRaster
 from polymask._rasterize import MergeRule, as_merge, label_dtype, merged_burn, polygons_and_labels
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
@@ -191,15 +192,16 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     """
     rule_of_merge = as_merge(merge, values)
     requested = label_dtype(dtype, None)
-    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid)
+    rows_cols = as_shape(shape)
+    touched = as_all_touched(all_touched)
+    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid,
+                                       LineRaster(rows_cols, bool(touched)))
     flat, labels, add = merged_burn(flat, labels, rule_of_merge, requested is None)
     flat = PolygonList(flat.vertices.copy(), flat.ring_ends.copy(), flat.polygon_ends.copy())  # a snapshot
     labels = labels.copy()  # may be a view of `values`
-    rows_cols = as_shape(shape)
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     block_chunks = checked_chunks(chunks, rows_cols, labels.dtype)
-    touched = as_all_touched(all_touched)
     token = dask.base.tokenize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, rows_cols, rule,
                                block_chunks, touched, add)
     burn = delayed(Burn(flat, labels), name=f"polymask-polygons-{token}", pure=True)

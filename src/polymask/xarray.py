@@ -47,8 +47,8 @@ xarray is an optional extra: ``pip install 'polymask[xarray]'``.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Hashable
+from typing import Any, cast
 
 try:
     import xarray as xr
@@ -57,32 +57,30 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
                       f"(xarray, rioxarray, dask); the rest of polymask works without it ({error})") from error
 
 import numpy as np
-from numpy.typing import ArrayLike, DTypeLike, NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from polymask import _core, _inputs, _polygons
+from polymask import _inputs
 from polymask._describe import describe as _describe
-from polymask._describe import short_repr
-from polymask._geometries import geometry_array
-from polymask._outputs import result_array
-from polymask._rings import PolygonList, vertex_ranges
-from polymask._threads import as_threads
+from polymask._rings import PolygonList
 from polymask._xarray_coordinates import LazyOrEager
-from polymask._xarray_grids import GRID_HINT, EdgeRetries, Grid
+from polymask._xarray_grids import Grid
+from polymask._xarray_labels import LAZY_POINTS as LAZY_POINTS  # documented as this module's
+from polymask._xarray_labels import (
+    block_chunks,
+    burn,
+    numbers_of,
+    one_region,
+    point_chunks,
+    region_numbers,
+    reversed_regions,
+)
 from polymask._xarray_points import PointGrid, point_grid
 from polymask._xarray_rectilinear import RectilinearGrid
-from polymask.typing import MaskArray, PolygonLike
-
-if TYPE_CHECKING:
-    import dask.array as da
-
-#: polymask._dask_blocks.checked_chunks: (chunks, shape, dtype) -> one tuple of block sizes per axis.
-ChunkCheck = Callable[[Any, tuple[int, int], np.dtype[Any]], tuple[tuple[int, ...], tuple[int, ...]]]
+from polymask._xarray_regions import in_crs_of, regions_of
+from polymask._xarray_stack import Stack
+from polymask.typing import PolygonLike
 
 __all__ = ["mask", "mask_2d", "mask_3d"]
-
-#: Grids with more points than this are computed lazily (Dask) unless chunks= says otherwise.
-LAZY_POINTS = 2**26
-
 
 
 def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
@@ -115,6 +113,8 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
     -------
     xarray.DataArray
         Bool, (lat, lon) with the grid's coordinates (or its y/x and CRS).
+        Its data is a NumPy array, or a lazy Dask array (filled when
+        computed) with `chunks` or for a grid of more than 2**26 points.
 
     Raises
     ------
@@ -140,10 +140,10 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
            [0, 1, 1, 1, 1, 0],
            [0, 0, 0, 0, 0, 0]])
     """
-    rings = _inputs.polygon(_in_crs_of(polygon, like), name="polygon", on_pixels=False)
+    rings = _inputs.polygon(in_crs_of(polygon, like), name="polygon", on_pixels=False)
     flat = PolygonList(rings.vertices, rings.ring_ends_or_single(), np.array([rings.ring_count], dtype=np.int64))
     grid = Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
-    labels = _burn(grid, flat, np.array([1.0]), chunks)
+    labels = burn(grid, flat, np.array([1.0]), chunks)
     return grid.to_dataarray(labels == 1, "mask")
 
 
@@ -189,7 +189,8 @@ def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     -------
     xarray.DataArray
         Float64, (lat, lon): each point's region number, NaN outside every
-        region.
+        region.  Its data is a NumPy array, or a lazy Dask array (filled
+        when computed) with `chunks` or for a grid of more than 2**26 points.
 
     Raises
     ------
@@ -218,19 +219,23 @@ def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     if declared is True and not later_wins:
         raise ValueError("these regions are declared overlap=True: a 2-D mask cannot give a point two numbers; "
                          "use mask_3d, or pass later_wins=True for the later region's number")
-    flat, numbers, _, _ = _regions(regions, numbers, like)
+    flat, numbers, _, _ = regions_of(regions, numbers, like)
     grid = Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
+    one_each = not later_wins and declared is None and len(flat) > 1
+    fast = region_numbers(grid, flat, numbers, one_each, chunks)
+    if fast is not None:
+        return grid.to_dataarray(fast, "mask")
     index = np.arange(len(flat), dtype=np.float64)
-    last = _burn(grid, flat, index, chunks)
-    if not later_wins and declared is None and len(flat) > 1:
-        first = _burn(grid, _reversed(flat), index[::-1].copy(), chunks)  # the earliest region holding each point
+    last = burn(grid, flat, index, chunks)
+    if one_each:
+        first = burn(grid, reversed_regions(flat), index[::-1].copy(), chunks)  # the earliest region holding each point
         if isinstance(last, np.ndarray):
-            last = _one_region(last, cast("NDArray[np.float64]", first))  # burnt as `last` was: in memory
+            last = one_region(last, cast("NDArray[np.float64]", first))  # burnt as `last` was: in memory
         else:
             import dask.array as da
 
             last = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-                _one_region, last, first, dtype=np.float64)
+                one_region, last, first, dtype=np.float64)
     table = np.concatenate([np.asarray(numbers, dtype=np.float64), [np.nan]])
     if isinstance(last, np.ndarray):
         labels = table[np.where(np.isnan(last), -1, last).astype(np.intp)]
@@ -238,46 +243,8 @@ def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
         import dask.array as da
 
         labels = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-            _numbers_of, last, table, dtype=np.float64)
+            numbers_of, last, table, dtype=np.float64)
     return grid.to_dataarray(labels, "mask")
-
-
-def _numbers_of(last: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """Region numbers of region indices (NaN: none; table[-1] is NaN)."""
-    return table[np.where(np.isnan(last), -1, last).astype(np.intp)]
-
-
-def _one_region(last: np.ndarray, first: np.ndarray,
-                block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> np.ndarray:
-    """`last`, or ValueError where a point's latest and earliest region differ: two regions hold it.
-
-    Of a Dask block, `block_info` places it in the grid, so the message
-    names the point's index in the whole grid, not in the block.
-    """
-    same = (last == first) | (np.isnan(last) & np.isnan(first))
-    if not same.all():
-        where = np.unravel_index(int(np.argmin(same)), same.shape)
-        origin = [0] * last.ndim if block_info is None else [begin for begin, _ in block_info[0]["array-location"]]
-        index = tuple(int(k) + begin for k, begin in zip(where, origin))
-        raise ValueError(f"regions {int(first[where])} and {int(last[where])} (by position) both hold the grid "
-                         f"point at index {index}: a 2-D mask gives each point one number; "
-                         "use mask_3d, or pass later_wins=True for the later region's number")
-    return last
-
-
-def _reversed(flat: PolygonList) -> PolygonList:
-    """The same regions in reverse order."""
-    begins, ends = vertex_ranges(flat)
-    ring_begins = np.concatenate([[0], flat.polygon_ends[:-1]]).astype(np.int64)
-    vertices, ring_ends, polygon_ends, at, rings = [], [], [], 0, 0
-    for p in range(len(flat) - 1, -1, -1):
-        vertices.append(flat.vertices[begins[p]:ends[p]])
-        ring_ends.append(flat.ring_ends[ring_begins[p]:flat.polygon_ends[p]] - begins[p] + at)
-        at += int(ends[p] - begins[p])
-        rings += int(flat.polygon_ends[p] - ring_begins[p])
-        polygon_ends.append(rings)
-    return PolygonList(np.ascontiguousarray(np.concatenate(vertices)), np.concatenate(ring_ends).astype(np.int64),
-                       np.asarray(polygon_ends, dtype=np.int64))
 
 
 def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
@@ -321,7 +288,11 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     Returns
     -------
     xarray.DataArray
-        Bool, (region, lat, lon).
+        Bool, (region, lat, lon).  Its data is a NumPy array, or a lazy
+        Dask array (filled when computed) with `chunks` or when regions
+        times points pass 2**26; with `drop` a lazy result's region
+        numbers are burned once, kept in memory, and read for both the
+        dropped regions and the layers.
 
     Raises
     ------
@@ -346,7 +317,7 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     (('region', 'lat', 'lon'), (2, 4, 6), [0, 1])
     """
     one_per_point = getattr(regions, "overlap", None) is False and hasattr(regions, "polygons")
-    flat, numbers, names, abbrevs = _regions(regions, numbers, like)
+    flat, numbers, names, abbrevs = regions_of(regions, numbers, like)
     grid = Grid.from_arguments(lon, lat, like, flat.vertices, wrap_lon, point_grid, RectilinearGrid)
     points = int(np.prod(grid.fill_shape))
     if one_per_point:  # each point in at most one region: the label image, one layer per number
@@ -355,20 +326,24 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
             from polymask.dask import DEFAULT_CHUNK
 
             chunks = DEFAULT_CHUNK
-        labels = _burn(grid, flat, index, chunks)
+        labels: LazyOrEager | None = region_numbers(grid, flat, index, False, chunks)
+        if labels is None:
+            labels = burn(grid, flat, index, chunks)
+        if drop and not isinstance(labels, np.ndarray):
+            labels = labels.persist()  # type: ignore[no-untyped-call]  # burned once: drop and the result read it
         layers = labels[None] == index.reshape((-1,) + (1,) * labels.ndim)
     elif isinstance(grid, PointGrid):  # uneven or 2-D coordinates: polymask.contains, region by region
-        layers = grid.layers(flat, _point_chunks(chunks, len(flat) * points))
+        layers = grid.layers(flat, point_chunks(chunks, len(flat) * points))
     elif chunks is None and len(flat) * points <= LAZY_POINTS:
-        layers = _Stack(grid, flat).window(0, 0, *grid.fill_shape)
+        layers = Stack(grid, flat).window(0, 0, *grid.fill_shape)
     else:
         import dask.array as da
 
         from polymask._dask_blocks import DEFAULT_CHUNK, checked_chunks
 
-        block_chunks = _block_chunks(checked_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
+        blocks = block_chunks(checked_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape, bool)
         layers = da.map_blocks(  # type: ignore[no-untyped-call]  # dask leaves map_blocks unannotated
-            _Stack(grid, flat).block, chunks=((len(flat),),) + block_chunks, dtype=bool,
+            Stack(grid, flat).block, chunks=((len(flat),),) + blocks, dtype=bool,
             meta=np.empty((0, 0, 0), dtype=bool))
     if not one_per_point:  # _burn's labels are in the grid's order already
         layers = grid.reorder(layers)
@@ -382,176 +357,5 @@ def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
                              extra_coords=coords)
 
 
-class _Stack:
-    """Fills any window of the (region, row, col) stack in the fill frame: eagerly or per Dask block.
-
-    As regionmask's mask_3D, the points on the dateline column and the pole row are tried a second
-    time (at 180 E, and north of -90 N; the corner once, at both) and hold the regions of either try.
-    """
-
-    def __init__(self, grid: "Grid", flat: PolygonList):
-        self.flat = flat
-        self.vertices = grid.sample_frame(flat.vertices)
-        self.col, self.row = grid.dateline_col, grid.pole_row
-        self.dateline = grid.dateline_frame(flat.vertices) if self.col is not None else None
-        self.pole = grid.sample_frame(flat.vertices, pole=True) if self.row is not None else None
-        both = self.col is not None and self.row is not None
-        self.corner = grid.dateline_frame(flat.vertices, pole=True) if both else None
-
-    def window(self, row0: int, col0: int, height: int, width: int) -> MaskArray:
-        layers = result_array(None, (len(self.flat), height, width), bool, zeroed=True,
-                              what="stack of region masks", hint=GRID_HINT)
-        _fill_layers(layers, self.vertices, self.flat, row0, col0)
-        col = self.col if self.col is not None and col0 <= self.col < col0 + width else None  # in the window
-        row = self.row if self.row is not None and row0 <= self.row < row0 + height else None
-        if col is not None:
-            assert self.dateline is not None  # made whenever there is a dateline column
-            column = np.zeros((len(self.flat), height, 1), dtype=bool)
-            _fill_layers(column, self.dateline, self.flat, row0, col)
-            if row is not None:
-                column[:, row - row0] = False  # the corner: tried below
-            layers[:, :, col - col0] |= column[:, :, 0]
-        if row is not None:
-            assert self.pole is not None  # made whenever there is a pole row
-            line = np.zeros((len(self.flat), 1, width), dtype=bool)
-            _fill_layers(line, self.pole, self.flat, row, col0)
-            if col is not None:
-                line[:, :, col - col0] = False
-            layers[:, row - row0, :] |= line[:, 0, :]
-        if col is not None and row is not None:
-            assert self.corner is not None  # made whenever there are both
-            corner = np.zeros((len(self.flat), 1, 1), dtype=bool)
-            _fill_layers(corner, self.corner, self.flat, row, col)
-            layers[:, row - row0, col - col0] |= corner[:, 0, 0]
-        return layers
-
-    def block(self, block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> MaskArray:
-        assert block_info is not None  # dask passes it to every block of map_blocks
-        _, (row_begin, row_end), (col_begin, col_end) = block_info[None]["array-location"]
-        return self.window(row_begin, col_begin, row_end - row_begin, col_end - col_begin)
 
 
-def _fill_layers(layers: np.ndarray, vertices: np.ndarray, flat: PolygonList, row0: int, col0: int) -> None:
-    """layers[p] = the window (row0, col0) of region p's mask, one core fill per region."""
-    ring_begin = 0
-    for index, ring_end in enumerate(flat.polygon_ends):
-        ends = flat.ring_ends[ring_begin:ring_end]
-        first = int(flat.ring_ends[ring_begin - 1]) if ring_begin > 0 else 0
-        last = int(ends[-1]) if len(ends) else first
-        if last > first:
-            _core.fill(np.ascontiguousarray(vertices[first:last]), layers[index].view(np.uint8), row0=row0, col0=col0,
-                       rule=_core.EVEN_ODD, threads=as_threads(None),
-                       ring_ends=np.ascontiguousarray(ends - first))
-        ring_begin = ring_end
-
-
-# ---- regions -------------------------------------------------------------------
-
-
-def _regions(regions: Any, numbers: ArrayLike | None,
-             like: Any = None) -> tuple[PolygonList, NDArray[Any], list[str] | None, list[str] | None]:
-    """(PolygonList, numbers, names, abbrevs) of any accepted regions form.
-
-    A GeoDataFrame or GeoSeries with a CRS is reprojected to the CRS of a
-    georeferenced `like` (rioxarray) first.
-    """
-    names = abbrevs = None
-    regions = _in_crs_of(regions, like)
-    default_numbers = None
-    if hasattr(regions, "polygons") and hasattr(regions, "numbers"):  # regionmask.Regions, duck-typed
-        default_numbers = np.asarray(regions.numbers)
-        names, abbrevs = list(regions.names), list(regions.abbrevs)
-        regions = np.array(list(regions.polygons), dtype=object)
-    elif geometry_array(regions) is None and not isinstance(regions, (list, tuple, np.ndarray)):
-        raise TypeError(f"regions must be a regionmask.Regions, a GeoDataFrame / GeoSeries, or a sequence of "
-                        f"polygons, got {_describe(regions)}")
-    flat = _inputs.polygons(regions, name="regions", on_pixels=False)
-    if numbers is None:
-        numbers = default_numbers if default_numbers is not None else np.arange(len(flat))
-    numbers = np.asarray(numbers)
-    if numbers.dtype.kind not in "iuf" or numbers.shape != (len(flat),):
-        raise ValueError(f"numbers must hold one number per region ({len(flat)}), got {_describe(numbers)}")
-    return flat, numbers, names, abbrevs
-
-
-def _in_crs_of(regions: Any, like: Any) -> Any:
-    """`regions` reprojected to like's rioxarray CRS when both have one (GeoPandas only)."""
-    source = getattr(regions, "crs", None)
-    if source is None or like is None or not type(regions).__module__.startswith("geopandas"):
-        return regions
-    try:
-        import rioxarray  # noqa: F401  (registers the .rio accessor)
-
-        target = like.rio.crs
-    except Exception:  # no rioxarray georeference: nothing to reproject to
-        return regions
-    if target is None or source == target:
-        return regions
-    return regions.to_crs(target)
-
-
-def _burn(grid: Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chunks: Any) -> LazyOrEager:
-    """The float64 label image (NaN background) of the regions on the grid, in the grid's order."""
-    if isinstance(grid, PointGrid):
-        return grid.labels(flat, numbers, _point_chunks(chunks, int(np.prod(grid.fill_shape))))
-    vertices = grid.sample_frame(flat.vertices)
-    frame = PolygonList(vertices, flat.ring_ends, flat.polygon_ends)
-    values = np.ascontiguousarray(numbers, dtype=np.float64)
-    edges = grid.edge_points(flat, values)  # for the points on the dateline or the pole no region took
-    points = grid.fill_shape[0] * grid.fill_shape[1]
-    if chunks is None and points <= LAZY_POINTS:
-        out = result_array(None, grid.fill_shape, np.float64, fill_value=np.nan,
-                           what="grid of region numbers", hint=GRID_HINT)
-        _polygons.rasterize(frame.vertices, frame.ring_ends, frame.polygon_ends, values, out, 0, 0, _core.EVEN_ODD,
-                            as_threads(None))
-        if edges is not None:
-            edges.patch(out, 0, 0)
-        return grid.reorder(out)
-    import dask.array as da
-    from dask.delayed import delayed  # dask's namespace re-exports it without declaring it
-
-    from polymask._dask_blocks import DEFAULT_CHUNK, Burn, block_starts, checked_chunks, rasterize_block
-
-    # The lazy burn's background is 0, so burn index + 1 and look the numbers up per block.
-    indices = np.arange(1, len(flat) + 1, dtype=np.int32)
-    block_chunks = _block_chunks(checked_chunks, DEFAULT_CHUNK if chunks is None else chunks, grid.fill_shape,
-                                 indices.dtype)
-    burn = delayed(Burn(frame, indices), pure=True)  # one key: every block shares the polygons
-    # (dask leaves map_blocks unannotated)
-    labels: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]
-        rasterize_block, burn, _core.EVEN_ODD, 1, block_starts(block_chunks), chunks=block_chunks,
-        dtype=indices.dtype, meta=np.empty((0, 0), dtype=indices.dtype))
-    table = np.concatenate([[np.nan], values])
-    numbers_lazy: da.Array = da.map_blocks(  # type: ignore[no-untyped-call]
-        _lookup, labels, table, edges, dtype=np.float64, meta=np.empty((0, 0)))
-    return grid.reorder(numbers_lazy)
-
-
-def _point_chunks(chunks: Any, points: int) -> Any:
-    """Dask chunks for a grid tested point by point: `chunks`, or the default for a grid too large to hold."""
-    if chunks is None and points > LAZY_POINTS:
-        from polymask.dask import DEFAULT_CHUNK
-
-        return DEFAULT_CHUNK
-    return chunks
-
-
-def _block_chunks(normalize: ChunkCheck, chunks: Any, shape: tuple[int, int],
-                  dtype: DTypeLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """polymask.dask's chunk check, with zero-sized blocks refused here too."""
-    try:
-        return normalize(chunks, shape, np.dtype(dtype))
-    except ZeroDivisionError:  # dask divides by a zero block size before it validates
-        raise ValueError(f"chunks must be positive block sizes for a grid of shape {shape}, "
-                         f"got {short_repr(chunks)}") from None
-
-
-def _lookup(block: NDArray[np.int32], table: NDArray[np.float64], edges: EdgeRetries | None,
-            block_info: Mapping[int | None, Mapping[str, Any]] | None = None) -> NDArray[np.float64]:
-    """Region numbers (NaN for 0) of a block of burned indices, the edge points patched."""
-    numbers = table[block]
-    if edges is not None:
-        assert block_info is not None  # dask passes it to every block of map_blocks
-        (row0, _), (col0, _) = block_info[0]["array-location"]
-        edges.patch(numbers, row0, col0)
-    return numbers

@@ -1,0 +1,91 @@
+"""mask_2d's one-burn label image, and mask_3d(drop=True) burning a lazy label image once.
+
+The eager regular-grid path of ``mask_2d`` burns small integer labels once,
+each region adding a count above its index, so a point two regions hold is
+found in the same burn.  The reference is the lazy path (``chunks=``), which
+burns block by block and checks overlaps with a second, reversed burn, and
+plain NumPy over each region's ``polymask.mask``.  Region counts cover every
+packing (below 128, below 256, and more), with and without an overlap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import regionmask
+from shapely.geometry import box
+
+import polymask
+import polymask._dask_blocks
+import polymask.xarray as pxr
+
+LON = np.arange(-179.5, 180, 1.0)
+LAT = np.arange(-89.5, 90, 1.0)
+
+
+def _tiles(count, seed):
+    """`count` disjoint boxes with edges on half-degrees (between grid points), some holding no point."""
+    rng = np.random.default_rng(seed)
+    columns = int(np.ceil(np.sqrt(count)))
+    width, height = 360 / columns, 180 / columns
+    tiles = []
+    for k in range(count):
+        west, south = -180 + (k % columns) * width, -90 + (k // columns) * height
+        shrink = rng.uniform(0, 0.4, 2) * (width, height)
+        tiles.append(box(west + shrink[0], south + shrink[1], west + width, south + height))
+    return tiles
+
+
+def _numpy_reference(tiles, numbers):
+    """Each grid point's region number by NumPy over polymask.mask of each region (NaN: none)."""
+    expected = np.full((len(LAT), len(LON)), np.nan)
+    transform = (1.0, 0.0, -180.0, 0.0, 1.0, -90.0)  # the grid's points are the cells' centres
+    for tile, number in zip(tiles, numbers):
+        inside = polymask.mask(tile, expected.shape, transform=transform)
+        assert np.isnan(expected[inside]).all()
+        expected[inside] = number
+    return expected
+
+
+@pytest.mark.parametrize("count", [2, 100, 200, 300])
+def test_the_one_burn_labels_equal_numpy_and_the_lazy_path(count):
+    tiles = _tiles(count, count)
+    numbers = np.arange(count) * 3 + 7
+    eager = pxr.mask_2d(tiles, LON, LAT, numbers=numbers)
+    assert isinstance(eager.data, np.ndarray)
+    np.testing.assert_array_equal(eager.values, _numpy_reference(tiles, numbers))
+    lazy = pxr.mask_2d(tiles, LON, LAT, numbers=numbers, chunks=(50, 70))
+    np.testing.assert_array_equal(eager.values, lazy.values)
+
+
+@pytest.mark.parametrize("count", [2, 100, 200, 300])
+def test_an_overlap_among_many_regions_is_still_named(count):
+    tiles = _tiles(count, count)
+    east, north = tiles[0].bounds[2:]
+    tiles[-1] = box(east - 2.2, north - 2.2, east - 0.1, north - 0.1)  # two by two grid points in tile 0's corner
+    with pytest.raises(ValueError, match=rf"regions 0 and {count - 1} \(by position\) both hold the grid point"):
+        pxr.mask_2d(tiles, LON, LAT)
+    later = pxr.mask_2d(tiles, LON, LAT, later_wins=True).values
+    row, col = int(north + 89), int(east + 179)  # the point (east - 0.5, north - 0.5)
+    assert (later[row - 1 : row + 1, col - 1 : col + 1] == count - 1).all()
+
+
+def test_mask_3d_drop_burns_a_lazy_label_image_once(monkeypatch):
+    tiles = _tiles(12, 5) + [box(10.1, 10.1, 10.4, 10.4)]  # the last holds no grid point: dropped
+    regions = regionmask.Regions(tiles, overlap=False)
+    calls = []
+    burn_block = polymask._dask_blocks.rasterize_block
+
+    def counted(burn, rule, threads, starts, all_touched=0, add=False, block_id=None):  # dask reads block_id
+        calls.append(block_id)
+        return burn_block(burn, rule, threads, starts, all_touched, add, block_id)
+
+    monkeypatch.setattr(polymask._dask_blocks, "rasterize_block", counted)
+    stack = pxr.mask_3d(regions, LON, LAT, chunks=(90, 120))
+    blocks = 2 * 3
+    assert len(calls) == blocks  # burned once, for the regions to drop
+    values = stack.values
+    assert len(calls) == blocks  # and read again from memory for the layers
+    assert stack.region.values.tolist() == list(range(12))
+    monkeypatch.undo()
+    np.testing.assert_array_equal(values, pxr.mask_3d(regions, LON, LAT).values)
