@@ -19,8 +19,8 @@ namespace polymask {
 namespace {
 
 // polygon_census()'s counts, kept per thread: an atomic read-modify-write per
-// polygon made and dropped cost 5% of a label image of 200,000 small polygons,
-// where a thread's own relaxed load and store cost next to nothing.  A polygon
+// polygon made and dropped shows in a label image of many small polygons
+// (csrc/bench/STEPS.md), where a thread's own relaxed load and store cost next to nothing.  A polygon
 // dropped on another thread than made it leaves +1 on one and -1 on the other:
 // the sum is right.
 struct Counts {
