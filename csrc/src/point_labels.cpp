@@ -17,7 +17,6 @@
 
 #include "cell_geometry.hpp"  // detail::InterruptTicker
 #include "checks.hpp"
-#include "hidden.hpp"
 #include "parallel.hpp"
 #include "point_blocks.hpp"
 #include "x_margin.hpp"
