@@ -21,8 +21,7 @@ import numpy as np
 from polymask import _core
 from polymask._describe import describe, short_repr
 
-#: Largest accepted image side (2**31 - 1; kept in _core, whose one-call
-#: path for plain arguments checks it too).  Row and column numbers must
+#: Largest accepted image side (2**31 - 1; kept in _core).  Row and column numbers must
 #: stay exact in float64 and the window arithmetic in int64; this keeps both
 #: with plenty of margin while allowing masks far beyond any single machine.
 MAX_SIDE = _core.MAX_SIDE
@@ -120,6 +119,10 @@ def as_integer(value: Any, what: str) -> int:
 
 def as_shape(shape: Any, name: str = "shape") -> tuple[int, int]:
     """Return `shape` as (rows, cols), both integers in [1, MAX_SIDE]."""
+    if type(shape) is tuple and len(shape) == 2:  # the common case, checked in one step
+        rows, cols = shape
+        if type(rows) is int and type(cols) is int and 1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE:
+            return shape
     dimensions = getattr(shape, "ndim", None)
     if isinstance(dimensions, int) and dimensions >= 2:  # the image itself, not its shape
         raise TypeError(f"{name} must be a (rows, cols) pair of integers, got an image (an array of shape "
