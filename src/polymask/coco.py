@@ -24,14 +24,13 @@ many.  The RLEs written here are byte for byte what
 """
 from __future__ import annotations
 
-import numbers
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
-from polymask import _coco, _core, _inputs, _layouts
+from polymask import _annotations, _coco, _core, _inputs, _layouts
 from polymask._describe import describe as _describe
 from polymask._describe import short_repr
 from polymask._outputs import result_array
@@ -245,24 +244,8 @@ class _Batch:
         return vertices, np.ascontiguousarray(ring_ends, dtype=np.int64), part_ends, object_ends
 
     def _flat(self, parts: list[Any], object_ends: NDArray[Any], first_part: int) -> tuple[NDArray[Any], NDArray[Any]]:
-        """Flat lists to (M, 2) vertices and ring ends; errors name the object and part."""
-        vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
-        if vertices is None or ring_ends is None:  # flat_parts found part `bad` bad
-            name = self._part_name(first_part + bad, object_ends)
-            part = parts[bad]
-            if problem == "odd":
-                raise ValueError(f"{name} holds an odd count of numbers ({len(part)}); a COCO flat list is "
-                                 "[x1, y1, x2, y2, ...]")
-            culprit = next((v for v in part if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
-                           part)
-            raise TypeError(f"{name} must be a COCO flat list of numbers, got {_describe(culprit)} in it")
-        bad_row = _core.first_non_finite(vertices)
-        if bad_row >= 0:
-            part_index = first_part + int(np.searchsorted(ring_ends, bad_row, side="right"))
-            raise ValueError(f"{self._part_name(part_index, object_ends)} holds the non-finite vertex "
-                             f"({vertices[bad_row, 0]!r}, {vertices[bad_row, 1]!r}); every coordinate must be a "
-                             "finite number")
-        return vertices, ring_ends
+        """Flat lists to (M, 2) vertices and ring ends, by the funnel's reader; errors name the object and part."""
+        return _annotations.flat_rings(parts, lambda part: self._part_name(first_part + part, object_ends))
 
     def _part_name(self, part_index: int, object_ends: np.ndarray) -> str:
         position = int(np.searchsorted(object_ends, part_index, side="right"))
