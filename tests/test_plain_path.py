@@ -149,6 +149,19 @@ def test_the_fast_branch_takes_every_check_of_the_funnel(monkeypatch):
     assert np.array_equal(out, checked_mask(vertices, (6, 6)))
 
 
+def test_the_one_step_vertex_check_knows_only_what_the_core_takes():
+    """as_vertices' one-step test: -1 for a finite native float64 C-contiguous (N, 2) ndarray, the bad row
+    for a non-finite one, -2 (the general path converts and checks) for anything else."""
+    plain = np.array([(0, 0), (5, 0), (0, 5.0), (1, 1)])
+    assert _core.core_ring_status(plain) == -1
+    assert _core.core_ring_status(np.zeros((0, 2))) == -1
+    assert _core.core_ring_status(np.array([(0, 0), (5, 0), (0, np.inf)])) == 2
+    others = [plain.tolist(), plain.astype(np.float32), plain.astype(np.int64), plain.astype(">f8"),
+              np.asfortranarray(plain), plain[::2], np.zeros((3, 3)), np.zeros(6), None]
+    for other in others:
+        assert _core.core_ring_status(other) == -2, other
+
+
 OFF_THE_FAST_BRANCH = {
     "list": ([(0, 0), (5, 0), (0, 5)], (6, 6), 1, None),
     "float32": (np.array([(0, 0), (5, 0), (0, 5)], dtype=np.float32), (6, 6), 1, None),

@@ -8,8 +8,11 @@ functions in polymask/_api.py validate first, with messages for humans, then
 call these.  Every fill runs with the GIL released, so many Python threads
 can fill masks at once.
 """
-from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport (
+    PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer,
+)
 from libc.stdint cimport int64_t, uint8_t
+from libc.string cimport strcmp
 from libcpp cimport bool as cpp_bool
 from libcpp.memory cimport unique_ptr
 
@@ -243,6 +246,36 @@ def core_info():
         "threading": info.threading.decode(),
         "thread_cap": info.thread_cap,
     }
+
+
+def core_ring_status(vertices):
+    """polymask._validation.as_vertices' one-step test of the common case.
+
+    -2 unless `vertices` is already what the core takes (a C-contiguous
+    (N, 2) ndarray of native float64), else first_non_finite's answer: -1
+    when every coordinate is finite, or the first row that is not.
+    """
+    if type(vertices) is not np.ndarray:
+        return -2
+    cdef Py_buffer view
+    try:
+        PyObject_GetBuffer(vertices, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+    except (BufferError, ValueError):  # not C-contiguous
+        return -2
+    cdef const double *xy = <const double *>view.buf
+    cdef Py_ssize_t k
+    cdef double value
+    try:
+        if not (view.ndim == 2 and view.shape[1] == 2 and view.itemsize == 8
+                and view.format != NULL and strcmp(view.format, b"d") == 0):
+            return -2
+        for k in range(2 * view.shape[0]):
+            value = xy[k]
+            if value - value != 0.0:  # NaN, or +-inf (inf - inf is NaN)
+                return k // 2
+        return -1
+    finally:
+        PyBuffer_Release(&view)
 
 
 def first_non_finite(const double[:, ::1] vertices not None):

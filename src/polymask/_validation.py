@@ -41,17 +41,12 @@ def as_vertices(vertices: Any, name: str = "vertices") -> np.ndarray:
     Accepts any array-like of N (x, y) pairs: lists, tuples, integer or
     float arrays of any memory order.  An empty sequence means no vertices.
     """
-    if (
-        type(vertices) is np.ndarray
-        and vertices.dtype == np.float64
-        and vertices.ndim == 2
-        and vertices.shape[1] == 2
-        and vertices.flags.c_contiguous
-    ):
-        coordinates = vertices  # the common case: already what the core takes
-    else:
-        coordinates = _convert_vertices(vertices, name)
-    bad_row = _core.first_non_finite(coordinates)
+    bad_row = _core.core_ring_status(vertices)  # the common case in one step: already what the core takes
+    if bad_row == -1:
+        return vertices
+    coordinates = vertices if bad_row >= 0 else _convert_vertices(vertices, name)
+    if bad_row == -2:
+        bad_row = _core.first_non_finite(coordinates)
     if bad_row >= 0:
         x, y = (float(v) for v in coordinates[bad_row])
         raise ValueError(
