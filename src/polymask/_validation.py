@@ -42,9 +42,9 @@ def as_vertices(vertices: Any, name: str = "vertices") -> np.ndarray:
     float arrays of any memory order.  An empty sequence means no vertices.
     """
     bad_row = _core.core_ring_status(vertices)  # the common case in one step: already what the core takes
+    coordinates: np.ndarray = vertices if bad_row >= -1 else _convert_vertices(vertices, name)
     if bad_row == -1:
-        return vertices
-    coordinates = vertices if bad_row >= 0 else _convert_vertices(vertices, name)
+        return coordinates
     if bad_row == -2:
         bad_row = _core.first_non_finite(coordinates)
     if bad_row >= 0:
