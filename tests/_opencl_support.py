@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from polymask import opencl
+from polymask.opencl.common import DEVICE_ENV, OPENCL_ENV, PYOPENCL_ENV
 
-OPTED_OUT = os.environ.get(opencl.OPENCL_ENV, "").strip() == "0"
+OPTED_OUT = os.environ.get(OPENCL_ENV, "").strip() == "0"
 KERNELS = ["pixel", "scanline", "rows"]
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -28,8 +29,8 @@ needs_device = pytest.mark.skipif(OPTED_OUT, reason="POLYMASK_OPENCL=0: OpenCL t
 @pytest.fixture(autouse=True)
 def no_device_environment(monkeypatch):
     # The device choice in the developer's shell must not steer these tests.
-    monkeypatch.delenv(opencl.DEVICE_ENV, raising=False)
-    monkeypatch.delenv(opencl.PYOPENCL_ENV, raising=False)
+    monkeypatch.delenv(DEVICE_ENV, raising=False)
+    monkeypatch.delenv(PYOPENCL_ENV, raising=False)
 
 
 @pytest.fixture(scope="module")

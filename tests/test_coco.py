@@ -335,7 +335,7 @@ def test_rasterize_takes_flat_lists():
     (lambda: polymask.mask([1.0, 2.0, 3.0, 4.0, 5.0], (5, 5)), ValueError, "odd count (5"),
     (lambda: polymask.mask([[1, 2, 3, 4, 5, 6], [1, 2, 3]], (5, 5)), ValueError, "vertices[1]"),
     (lambda: polymask.mask([[1, 2, 3, 4, 5, 6], "abc"], (5, 5)), ValueError, "COCO flat list"),
-    (lambda: polymask.mask([1.0, "x", 3.0, 4.0], (5, 5)), ValueError, "not a list of numbers"),
+    (lambda: polymask.mask([1.0, "x", 3.0, 4.0], (5, 5)), TypeError, "flat list of numbers"),
     (lambda: polymask.mask(np.zeros((1, 5, 2)), (5, 5)), ValueError, "pass array[0]"),
     (lambda: polymask.mask(np.zeros((3, 5, 2)), (5, 5)), ValueError, "polygons stacked"),
     (lambda: polymask.mask(np.zeros((2, 5)), (5, 5)), ValueError, "pass array.T"),

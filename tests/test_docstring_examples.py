@@ -21,7 +21,8 @@ import polymask
 WITH_EXAMPLES = ["polymask", "polymask._api", "polymask._masks", "polymask._rasterize", "polymask._coverage",
                  "polymask._threads", "polymask.course.stages", "polymask._contains", "polymask._install_dirs",
                  "polymask.opencl.processing", "polymask.opencl.shared", "polymask.opencl.discovery",
-                 "polymask.opencl.programs", "polymask.opencl.common", "polymask.opencl.host",
+                 "polymask.opencl.availability", "polymask.opencl.programs", "polymask.opencl.common",
+                 "polymask.opencl.host",
                  "polymask.opencl.resident",  # OpenCL: the test extra brings PoCL
                  "polymask.coco", "polymask.dask", "polymask.xarray"]
 

@@ -237,3 +237,30 @@ def test_a_sequence_names_its_first_bad_member():
         _inputs.polygons(bad)
     with pytest.raises(ValueError, match=r"polygons\[0\] must be a GeoJSON-like Polygon"):
         _inputs.polygons(bad[::-1])
+
+
+@pytest.mark.parametrize("flat, error", [
+    ([1.0, 1.0, 5.0, 1.0, 3.0], ValueError),                 # an odd count
+    ([1.0, 1.0, "x", 1.0, 3.0, 4.0], TypeError),             # text among the numbers
+    ([1.0, 1.0, None, 1.0, 3.0, 4.0], TypeError),
+    ([1.0, 1.0, 5.0, float("nan"), 3.0, 4.0], ValueError),   # a non-finite vertex
+], ids=["odd", "text", "none", "nan"])
+def test_mask_and_coco_encode_read_flat_lists_with_one_reader(flat, error):
+    """polymask.mask and polymask.coco.encode refuse a bad flat list with the same words."""
+    from polymask import coco
+
+    with pytest.raises(error) as by_mask:
+        polymask.mask(flat, SHAPE)
+    with pytest.raises(error) as by_encode:
+        coco.encode([[flat]], *SHAPE)
+    assert str(by_mask.value).replace("vertices", "objects[0][0]", 1) == str(by_encode.value)
+
+
+def test_a_flat_list_gives_the_mask_of_its_vertices_by_mask_and_coco_encode():
+    from polymask import coco
+
+    flat = [1.5, 1.0, 9.0, 2.5, 6.0, 8.0, 2.0, 6.5]
+    ring = np.reshape(flat, (-1, 2))
+    assert np.array_equal(polymask.mask(flat, SHAPE), polymask.mask(ring, SHAPE))
+    cells = polymask.mask(ring, SHAPE, transform=(1, 0, 0, 0, 1, 0))  # COCO's pixels are cells
+    assert np.array_equal(coco.decode(coco.encode([[flat]], *SHAPE)[0]).astype(bool), cells)

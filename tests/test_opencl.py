@@ -14,6 +14,8 @@ import pytest
 
 import polymask
 from polymask import opencl
+from polymask.opencl.availability import resolve_precision
+from polymask.opencl.common import DEVICE_ENV, OPENCL_ENV, PYOPENCL_ENV
 from polymask.opencl.discovery import has_fp64
 from tests import _opencl_support
 from tests._opencl_support import KERNELS, REPOSITORY, needs_device
@@ -35,7 +37,7 @@ def test_opencl_is_available_here():
 
 
 def test_opt_out_gives_the_clear_error(monkeypatch):
-    monkeypatch.setenv(opencl.OPENCL_ENV, "0")
+    monkeypatch.setenv(OPENCL_ENV, "0")
     reason = opencl.unavailable_reason()
     assert reason is not None and "POLYMASK_OPENCL=0" in reason
     assert opencl.devices() == []
@@ -47,8 +49,8 @@ def test_opt_out_gives_the_clear_error(monkeypatch):
 
 def run_python(code, **environment):
     env = {**os.environ, **environment}
-    env.pop(opencl.DEVICE_ENV, None)
-    env.pop(opencl.PYOPENCL_ENV, None)
+    env.pop(DEVICE_ENV, None)
+    env.pop(PYOPENCL_ENV, None)
     completed = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
                                env=env, cwd=str(REPOSITORY / "tests"), timeout=300)
     assert completed.returncode == 0, completed.stdout + completed.stderr
@@ -186,9 +188,9 @@ def test_a_type_string_picks_a_device_of_that_type_that_builds():
 def test_environment_order_explicit_then_polymask_device_then_pyopencl_ctx(monkeypatch):
     found = opencl.devices()
     first, last = found[0], found[-1]
-    monkeypatch.setenv(opencl.PYOPENCL_ENV, "0:0")
+    monkeypatch.setenv(PYOPENCL_ENV, "0:0")
     assert opencl.select_device() == opencl.select_device("0:0")
-    monkeypatch.setenv(opencl.DEVICE_ENV, last.key)
+    monkeypatch.setenv(DEVICE_ENV, last.key)
     assert opencl.select_device() == last.device
     assert opencl.select_device(first.key) == first.device
 
@@ -211,14 +213,14 @@ def test_bad_device_strings_name_the_value_and_the_choices(spec):
 
 @needs_device
 def test_bad_device_in_the_environment_names_the_variable(monkeypatch):
-    monkeypatch.setenv(opencl.DEVICE_ENV, "tpu")
+    monkeypatch.setenv(DEVICE_ENV, "tpu")
     with pytest.raises(ValueError, match=r"\$POLYMASK_DEVICE = 'tpu'"):
         opencl.select_device()
 
 
 @needs_device
 def test_an_unusable_device_choice_makes_the_backend_unavailable_with_the_reason(monkeypatch):
-    monkeypatch.setenv(opencl.DEVICE_ENV, "tpu")
+    monkeypatch.setenv(DEVICE_ENV, "tpu")
     reason = opencl.unavailable_reason()
     assert reason is not None and "$POLYMASK_DEVICE = 'tpu'" in reason
 
@@ -245,12 +247,12 @@ class NoFp64Device:
 
 
 def test_precision_resolution():
-    assert opencl.resolve_precision("auto", NoFp64Device()) is False
-    assert opencl.resolve_precision("single", NoFp64Device()) is False
+    assert resolve_precision("auto", NoFp64Device()) is False
+    assert resolve_precision("single", NoFp64Device()) is False
     with pytest.raises(opencl.OpenCLError, match="test device without fp64.*precision='single'"):
-        opencl.resolve_precision("double", NoFp64Device())
+        resolve_precision("double", NoFp64Device())
     with pytest.raises(ValueError, match="'auto', 'double', 'single'.*'half'"):
-        opencl.resolve_precision("half", NoFp64Device())
+        resolve_precision("half", NoFp64Device())
 
 
 @needs_device
@@ -260,14 +262,22 @@ def test_auto_precision_is_double_where_the_device_has_fp64(engine):
 
 
 def test_the_facade_keeps_every_public_name_and_one_cache():
-    from polymask.opencl import common, discovery, programs, shared
+    from polymask.opencl import _state, discovery, programs, shared
 
     for name in opencl.__all__:
         assert hasattr(opencl, name), name
     assert {"MaskEngine", "select_device", "devices", "build_program", "profile", "mask", "engine"} <= set(
         opencl.__all__)
     # One cache object, one lock: every per-process OpenCL object is in it.
-    assert discovery.CACHE is programs.CACHE is shared.CACHE is common.CACHE
+    assert discovery.CACHE is programs.CACHE is shared.CACHE is _state.CACHE
+
+
+def test_the_facade_re_exports_the_user_api_and_nothing_else():
+    import types
+
+    extra = {name for name, value in vars(opencl).items()
+             if not name.startswith("__") and not isinstance(value, types.ModuleType)} - set(opencl.__all__)
+    assert extra == {"annotations"}, sorted(extra)  # the __future__ import
     # The modules' sizes are capped by scripts/lint.py, with every module's.
 
 

@@ -10,6 +10,7 @@ import pytest
 
 import polymask
 from polymask import opencl
+from polymask.opencl.programs import build_count
 from tests import _opencl_support
 from tests._opencl_support import KERNELS, OPTED_OUT, needs_device
 from tests._support import assert_same_mask, double_mask
@@ -41,12 +42,12 @@ def test_repeated_masks_of_one_size_pay_no_allocation_and_no_compilation():
     vertices, shape = polymask.course.problems.standard_problem(size=64, n_vertices=24)
     for kernel in KERNELS:
         reused.mask(vertices, shape, kernel=kernel)
-    builds, allocations, compiled = reused.builds, reused.allocations, opencl.build_count()
+    builds, allocations, compiled = reused.builds, reused.allocations, build_count()
     for seed in range(10):
         other = polymask.course.problems.random_polygon(24, 64, seed=seed)
         reused.mask(other, shape, kernel=KERNELS[seed % len(KERNELS)])
         reused.mask(other[:10], (32, 50), kernel=KERNELS[seed % len(KERNELS)])  # smaller fits the same buffers
-    assert (reused.builds, reused.allocations, opencl.build_count()) == (builds, allocations, compiled)
+    assert (reused.builds, reused.allocations, build_count()) == (builds, allocations, compiled)
     reused.mask(polymask.course.problems.random_polygon(100, 64), (128, 128))  # larger grows both, once
     assert reused.allocations == allocations + 2
 
@@ -54,10 +55,10 @@ def test_repeated_masks_of_one_size_pay_no_allocation_and_no_compilation():
 @needs_device
 def test_programs_are_built_once_per_process():
     opencl.MaskEngine(precision="double").mask([(0, 0), (3, 0), (0, 3)], (4, 4), kernel="scanline")
-    compiled = opencl.build_count()
+    compiled = build_count()
     fresh = opencl.MaskEngine(precision="double")
     fresh.mask([(0, 0), (3, 0), (0, 3)], (4, 4), kernel="scanline")
-    assert opencl.build_count() == compiled and fresh.builds == 0
+    assert build_count() == compiled and fresh.builds == 0
 
 
 @needs_device

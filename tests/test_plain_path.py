@@ -1,15 +1,15 @@
-"""polymask.mask's one-call path for plain arguments (polymask._core.plain_mask).
+"""polymask.mask's fast branch for one ring and the defaults (polymask._core.plain_mask).
 
-The common call -- one C-contiguous float64 (N, 2) ring, a (rows, cols)
-tuple, the defaults, maybe an out= buffer -- is checked and filled in one
-Cython call, skipping about 4 us of Python checks.  It must be invisible:
+Every call is checked by the funnel (the polygon, the shape, threads=, out=);
+the common one -- one ring, the defaults, maybe an out= buffer -- then
+branches to a fill in one Cython call.  The branch must be invisible:
 
-* the same mask as the checked path, bit for bit, with and without out=;
-* anything not plain (other layouts and dtypes, non-finite numbers, NumPy
-  integers in the shape, a mismatched out=) returns None, so
-  polymask.mask takes the checked path and its messages;
-* threads= is checked once, by the funnel's as_threads, before the fast
-  branch, and ``polymask.threads(n)`` still decides the thread count.
+* it takes every check of the funnel, and no check of its own;
+* the same mask as the general path, bit for bit, with and without out=;
+* any other argument (other layouts and dtypes, non-finite numbers, NumPy
+  integers in the shape, a mismatched out=) gives the general path's mask
+  or error, and a refused out= is left untouched;
+* ``polymask.threads(n)`` still decides the thread count.
 
 New masks are allocated in one of two ways (np.zeros with only the spans
 written, or np.empty with every byte written: tests/test_lazy_zeros.py);
@@ -51,8 +51,8 @@ def random_polygons(seed, count):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_plain_masks_equal_the_checked_path_and_the_reference(threads):
     for vertices, shape in random_polygons(11, 150):
-        plain = _core.plain_mask(vertices, shape, threads)
-        assert plain is not None and plain.dtype == bool and plain.shape == shape
+        plain = _core.plain_mask(vertices, *shape, threads)
+        assert plain.dtype == bool and plain.shape == shape
         reference = double_rings_mask([vertices], shape) if len(vertices) else np.zeros(shape, dtype=bool)
         assert np.array_equal(plain, reference), (vertices, shape)
         assert np.array_equal(checked_mask(vertices, shape, threads=threads), reference)
@@ -63,7 +63,7 @@ def test_plain_masks_equal_the_checked_path_and_the_reference(threads):
 def test_plain_out_is_filled_in_place_every_byte(dtype):
     for vertices, shape in random_polygons(12, 100):
         out = np.full(shape, 7 if dtype is np.uint8 else True, dtype=dtype)  # garbage: all rewritten
-        result = _core.plain_mask(vertices, shape, 1, out)
+        result = _core.plain_mask(vertices, *shape, 1, out)
         assert result is out
         reference = double_rings_mask([vertices], shape) if len(vertices) else np.zeros(shape, dtype=bool)
         assert np.array_equal(out.astype(bool), reference) and set(np.unique(out)) <= {0, 1}
@@ -87,8 +87,8 @@ def test_a_covering_polygon_in_dirty_memory_has_every_byte_written():
 def test_plain_all_touched_masks_equal_the_checked_path_and_the_coverage(threads):
     """all_touched=True takes the plain path too: the cells of positive coverage, as the checked path."""
     for vertices, shape in random_polygons(13, 120):
-        plain = _core.plain_mask(vertices, shape, threads, None, True)
-        assert plain is not None and plain.dtype == bool and plain.shape == shape
+        plain = _core.plain_mask(vertices, *shape, threads, None, True)
+        assert plain.dtype == bool and plain.shape == shape
         reference = polymask.coverage(vertices, shape) > 0
         assert np.array_equal(plain, reference), (vertices, shape)
         assert np.array_equal(checked_mask(vertices, shape, threads=threads, all_touched=True), reference)
@@ -99,7 +99,7 @@ def test_plain_all_touched_masks_equal_the_checked_path_and_the_coverage(threads
 def test_plain_all_touched_out_is_filled_in_place_every_byte(dtype):
     for vertices, shape in random_polygons(14, 80):
         out = np.full(shape, 7 if dtype is np.uint8 else True, dtype=dtype)  # garbage: all rewritten
-        assert _core.plain_mask(vertices, shape, 1, out, True) is out
+        assert _core.plain_mask(vertices, *shape, 1, out, True) is out
         assert np.array_equal(out.astype(bool), polymask.coverage(vertices, shape) > 0)
         assert set(np.unique(out)) <= {0, 1}
 
@@ -107,7 +107,7 @@ def test_plain_all_touched_out_is_filled_in_place_every_byte(dtype):
 def test_all_touched_that_is_not_a_bool_takes_the_checked_path(monkeypatch):
     """Only the bools True and False are plain: any other value keeps the checked path's meaning."""
     calls = []
-    monkeypatch.setattr("polymask._api._plain_mask", lambda *args: calls.append(args))
+    monkeypatch.setattr("polymask._fill.plain_fill", lambda *args: calls.append(args))
     vertices = np.array([(0.5, 0.5), (5.2, 1.0), (2.0, 4.7)])
     expected = polymask.coverage(vertices, (6, 6)) > 0
     assert np.array_equal(polymask.mask(vertices, (6, 6), all_touched=np.True_), expected)
@@ -123,12 +123,46 @@ def test_all_touched_that_is_not_a_bool_takes_the_checked_path(monkeypatch):
 def test_any_finite_ring_gives_the_checked_paths_mask(vertices, shape, with_out):
     # Huge, tiny, integral and repeated coordinates: one core, so one answer.
     out = np.ones(shape, dtype=bool) if with_out else None
-    plain = _core.plain_mask(vertices, shape, 1, out)
-    assert plain is not None
+    plain = _core.plain_mask(vertices, *shape, 1, out)
     assert np.array_equal(plain, checked_mask(vertices, shape, threads=1))
 
 
-NOT_PLAIN = {
+def test_the_fast_branch_takes_every_check_of_the_funnel(monkeypatch):
+    """The polygon, the shape, threads= and out= are read by the funnel's functions, once each."""
+    from polymask import _api, _fill, _inputs
+
+    calls = []
+
+    def recorded(name, function):
+        def record(*args, **kwargs):
+            calls.append(name)
+            return function(*args, **kwargs)
+        return record
+
+    monkeypatch.setattr(_inputs, "polygon", recorded("polygon", _inputs.polygon))
+    monkeypatch.setattr(_fill, "plain_fill", recorded("plain_fill", _fill.plain_fill))
+    for name in ("as_shape", "as_threads", "result_array"):
+        monkeypatch.setattr(_api, name, recorded(name, getattr(_api, name)))
+    vertices, out = np.array([(0, 0), (5, 0), (0, 5.0)]), np.zeros((6, 6), dtype=bool)
+    polymask.mask(vertices, (6, 6), out=out)
+    assert calls == ["polygon", "as_shape", "as_threads", "result_array", "plain_fill"]
+    assert np.array_equal(out, checked_mask(vertices, (6, 6)))
+
+
+def test_the_one_step_vertex_check_knows_only_what_the_core_takes():
+    """as_vertices' one-step test: -1 for a finite native float64 C-contiguous (N, 2) ndarray, the bad row
+    for a non-finite one, -2 (the general path converts and checks) for anything else."""
+    plain = np.array([(0, 0), (5, 0), (0, 5.0), (1, 1)])
+    assert _core.core_ring_status(plain) == -1
+    assert _core.core_ring_status(np.zeros((0, 2))) == -1
+    assert _core.core_ring_status(np.array([(0, 0), (5, 0), (0, np.inf)])) == 2
+    others = [plain.tolist(), plain.astype(np.float32), plain.astype(np.int64), plain.astype(">f8"),
+              np.asfortranarray(plain), plain[::2], np.zeros((3, 3)), np.zeros(6), None]
+    for other in others:
+        assert _core.core_ring_status(other) == -2, other
+
+
+OFF_THE_FAST_BRANCH = {
     "list": ([(0, 0), (5, 0), (0, 5)], (6, 6), 1, None),
     "float32": (np.array([(0, 0), (5, 0), (0, 5)], dtype=np.float32), (6, 6), 1, None),
     "int64": (np.array([(0, 0), (5, 0), (0, 5)]), (6, 6), 1, None),
@@ -152,20 +186,17 @@ NOT_PLAIN = {
 }
 
 
-@pytest.mark.parametrize("case", NOT_PLAIN.values(), ids=NOT_PLAIN.keys())
-def test_arguments_that_are_not_plain_take_the_checked_path(case):
+@pytest.mark.parametrize("case", OFF_THE_FAST_BRANCH.values(), ids=OFF_THE_FAST_BRANCH.keys())
+def test_other_arguments_give_the_general_paths_mask_or_error(case):
     vertices, shape, threads, out = case
-    if isinstance(out, np.ndarray):
-        before = out.copy()
-    assert _core.plain_mask(vertices, shape, threads, out) is None
-    if isinstance(out, np.ndarray):
-        assert np.array_equal(out, before), "a refused out= must be left untouched"
-    # The checked path gives the same answer or the error it always gave.
+    before = out.copy() if isinstance(out, np.ndarray) else None
     try:
         expected = checked_mask(vertices, shape, threads=threads, out=out)
     except (TypeError, ValueError) as error:
         with pytest.raises(type(error), match=re.escape(str(error))):
             polymask.mask(vertices, shape, threads=threads, out=out)
+        if before is not None:
+            assert np.array_equal(out, before), "a refused out= must be left untouched"
     else:
         assert np.array_equal(polymask.mask(vertices, shape, threads=threads), expected)
 

@@ -5,10 +5,15 @@
 // span can be; vertex_bounds is the box of every vertex, where a cell can
 // touch the polygon (all_touched, the coverage sweep's origin).  Both keep
 // the first value where a NaN compares false, as std::min and std::max do,
-// so callers that test a NaN bound see it.
+// so callers that test a NaN bound see it.  CrossingBox is edge_bounds for
+// code that reads edges one by one from the rings (the point indexes), with
+// the least rise that x_cross_margin (x_margin.hpp) needs.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include "polymask/core.hpp"
 #include "edges.hpp"
@@ -48,6 +53,26 @@ inline Bounds vertex_bounds(ConstSpan<double> xy)
     }
     return box;
 }
+
+// The box of the edges that cross rows, one edge at a time, and the least
+// rise of those edges.  Empty (no edge added): an inverted box, +inf rise.
+struct CrossingBox {
+    Bounds box{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+               std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    double least_rise = std::numeric_limits<double>::infinity();
+    int64_t edges = 0;
+
+    // Adds edge (xi, yi)-(xj, yj) unless it crosses no row: a horizontal edge
+    // (or one with a NaN ordinate) is dropped, as Polygon drops it.
+    void add(double xi, double yi, double xj, double yj)
+    {
+        if (!(yi < yj) && !(yi > yj)) return;
+        ++edges;
+        box.x_min = std::min({box.x_min, xi, xj}), box.x_max = std::max({box.x_max, xi, xj});
+        box.y_min = std::min({box.y_min, yi, yj}), box.y_max = std::max({box.y_max, yi, yj});
+        least_rise = std::min(least_rise, std::fabs(yi - yj));
+    }
+};
 
 }  // namespace detail
 }  // namespace polymask

@@ -22,12 +22,12 @@
 namespace polymask {
 namespace detail {
 
-// n zero bytes from p.  glibc's memset of a 1 KiB row took 25 us per
-// standard fill when the row ended on a 32-byte boundary and 29 us when it
-// did not (its last stores straddle lines), and NumPy leaves a buffer's
-// alignment to malloc.  So a long run's memset stops at the last 64-byte
-// boundary and four 16-byte stores finish it: 25.4 to 27.7 us whatever the
-// alignment (csrc/bench/STEPS.md).  Spans got no gain from the same trick.
+// n zero bytes from p.  glibc's memset is slower when a run does not end on
+// a 32-byte boundary (its last stores straddle lines), and NumPy leaves a
+// buffer's alignment to malloc.  So a long run's memset stops at the last
+// 64-byte boundary and four 16-byte stores finish it, and the fill's time no
+// longer depends on the alignment (csrc/bench/STEPS.md).  Spans got no gain
+// from the same trick.
 inline void clear_bytes(uint8_t *p, size_t n)
 {
 #if defined(__SSE2__)
@@ -45,16 +45,14 @@ inline void clear_bytes(uint8_t *p, size_t n)
 
 // Writes a full row of the mask: the row is cleared (clear_bytes), then
 // each span is set with memset.  Fewer, longer memset calls beat alternating zero/one
-// runs: the row is in L1 either way, and call overhead dominates.  Measured
-// with csrc/bench on the standard problem (1 KiB rows), and not kept:
-// hand-written overlapping 8-byte stores per run, 25% slower; a 16-byte
-// SSE2 store loop, 37 against 26 us (64 stores per row fill the store
-// buffer, where glibc's memset issues 16 of 64 bytes); clearing 16 rows
-// with one large memset before writing their spans, 34 against 27 us (a
-// large memset streams past L1, so the span stores that follow miss).  The
-// fill time moves by up to 20% with the buffer's alignment modulo 64 (23 to
-// 29 us), which NumPy leaves to malloc: expect that much spread between
-// runs that allocate afresh.  Used when `out` may hold anything (out=, and
+// runs: the row is in L1 either way, and call overhead dominates.  Slower,
+// and not kept (csrc/bench/STEPS.md): hand-written overlapping 8-byte stores
+// per run; a 16-byte SSE2 store loop (its stores fill the store buffer,
+// where glibc's memset issues 64 bytes at once); clearing 16 rows with one
+// large memset before writing their spans (it streams past L1, so the span
+// stores that follow miss).  The fill time moves with the buffer's alignment
+// modulo 64, which NumPy leaves to malloc: expect some spread between runs
+// that allocate afresh.  Used when `out` may hold anything (out=, and
 // new masks the polygon mostly covers): every byte of the window is written.
 struct MaskRowWriter {
     uint8_t *out;

@@ -37,22 +37,20 @@ void parallel_for(int64_t n_chunks, int threads, Body &&body)
 }
 
 // Work is counted in "pixel units": about the cost of writing one byte of a
-// mask row (a crossing costs a few).  A whole 1024x1024 mask (about 2^20
-// units) took 0.044 ms on one thread on the project machine
-// (benchmarks/test_worker_pool.py), while waking a sleeping helper typically
-// costs some tens of microseconds and more on a busy machine: below
-// kWorkPerThread per thread a helper cannot pay for itself, so a fill that
-// small runs on the calling thread alone.  Tune with that benchmark on an
-// idle machine.
+// mask row (a crossing costs a few).  A whole 1024x1024 mask is about 2^20
+// units, a few tens of microseconds on one thread, which is about what waking
+// a sleeping helper costs (more on a busy machine): below kWorkPerThread per
+// thread a helper cannot pay for itself, so a fill that small runs on the
+// calling thread alone.  Tune with benchmarks/test_worker_pool.py on an idle
+// machine (csrc/bench/STEPS.md has the figures).
 constexpr double kWorkPerThread = 1 << 20;
 // A chunk is at most this much work (about 0.1 ms of mask rows): the caller checks
 // for interrupts between chunks, and late helpers find work left to claim.
 constexpr double kWorkPerChunk = 1 << 21;
 // A lone thread (team 1) needs chunks only for the interrupt checks, and
 // every chunk of a row fill restarts the sweep (edges that span its first
-// row join again, unsorted): on the 1,000-vertex star at 4096x4096, one
-// thread, 17 bands instead of one cost 12% of the mask and 10% of
-// all_touched (csrc/bench/STEPS.md).  So a lone thread cuts 16x coarser:
+// row join again, unsorted), which a lone thread pays for every band of a
+// large polygon (csrc/bench/STEPS.md).  So a lone thread cuts 16x coarser:
 // chunks of about 2 ms of mask rows, far inside the 0.25 s promised for Ctrl-C.
 constexpr double kWorkPerLoneChunk = 16 * kWorkPerChunk;
 // Chunks per thread at least.  A caller waits only for chunks a helper has

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "hidden.hpp"
 #include "polymask/points.hpp"
 
 namespace polymask {

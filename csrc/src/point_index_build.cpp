@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "bounds.hpp"
 #include "cell_geometry.hpp"  // detail::InterruptTicker
 #include "x_margin.hpp"
 
@@ -249,17 +250,13 @@ void PointIndex::Bands::build(std::vector<BandEdge> &&edges)
     // Copies are counted in uint32: at most 4 per edge.
     if (edges.size() >= (size_t(1) << 30)) throw std::length_error("polymask::PointIndex: too many edges");
     edges_ = std::move(edges);
-    const double inf = std::numeric_limits<double>::infinity();
-    x_min_ = y_min_ = inf, x_max_ = y_max_ = -inf;
-    double least_rise = inf;  // the smallest y_high - y_low
-    for (const BandEdge &e : edges_) {
-        x_min_ = std::min({x_min_, e.xi, e.xj}), x_max_ = std::max({x_max_, e.xi, e.xj});
-        y_min_ = std::min({y_min_, e.yi, e.yj}), y_max_ = std::max({y_max_, e.yi, e.yj});
-        least_rise = std::min(least_rise, std::fabs(e.yi - e.yj));
-    }
+    detail::CrossingBox crossing;  // every band edge crosses rows: none is dropped
+    for (const BandEdge &e : edges_) crossing.add(e.xi, e.yi, e.xj, e.yj);
+    x_min_ = crossing.box.x_min, x_max_ = crossing.box.x_max;
+    y_min_ = crossing.box.y_min, y_max_ = crossing.box.y_max;
     // Spans keep x ranges widened by the margin; an infinite one (x_cross may
     // overflow) trusts no range: every edge of the point's band is tested.
-    margin_ = detail::x_cross_margin(x_min_, x_max_, y_max_ - y_min_, least_rise);
+    margin_ = detail::x_cross_margin(x_min_, x_max_, y_max_ - y_min_, crossing.least_rise);
     const bool x_cross_may_overflow = !std::isfinite(margin_);
     const double x_extent = x_max_ - x_min_;
     const auto n = static_cast<int64_t>(edges_.size());

@@ -15,9 +15,9 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "bounds.hpp"
 #include "cell_geometry.hpp"  // detail::InterruptTicker
 #include "checks.hpp"
-#include "hidden.hpp"
 #include "parallel.hpp"
 #include "point_blocks.hpp"
 #include "x_margin.hpp"
@@ -119,31 +119,26 @@ void LabelIndex::Parts::build(int threads)
     slot.assign(static_cast<size_t>(n_polygons), kNoIndex);
     std::vector<uint32_t> large;
     for (int64_t p = 0; p < n_polygons; ++p) {
-        const double inf = std::numeric_limits<double>::infinity();
-        double x_min = inf, x_max = -inf, y_min = inf, y_max = -inf, least_rise = inf;
-        int64_t edges = 0;
+        detail::CrossingBox crossing;
         for (int64_t r = first_ring(p); r < polygon_ends[p]; ++r) {
             const int64_t begin = ring_start(r), end = ring_ends[r];
             if (end - begin > std::numeric_limits<int32_t>::max() / 2) {
                 throw std::length_error("polymask::LabelIndex: a ring has too many vertices");
             }
             for (int64_t i = begin, j = end - 1; i < end; j = i++) {
-                const double xi = xy[2 * i], yi = xy[2 * i + 1], xj = xy[2 * j], yj = xy[2 * j + 1];
-                if (!(yi < yj) && !(yi > yj)) continue;  // horizontal edges cross no row, as Polygon drops them
-                ++edges;
-                x_min = std::min({x_min, xi, xj}), x_max = std::max({x_max, xi, xj});
-                y_min = std::min({y_min, yi, yj}), y_max = std::max({y_max, yi, yj});
-                least_rise = std::min(least_rise, std::fabs(yi - yj));
+                crossing.add(xy[2 * i], xy[2 * i + 1], xy[2 * j], xy[2 * j + 1]);
             }
             ticker.tick(end - begin + 1);
         }
+        const int64_t edges = crossing.edges;
+        const detail::Bounds &box = crossing.box;
         edge_counts[p] = edges;
         if (edges == 0) {
-            boxes[p] = Box{inf, -inf, inf, -inf};  // holds no point
+            boxes[p] = Box{box.x_min, box.x_max, box.y_min, box.y_max};  // inverted: holds no point
             continue;
         }
-        const double margin = detail::x_cross_margin(x_min, x_max, y_max - y_min, least_rise);
-        boxes[p] = Box{x_min - margin, x_max + margin, y_min, y_max};
+        const double margin = detail::x_cross_margin(box.x_min, box.x_max, box.y_max - box.y_min, crossing.least_rise);
+        boxes[p] = Box{box.x_min - margin, box.x_max + margin, box.y_min, box.y_max};
         if (edges > kSmallEdges) large.push_back(static_cast<uint32_t>(p));
     }
     std::vector<std::unique_ptr<PointIndex>> built(large.size());  // PointIndex has no empty state to fill in

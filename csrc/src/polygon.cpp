@@ -19,8 +19,8 @@ namespace polymask {
 namespace {
 
 // polygon_census()'s counts, kept per thread: an atomic read-modify-write per
-// polygon made and dropped cost 5% of a label image of 200,000 small polygons,
-// where a thread's own relaxed load and store cost next to nothing.  A polygon
+// polygon made and dropped shows in a label image of many small polygons
+// (csrc/bench/STEPS.md), where a thread's own relaxed load and store cost next to nothing.  A polygon
 // dropped on another thread than made it leaves +1 on one and -1 on the other:
 // the sum is right.
 struct Counts {
@@ -92,10 +92,12 @@ void count(int64_t polygons, int64_t vertices, int64_t bytes)
     if (bytes != 0) add(mine.counts.bytes, bytes);
 }
 
-// Polygon::storage_bytes, where the compiler can inline it (an exported
-// member is called through the PLT).
+// The bytes of a polygon's one block: its vertices, ring ends and edge table.
 constexpr size_t block_bytes(size_t n_vertices, size_t n_rings)
 {
+    static_assert(sizeof(Edge) % alignof(double) == 0 && alignof(Edge) <= alignof(double) &&
+                      alignof(int64_t) <= alignof(double),
+                  "vertices, ring ends and edges share one 8-byte aligned block");
     return n_vertices * (sizeof(Edge) + 2 * sizeof(double)) + n_rings * sizeof(int64_t);
 }
 
@@ -141,7 +143,7 @@ Polygon::Polygon(const double *xy, int64_t n_vertices, const int64_t *ring_ends,
 Polygon::Polygon(const Polygon &other)
     : n_vertices_(other.n_vertices_), n_rings_(other.n_rings_), n_edges_(other.n_edges_)
 {
-    const size_t bytes = storage_bytes(n_vertices_, n_rings_);
+    const size_t bytes = block_bytes(n_vertices_, n_rings_);
     if (bytes > 0) {
         storage_.reset(new unsigned char[bytes]);
         std::uninitialized_copy(edges_by_y(other).begin(), edges_by_y(other).end(),
@@ -181,14 +183,6 @@ Polygon &Polygon::operator=(Polygon &&other) noexcept
 
 Polygon::~Polygon() { count(-1, -vertex_count(), -held(storage_ != nullptr, n_vertices_, n_rings_)); }
 
-size_t Polygon::storage_bytes(size_t n_vertices, size_t n_rings)
-{
-    static_assert(sizeof(Edge) % alignof(double) == 0 && alignof(Edge) <= alignof(double) &&
-                      alignof(int64_t) <= alignof(double),
-                  "vertices, ring ends and edges share one 8-byte aligned block");
-    return block_bytes(n_vertices, n_rings);
-}
-
 void Polygon::build(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings)
 {
     if (n_vertices < 0 || n_rings < 0) {
@@ -213,7 +207,7 @@ void Polygon::build(const double *xy, int64_t n_vertices, const int64_t *ring_en
     n_vertices_ = static_cast<size_t>(n_vertices);
     n_rings_ = static_cast<size_t>(n_rings);
     n_edges_ = 0;
-    const size_t bytes = storage_bytes(n_vertices_, n_rings_);
+    const size_t bytes = block_bytes(n_vertices_, n_rings_);
     storage_.reset(bytes > 0 ? new unsigned char[bytes] : nullptr);
     double *const own_xy = vertices();
     int64_t *const own_ends = ends();

@@ -61,8 +61,8 @@ struct EncodeScratch {
 };
 
 // This thread's scratch.  Out of line on purpose: in a shared library each
-// use of a thread_local can cost a __tls_get_addr call (33 of them in the
-// encoder's loop, 2% of its time); a plain reference taken once costs one.
+// use of a thread_local can cost a __tls_get_addr call (the encoder's loop
+// has dozens of uses); a plain reference taken once costs one.
 [[gnu::noinline]] EncodeScratch &thread_scratch()
 {
     thread_local EncodeScratch scratch;

@@ -18,11 +18,10 @@
 // one pass and repaired by insertion sort on the rare rows where two edges
 // swap, with a fallback to a full sort when many do.
 //
-// Measured on the standard problem with csrc/bench (sweep alone, one
-// thread): 20 us before this layout, 12 us with it.  A division-free
-// variant (x from a per-edge slope, with a proven error bound and the exact
-// formula near integers) was tried first and was slower than the division
-// it avoided, so the sweep computes the contract's formula itself.
+// The layout's gain, and a division-free variant (x from a per-edge slope,
+// with a proven error bound and the exact formula near integers) that was
+// slower than the division it avoided, are in csrc/bench/STEPS.md; so the
+// sweep computes the contract's formula itself.
 //
 // SpanSink is any object with begin_row(row), span(col_begin, col_end) and
 // end_row(); spans arrive in increasing, disjoint order, clipped to the
@@ -211,9 +210,8 @@ struct ActiveByColumn {
 // sorts a permutation instead, so adversarial polygons (many edges swapping
 // order between rows) stay O(n log n) per row.  `fresh`: the edges have
 // just joined in y order (a band's first row), so the insertion sort would
-// only spend its budget: the permutation is sorted at once (64 bands of
-// the 4096x4096 star, one thread: 1.26 -> 1.22 ms).  Both ways give the
-// same, stable order.
+// only spend its budget: the permutation is sorted at once (csrc/bench/STEPS.md).
+// Both ways give the same, stable order.
 inline void sort_active(ActiveEdges &active, std::vector<size_t> &order, ActiveEdges &scratch, bool fresh = false)
 {
     const size_t n = active.size();

@@ -49,9 +49,9 @@ int read_hardware_threads()
 
 int hardware_threads()
 {
-    // Reading the affinity mask is a system call (0.4 us here), and every
-    // fill with the default thread count asks: 1.5% of a 1024x1024 mask.
-    // The mask rarely changes, so the count is read again at most every
+    // Reading the affinity mask is a system call, and every fill with the
+    // default thread count asks: a visible part of a small fill
+    // (csrc/bench/STEPS.md).  The mask rarely changes, so the count is read again at most every
     // 100 ms (a change is seen that much later).
     static std::atomic<int> cached{0};
     static std::atomic<int64_t> read_at{0};
@@ -101,7 +101,7 @@ int resolve_threads(int threads)
 {
     if (threads <= 0) return default_threads();
     // The cap is never below 4, so small counts need no look at the CPUs:
-    // that is a system call (0.4 us here), and every fill asks twice.
+    // that is a system call, and every fill asks twice.
     if (threads <= 4) return threads;
     return std::min(threads, thread_cap());
 }

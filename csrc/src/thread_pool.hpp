@@ -4,10 +4,10 @@
 // call; this header is the machinery and the hooks tests need (an injectable
 // thread starter, the pool's size, a fork simulation).
 //
-// Why a pool of our own and not OpenMP (measured on the 2-core project
-// machine, issue 11): an OpenMP team's implicit barrier waits for every
-// member, so one descheduled thread stalls the whole fill (1.3x-40x slower
-// with one busy process per core); libgomp hangs a forked child in its next
+// Why a pool of our own and not OpenMP: an OpenMP team's implicit barrier
+// waits for every member, so one descheduled thread stalls the whole fill
+// (many times slower with one busy process per core: csrc/bench/STEPS.md);
+// libgomp hangs a forked child in its next
 // parallel region; and it aborts the process when a thread cannot be created.
 // Here the calling thread claims chunks too, helpers claim the rest from one
 // atomic counter, and a call waits only for chunks a helper has actually

@@ -8,8 +8,10 @@
 # instantiated over the core's types, and no symbol that names
 # polymask::detail or polymask::testing anywhere, a parameter type included
 # (a private class nested in a public one, LabelIndex::Parts, inherits its
-# visibility: hidden.hpp).  Symbols of the C/C++ runtime that the linker
-# always defines (_init, _fini, ...) are not the core's and are ignored.
+# visibility: POLYMASK_HIDDEN in export.hpp), and no private member of a public
+# class that its inline code never calls (private_members below).  Symbols of
+# the C/C++ runtime that the linker always defines (_init, _fini, ...) are not
+# the core's and are ignored.
 cmake_minimum_required(VERSION 3.21)
 
 # The public API, once: what core.hpp, masks.hpp, rasterize.hpp, coverage.hpp,
@@ -43,6 +45,9 @@ foreach(class IN LISTS public_classes)
 endforeach()
 # Internal wherever they appear, even inside a public class's symbol.
 set(internal_names "polymask::(detail|testing)::")
+# Private members of public classes, called only inside the library: a public
+# class exports its members unless they are marked POLYMASK_HIDDEN.
+set(private_members "^polymask::Polygon::(build|storage_bytes)\\(")
 # Defined by the toolchain in every shared object: not the core's.
 set(runtime_names "^(_init|_fini|_edata|_end|__bss_start)$")
 
@@ -70,7 +75,7 @@ foreach(line IN LISTS lines)
   if(name MATCHES "${runtime_names}")
     continue()
   endif()
-  if(name MATCHES "${internal_names}")
+  if(name MATCHES "${internal_names}" OR name MATCHES "${private_members}")
     string(APPEND internal "  ${name}\n")
     continue()
   endif()
@@ -91,9 +96,9 @@ if(public EQUAL 0)
   message(FATAL_ERROR "no public symbol found in ${LIBRARY}: is it the core library?")
 endif()
 if(internal)
-  message(FATAL_ERROR "${LIBRARY} exports symbols that name polymask::detail or polymask::testing "
-    "(keep test hooks unexported, and mark a private class nested in a public one "
-    "POLYMASK_HIDDEN, csrc/src/hidden.hpp):\n${internal}")
+  message(FATAL_ERROR "${LIBRARY} exports symbols that name polymask::detail or polymask::testing, "
+    "or private members (keep test hooks unexported, and mark a private class nested in a public one, "
+    "or a private member, POLYMASK_HIDDEN, export.hpp):\n${internal}")
 endif()
 if(unexpected)
   message(FATAL_ERROR "${LIBRARY} exports symbols outside the public API "

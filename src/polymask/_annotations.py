@@ -25,10 +25,12 @@ coordinate a finite number) under the label that names it:
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import numpy as np
 
+from polymask import _coco, _core
 from polymask._describe import describe as _describe
 
 
@@ -54,23 +56,47 @@ def refuse_rle(value: Any, name: str, unite_parts: bool = False) -> NoReturn:
 
 def flat_ring(value: Any, name: str, unite_parts: bool = False) -> list[Any]:
     """A COCO flat list as one (N, 2) ring."""
-    array = value if isinstance(value, np.ndarray) else _numbers_array(value, name)
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be a flat list [x1, y1, x2, y2, ...], got an array of shape {array.shape}")
+    vertices, _ = flat_rings([value], lambda part: name)
+    return [(vertices, name)]
+
+
+def flat_rings(parts: list[Any], names: Callable[[int], str]) -> tuple[np.ndarray, np.ndarray]:
+    """COCO flat lists as one (M, 2) float64 array of finite vertices and the rings' cumulative ends.
+
+    The one reader of flat lists: one list for ``polymask.mask``, an image's
+    thousands for ``polymask.coco.encode``, read in one pass in C (the
+    conversion NumPy would make per part).  A refusal names part k as ``names(k)``.
+    """
+    if len(parts) == 1 and isinstance(parts[0], np.ndarray):  # a 1-D numeric array: NumPy converts it whole
+        vertices, ring_ends, bad, problem = _flat_array(parts[0])
+    else:
+        vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
+    if vertices is None or ring_ends is None:  # part `bad` is no flat list of numbers
+        part = parts[bad]
+        if problem == "odd":
+            raise ValueError(f"{names(bad)} must have shape (N, 2) of (x, y) pairs or be a COCO flat list "
+                             f"[x1, y1, x2, y2, ...] with an even count of numbers, got an odd count "
+                             f"({len(part)}, shape ({len(part)},)); every vertex needs an x and a y")
+        culprit = next((v for v in part if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)),
+                       part) if isinstance(part, (list, tuple)) else part
+        raise TypeError(f"{names(bad)} must be a COCO flat list of numbers [x1, y1, x2, y2, ...], "
+                        f"got {_describe(culprit)} in it")
+    bad_row = _core.first_non_finite(vertices)
+    if bad_row >= 0:
+        part_index = int(np.searchsorted(ring_ends, bad_row, side="right"))
+        raise ValueError(f"{names(part_index)} holds the non-finite vertex ({vertices[bad_row, 0]!r}, "
+                         f"{vertices[bad_row, 1]!r}); every coordinate must be a finite number")
+    return vertices, ring_ends
+
+
+def _flat_array(array: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None, int, str | None]:
+    """flat_parts' answer for one 1-D numeric array."""
+    if array.ndim != 1 or array.dtype.kind not in "iuf":
+        return None, None, 0, "number"
     if len(array) % 2:
-        raise ValueError(f"{name} must have shape (N, 2) of (x, y) pairs or be a COCO flat list "
-                         f"[x1, y1, x2, y2, ...] with an even count of numbers, got an odd count "
-                         f"({len(array)}, shape {array.shape}); every vertex needs an x and a y")
-    return [(array.reshape(-1, 2), name)]
-
-
-def _numbers_array(value: Any, name: str) -> np.ndarray:
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (ValueError, TypeError):
-        raise ValueError(f"{name} looks like a COCO flat list [x1, y1, x2, y2, ...] but is not a list of "
-                         f"numbers: {_describe(value)}") from None
-    return array
+        return None, None, 0, "odd"
+    return (np.ascontiguousarray(array, dtype=np.float64).reshape(-1, 2),
+            np.array([len(array) // 2], dtype=np.int64), -1, None)
 
 
 def segmentation_rings(value: Any, name: str, unite_parts: bool = False) -> list[Any]:

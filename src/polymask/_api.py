@@ -2,11 +2,11 @@
 
 It reads its arguments through the library's funnel (polymask/_inputs.py for
 the polygon, polymask/_validation.py for the rest, polymask/_outputs.py for
-``out=``), once, then fills with the C++ core (polymask/_fill.py).  The
-commonest call, one float64 ring and defaults, is checked and filled in one
-step by the binding (``_core.plain_mask``); anything it does not recognise
-takes the checked path, which explains any error.  ``backend=`` other than
-"auto" hands the checked arguments to a teaching stage (polymask/_backends.py).
+``out=``), once, then fills with the C++ core (polymask/_fill.py).  Every
+call takes the same checks; the commonest, one ring and defaults, then
+branches to a fill in one step by the binding (``_fill.plain_fill``).
+``backend=`` other than "auto" hands the checked arguments to a teaching
+stage (polymask/_backends.py).
 """
 from __future__ import annotations
 
@@ -24,8 +24,6 @@ from polymask._threads import as_threads
 from polymask._validation import as_all_touched, as_fill_rule, as_shape, as_window
 from polymask._version import __version__
 from polymask.typing import AllTouched, FillRule, MaskArray, PolygonLike, ShapeLike, TransformLike, WindowLike
-
-_plain_mask = _core.plain_mask
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
@@ -168,16 +166,17 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
            [1, 1, 1, 1, 1],
            [1, 1, 1, 1, 1]])
     """
-    if (window is None and transform is None and (all_touched is False or all_touched is True)
-            and type(backend) is str and backend == "auto" and type(fill_rule) is str and fill_rule == "evenodd"):
-        # The funnel's fast branch: one float64 ring, a shape, defaults, checked
-        # and filled in one step (None: not that plain; the checked path below).
-        plain = _plain_mask(vertices, shape, as_threads(threads), out, all_touched)
-        if plain is not None:
-            return plain
     rings = _inputs.polygon(vertices, transform, unite_parts=True, fill_rule=fill_rule)
     rows_cols = as_shape(shape)
-    options: dict[str, Any] = {"threads": as_threads(threads), "rule": as_fill_rule(fill_rule),
+    thread_count = as_threads(threads)
+    if (rings.ring_ends is None and window is None and (all_touched is False or all_touched is True)
+            and type(backend) is str and backend == "auto" and type(fill_rule) is str and fill_rule == "evenodd"):
+        # The fast branch, checked as every call is: one ring, the defaults,
+        # filled in one step by the binding.
+        if out is not None:  # checked whole before the first byte is written
+            out = result_array(out, rows_cols)
+        return _fill.plain_fill(rings.vertices, rows_cols, out, thread_count, all_touched)
+    options: dict[str, Any] = {"threads": thread_count, "rule": as_fill_rule(fill_rule),
                "window": None if window is None else as_window(window, rows_cols),
                "all_touched": as_all_touched(all_touched)}
     fill = _backends.fill_function(backend) or _fill.fill

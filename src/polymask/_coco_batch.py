@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from polymask import _coco, _core, _inputs, _layouts
+from polymask import _annotations, _inputs, _layouts
 from polymask._describe import describe as _describe
 from polymask._rings import Rings
 from polymask._transform import IDENTITY, to_sample_frame
@@ -19,7 +18,7 @@ class Batch:
     """Objects flattened for one call into the core: rings, parts, objects.
 
     COCO flat lists are the common case: they are gathered as they are and
-    converted in one pass in C (_coco.flat_parts), never one NumPy call per
+    converted in one pass in C by the funnel's reader (_annotations.flat_rings), never one NumPy call per
     part.  Other polygon forms go through the library's one input funnel, one part each.
     """
 
@@ -95,28 +94,8 @@ class Batch:
         return vertices, np.ascontiguousarray(ring_ends, dtype=np.int64), part_ends, object_ends
 
     def _flat(self, parts: list[Any], object_ends: NDArray[Any], first_part: int) -> tuple[NDArray[Any], NDArray[Any]]:
-        """Flat lists to (M, 2) vertices and ring ends; errors name the object and part."""
-        vertices, ring_ends, bad, problem = _coco.flat_parts(parts)
-        if vertices is None or ring_ends is None:  # flat_parts found part `bad` bad
-            name = self._part_name(first_part + bad, object_ends)
-            part = parts[bad]
-            if problem == "odd":
-                raise ValueError(
-                    f"{name} holds an odd count of numbers ({len(part)}); a COCO flat list is [x1, y1, x2, y2, ...]"
-                )
-            culprit = next(
-                (v for v in part if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)), part
-            )
-            raise TypeError(f"{name} must be a COCO flat list of numbers, got {_describe(culprit)} in it")
-        bad_row = _core.first_non_finite(vertices)
-        if bad_row >= 0:
-            part_index = first_part + int(np.searchsorted(ring_ends, bad_row, side="right"))
-            raise ValueError(
-                f"{self._part_name(part_index, object_ends)} holds the non-finite vertex "
-                f"({vertices[bad_row, 0]!r}, {vertices[bad_row, 1]!r}); every coordinate must be a "
-                "finite number"
-            )
-        return vertices, ring_ends
+        """Flat lists to (M, 2) vertices and ring ends, by the funnel's reader; errors name the object and part."""
+        return _annotations.flat_rings(parts, lambda part: self._part_name(first_part + part, object_ends))
 
     def _part_name(self, part_index: int, object_ends: np.ndarray) -> str:
         position = int(np.searchsorted(object_ends, part_index, side="right"))

@@ -151,91 +151,47 @@ def new_mask(const double[:, ::1] vertices not None, int64_t height, int64_t wid
                        all_touched)
 
 
-cdef bint plain_out(object out, Py_buffer *buffer, int64_t rows, int64_t cols) except -1:
-    """Whether `out` is a writable C-contiguous bool or uint8 ndarray of shape (rows, cols); holds `buffer` if so."""
-    if type(out) is not np.ndarray:
-        return False
-    try:
-        PyObject_GetBuffer(out, buffer, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
-    except (BufferError, ValueError):  # read-only or not C-contiguous
-        return False
-    if (buffer.ndim == 2 and buffer.itemsize == 1 and buffer.shape[0] == rows and buffer.shape[1] == cols
-            and buffer.format != NULL and (strcmp(buffer.format, b"?") == 0 or strcmp(buffer.format, b"B") == 0)):
-        return True
-    PyBuffer_Release(buffer)
-    return False
+def plain_mask(vertices, int64_t rows, int64_t cols, int threads, out=None, int all_touched=0):
+    """polymask.mask's fast branch: the mask of one ring, filled in one call.
 
-
-def plain_mask(vertices, shape, int threads, out=None, int all_touched=0):
-    """polymask.mask's common case in one call: the mask, or None when the arguments are not plain.
-
-    Plain: `vertices` a C-contiguous (N, 2) float64 ndarray of finite
-    numbers (one ring), `shape` a tuple of two ints in [1, MAX_SIDE],
-    `threads` a count polymask._threads.as_threads checked (the funnel's
-    one thread check, made before this call), `out` None or a writable
-    C-contiguous bool or uint8 ndarray of exactly that shape.  For anything else, or when the mask
-    cannot be allocated, this returns None and the caller takes the checked
-    path, whose messages explain any error.  The fill is the checked
-    path's (polymask/_fill.py), so the mask is the same either way; only the argument checks
-    are cheaper (about 1 us instead of 5).  `all_touched` (a code of polymask._validation.as_all_touched)
-    fills the cells that meet the region (csrc/src/touched.cpp), as the scanline stage does for it.
+    The arguments are checked by polymask.mask's funnel before this call, as
+    for every call: `vertices` a C-contiguous (N, 2) float64 ndarray of
+    finite numbers (polymask._validation.as_vertices), (`rows`, `cols`) the
+    image shape (as_shape), `threads` a count polymask._threads.as_threads
+    gave, `out` None or a writable C-contiguous bool or uint8 array of that
+    shape (polymask._outputs.result_array), `all_touched` False or True.
+    Only the buffers' layout is asked again here, which memory safety needs.
+    The fill is the one of polymask/_fill.py, without its keyword arguments
+    and memoryviews; a new mask comes from the one allocator.
     """
-    if type(vertices) is not np.ndarray or type(shape) is not tuple:
-        return None
-    if len(<tuple>shape) != 2:
-        return None
-    row_count, col_count = shape
-    if type(row_count) is not int or type(col_count) is not int:
-        return None
-    if not (1 <= row_count <= MAX_SIDE and 1 <= col_count <= MAX_SIDE):
-        return None
-    cdef int64_t rows = row_count, cols = col_count
-    cdef int thread_count = threads
     cdef Py_buffer view, out_buffer
-    try:
-        PyObject_GetBuffer(vertices, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
-    except (BufferError, ValueError):  # not C-contiguous
-        return None
-    cdef const double *xy = <const double *>view.buf
-    cdef int64_t n_vertices = 0, k
-    cdef double value
-    cdef bint plain = (view.ndim == 2 and view.shape[1] == 2 and view.itemsize == 8
-                       and view.format != NULL and strcmp(view.format, b"d") == 0)
-    if plain:
-        n_vertices = view.shape[0]
-        for k in range(2 * n_vertices):  # finite: NaN and +-inf fail the subtraction
-            value = xy[k]
-            if value - value != 0.0:
-                plain = False
-                break
-    if n_vertices == 0:
-        xy = NULL
+    PyObject_GetBuffer(vertices, &view, PyBUF_C_CONTIGUOUS)
     cdef unique_ptr[Polygon] polygon
+    cdef int64_t n_vertices = view.shape[0] if view.ndim == 2 else 0
     try:
-        if not plain:
-            return None
+        if view.ndim != 2 or view.shape[1] != 2 or view.itemsize != 8:
+            raise TypeError("plain_mask needs checked vertices: a C-contiguous (N, 2) float64 array")
         with nogil:
-            polygon.reset(new Polygon(xy, n_vertices))
-        if out is None:
-            return filled_mask(polygon.release(), 0, 0, rows, cols, FillRule.even_odd, thread_count, all_touched)
-        if not plain_out(out, &out_buffer, rows, cols):
-            return None
-        try:
-            with nogil:
-                if all_touched:
-                    fill_touched(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
-                                 out_buffer.strides[0], FillRule.even_odd, thread_count, False,
-                                 side_tolerance(all_touched))
-                else:
-                    fill_scanline(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
-                                  out_buffer.strides[0], FillRule.even_odd, thread_count)
-        finally:
-            PyBuffer_Release(&out_buffer)
-        return out
-    except MemoryError:  # numpy could not allocate the mask: the checked path says so
-        return None
+            polygon.reset(new Polygon(<const double *>view.buf if n_vertices else NULL, n_vertices))
     finally:
         PyBuffer_Release(&view)
+    if out is None:
+        return filled_mask(polygon.release(), 0, 0, rows, cols, FillRule.even_odd, threads, all_touched)
+    PyObject_GetBuffer(out, &out_buffer, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
+    try:
+        if out_buffer.ndim != 2 or out_buffer.shape[0] != rows or out_buffer.shape[1] != cols \
+                or out_buffer.itemsize != 1:
+            raise TypeError("plain_mask needs a checked out: a C-contiguous (rows, cols) array of bytes")
+        with nogil:
+            if all_touched:
+                fill_touched(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
+                             out_buffer.strides[0], FillRule.even_odd, threads, False, side_tolerance(all_touched))
+            else:
+                fill_scanline(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
+                              out_buffer.strides[0], FillRule.even_odd, threads)
+    finally:
+        PyBuffer_Release(&out_buffer)
+    return out
 
 
 def thread_count(int threads=0):
@@ -290,6 +246,36 @@ def core_info():
         "threading": info.threading.decode(),
         "thread_cap": info.thread_cap,
     }
+
+
+def core_ring_status(vertices):
+    """polymask._validation.as_vertices' one-step test of the common case.
+
+    -2 unless `vertices` is already what the core takes (a C-contiguous
+    (N, 2) ndarray of native float64), else first_non_finite's answer: -1
+    when every coordinate is finite, or the first row that is not.
+    """
+    if type(vertices) is not np.ndarray:
+        return -2
+    cdef Py_buffer view
+    try:
+        PyObject_GetBuffer(vertices, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+    except (BufferError, ValueError):  # not C-contiguous
+        return -2
+    cdef const double *xy = <const double *>view.buf
+    cdef Py_ssize_t k
+    cdef double value
+    try:
+        if not (view.ndim == 2 and view.shape[1] == 2 and view.itemsize == 8
+                and view.format != NULL and strcmp(view.format, b"d") == 0):
+            return -2
+        for k in range(2 * view.shape[0]):
+            value = xy[k]
+            if value - value != 0.0:  # NaN, or +-inf (inf - inf is NaN)
+                return k // 2
+        return -1
+    finally:
+        PyBuffer_Release(&view)
 
 
 def first_non_finite(const double[:, ::1] vertices not None):

@@ -95,6 +95,8 @@ def polygon(vertices: Any, transform: Any = None, name: str = "vertices", *, uni
     layout = _layouts.layout_of(vertices)
     if layout is ARRAY_RING:  # the common case, as cheap as it can be
         points, ring_ends = as_vertices(vertices, name), None
+        if transform is None:
+            return Rings(points, None)
     elif layout is POINTS:
         points, ring_ends = checked_rings(((vertices, name),), layout_hint)
     else:

@@ -21,8 +21,7 @@ import numpy as np
 from polymask import _core
 from polymask._describe import describe, short_repr
 
-#: Largest accepted image side (2**31 - 1; kept in _core, whose one-call
-#: path for plain arguments checks it too).  Row and column numbers must
+#: Largest accepted image side (2**31 - 1; kept in _core).  Row and column numbers must
 #: stay exact in float64 and the window arithmetic in int64; this keeps both
 #: with plenty of margin while allowing masks far beyond any single machine.
 MAX_SIDE = _core.MAX_SIDE
@@ -42,17 +41,12 @@ def as_vertices(vertices: Any, name: str = "vertices") -> np.ndarray:
     Accepts any array-like of N (x, y) pairs: lists, tuples, integer or
     float arrays of any memory order.  An empty sequence means no vertices.
     """
-    if (
-        type(vertices) is np.ndarray
-        and vertices.dtype == np.float64
-        and vertices.ndim == 2
-        and vertices.shape[1] == 2
-        and vertices.flags.c_contiguous
-    ):
-        coordinates = vertices  # the common case: already what the core takes
-    else:
-        coordinates = _convert_vertices(vertices, name)
-    bad_row = _core.first_non_finite(coordinates)
+    bad_row = _core.core_ring_status(vertices)  # the common case in one step: already what the core takes
+    coordinates: np.ndarray = vertices if bad_row >= -1 else _convert_vertices(vertices, name)
+    if bad_row == -1:
+        return coordinates
+    if bad_row == -2:
+        bad_row = _core.first_non_finite(coordinates)
     if bad_row >= 0:
         x, y = (float(v) for v in coordinates[bad_row])
         raise ValueError(
@@ -120,6 +114,10 @@ def as_integer(value: Any, what: str) -> int:
 
 def as_shape(shape: Any, name: str = "shape") -> tuple[int, int]:
     """Return `shape` as (rows, cols), both integers in [1, MAX_SIDE]."""
+    if type(shape) is tuple and len(shape) == 2:  # the common case, checked in one step
+        rows, cols = shape
+        if type(rows) is int and type(cols) is int and 1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE:
+            return shape
     dimensions = getattr(shape, "ndim", None)
     if isinstance(dimensions, int) and dimensions >= 2:  # the image itself, not its shape
         raise TypeError(f"{name} must be a (rows, cols) pair of integers, got an image (an array of shape "

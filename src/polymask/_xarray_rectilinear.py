@@ -26,6 +26,7 @@ import xarray as xr
 from numpy.typing import DTypeLike, NDArray
 
 from polymask import _points
+from polymask._bounds import polygon_bounds
 from polymask._outputs import result_array
 from polymask._rings import PolygonList, vertex_ranges
 from polymask._xarray_coordinates import LazyOrEager, WrapLon
@@ -194,11 +195,9 @@ class _Regions:
         self.begins, self.ends = vertex_ranges(flat)
         self.ring_begins = np.concatenate([[0], flat.polygon_ends[:-1]]).astype(np.int64)
         count = len(flat)
-        self.has_vertices = self.ends > self.begins
+        self.has_vertices, low, high = polygon_bounds(self.turned.vertices, self.turned)
         self.low, self.high = np.zeros((count, 2)), np.zeros((count, 2))
-        for index in np.flatnonzero(self.has_vertices):
-            part = self.turned.vertices[self.begins[index]:self.ends[index]]
-            self.low[index], self.high[index] = part.min(axis=0), part.max(axis=0)
+        self.low[self.has_vertices], self.high[self.has_vertices] = low, high
 
     def single(self, index: int) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
         """(vertices, ring_ends, polygon_ends) of region `index` alone."""

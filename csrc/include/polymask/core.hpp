@@ -102,11 +102,10 @@ public:
 
 private:
     friend struct detail::PolygonEdges;
-    void build(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings);
+    POLYMASK_HIDDEN void build(const double *xy, int64_t n_vertices, const int64_t *ring_ends, int64_t n_rings);
     // storage_ holds 2 n_vertices_ doubles, then n_rings_ ring ends, then
     // room for n_vertices_ edges (the core's edge table); every part is
-    // 8-byte aligned.
-    static size_t storage_bytes(size_t n_vertices, size_t n_rings);
+    // 8-byte aligned (polygon.cpp: block_bytes).
     double *vertices() const { return reinterpret_cast<double *>(storage_.get()); }
     int64_t *ends() const { return reinterpret_cast<int64_t *>(storage_.get() + 2 * n_vertices_ * sizeof(double)); }
     unsigned char *edge_table() const

@@ -20,3 +20,15 @@
 #else
 #define POLYMASK_API
 #endif
+
+// POLYMASK_HIDDEN keeps a private part of a POLYMASK_API class inside the
+// library.  A member or a nested class takes the visibility of the class
+// around it, not the -fvisibility=hidden default, so without it the private
+// parts (Polygon::build, LabelIndex::Parts, PointIndex::Bands) would be
+// exported, internal types in their signatures and all
+// (csrc/tests/check_exports.cmake refuses that).
+#if defined(__GNUC__) || defined(__clang__)
+#define POLYMASK_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define POLYMASK_HIDDEN
+#endif

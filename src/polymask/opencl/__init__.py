@@ -64,62 +64,44 @@ buffer cannot be allocated); a missing runtime raises
 The guide, :doc:`/guide/opencl`, covers the kernels, transfers, memory and
 speed in more depth.
 """
-# For contributors, the package's layout:
+# For contributors, the package's layout, top to bottom:
 #
-# * common.py -- the one ``pyopencl`` import, the errors, the environment
-#   variables and the one locked cache (devices, contexts, programs, shared engines).
+# * common.py -- the one ``pyopencl`` import, the errors, the environment variables;
+#   _state.py -- the process's state: the one locked cache (devices, contexts,
+#   programs, shared engines) and the fork guard.
 # * programs.py -- kernels as package resources (kernels/pixel.cl, scanline.cl and
 #   rows.cl, which include the C++ core's polymask/crossing.h), build options,
 #   programs built once; launch.py -- how each kernel is launched.
-# * discovery.py -- discovery (devices()), choice (select_device(): argument,
-#   $POLYMASK_DEVICE, $PYOPENCL_CTX, then the best device that builds the kernels),
-#   precision, and availability.
+# * discovery.py -- the devices (devices()) and the choice of one (select_device():
+#   argument, $POLYMASK_DEVICE, $PYOPENCL_CTX, then the best device that builds the
+#   kernels); availability.py -- whether that device works here, and at which precision.
 # * processing.py -- MaskEngine, the resident engine, assembled from host.py (host
 #   vertices and results) and resident.py (device-resident vertices); buffers.py
 #   allocates and waits, pinned.py holds page-locked memory for large results,
-#   _state.py declares the engine's attributes for type checkers.
+#   engine_state.py declares the engine's attributes for type checkers.
 # * shared.py -- the shared engines (engine(), mask(), release()), unpack() and profile().
+#
+# This facade re-exports the user API and nothing else; the course and the tests
+# import anything more from the module that defines it.
 
 from __future__ import annotations
 
-from polymask.opencl.common import (
-    DEVICE_ENV,  # noqa: F401
-    INSTALL_HINT,  # noqa: F401
-    OPENCL_ENV,  # noqa: F401
-    PYOPENCL_ENV,  # noqa: F401
-    OpenCLBuildError,
-    OpenCLError,
-    OpenCLMemoryError,
-    OpenCLUnavailable,
-)
-from polymask.opencl.discovery import (
+from polymask.opencl.availability import (
     PRECISIONS,
     SINGLE_PRECISION_NOTE,
-    DeviceInfo,
     available,
-    build_program,
     describe_default_device,
-    devices,
     require,
-    resolve_precision,  # noqa: F401
-    select_device,
     single_precision_tolerance,
     unavailable_reason,
 )
+from polymask.opencl.common import OpenCLBuildError, OpenCLError, OpenCLMemoryError, OpenCLUnavailable
+from polymask.opencl.discovery import DeviceInfo, build_program, devices, select_device
 from polymask.opencl.processing import MaskEngine
-from polymask.opencl.programs import (  # noqa: F401  (build_count: for the tests)
-    DEFAULT_KERNEL,
-    KERNELS,
-    build_count,
-    build_options,
-    kernel_dir,
-    kernel_source,
-)
+from polymask.opencl.programs import DEFAULT_KERNEL, KERNELS, build_options, kernel_dir, kernel_source
 from polymask.opencl.shared import engine, mask, profile, release, unpack
 
-#: The user API, as the reference documents it.  The environment variables' names
-#: (DEVICE_ENV, OPENCL_ENV, PYOPENCL_ENV), INSTALL_HINT, build_count and
-#: resolve_precision stay importable from here for the course and the tests.
+#: The user API, as the reference documents it.
 __all__ = [
     "DEFAULT_KERNEL", "KERNELS", "PRECISIONS", "SINGLE_PRECISION_NOTE",
     "DeviceInfo", "MaskEngine", "OpenCLBuildError", "OpenCLError", "OpenCLMemoryError", "OpenCLUnavailable",

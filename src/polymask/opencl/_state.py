@@ -1,83 +1,96 @@
-"""The attributes and helpers MaskEngine's mixins share, declared for type checkers.
+"""The process's OpenCL state, all of it: one cache behind one lock, and the fork guard.
 
-:class:`polymask.opencl.MaskEngine` (processing.py) is assembled from
-HostResults (host.py) and DeviceResults (resident.py); each mixin uses state
-and helpers that only the engine's ``__init__`` and methods create.  This base
-declares them, so a checker can follow a mixin on its own; at run time it
-adds nothing (the declarations exist only while type checking).
+The cache holds the devices found, the best device, one context per
+device, the programs built, and the shared engines, so no two threads
+build the same program twice and no reader sees a half-written entry.
+silx keeps its context cache the same way (``silx/opencl/common.py``);
+ours holds every per-process OpenCL object.  No other module of
+``polymask.opencl`` keeps state of its own.
 """
+
 from __future__ import annotations
 
+import os
 import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar, overload
 
-if TYPE_CHECKING:
-    import numpy as np
-    import pyopencl as cl
-    from numpy.typing import NDArray
-    from pyopencl.array import Array
+from polymask.opencl.common import OpenCLError
 
-    from polymask.opencl.launch import Launcher
-    from polymask.opencl.pinned import PinnedPool
-    from polymask.typing import ShapeLike
+__all__ = ["CACHE", "Cache", "check_not_forked"]
+
+_MISSING = object()
+_Entry = TypeVar("_Entry")
 
 
-class EngineState:
-    """What MaskEngine's mixins read and call on the engine (see processing.py)."""
+class Cache:
+    """The process's OpenCL objects, by (section, key), behind one re-entrant lock.
 
-    if TYPE_CHECKING:
-        device: cl.Device
-        context: cl.Context
-        queue: cl.CommandQueue
-        pinned: PinnedPool
-        dtype: np.dtype[Any]
-        use_double: bool
-        precision: str
-        profiling: bool
-        keep_bytes: int
-        max_alloc_bytes: int
-        device_type: int
-        spin_wait: bool
-        builds: int
-        allocations: int
-        _launchers: dict[str, Launcher]
-        # The device buffers: None until _buffer() sets them by name.
-        _d_vertices: cl.Buffer | None
-        _d_mask: cl.Buffer | None
-        _sizes: dict[int, int]
-        _h_vertices: NDArray[Any] | None
-        _resident: tuple[cl.Buffer, NDArray[Any]] | None
-        _h_result: NDArray[Any] | None
-        _in_flight: bool
-        # (shape, kernel, packed, n_vertices) of the last enqueue, None once its result is taken.
-        _call: tuple[tuple[int, int], str, bool, int] | None
-        _events: dict[str, cl.Event]
-        _lock: threading.RLock
+    Sections: "devices" (the list devices() found), "best" (the default
+    device), "context" (per device), "program" (per device, kernel and
+    precision), "engine" (per device and precision).  `get` makes a missing
+    entry while holding the lock, so each is made once; the lock is
+    re-entrant because making one entry needs others (a program needs its
+    device's context).  An entry is only ever made by one kind of `make`
+    (the section and key say which), so `get` returns what that `make` returns.
+    """
 
-    # The engine's helpers: MaskEngine (or DeviceResults) defines each, ahead
-    # of this class in the method order, so these bodies never run.
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self._entries: dict[tuple[str, Hashable], object] = {}
+        #: Programs compiled by this process (each once per device, kernel and precision).
+        self.build_count = 0
+        #: engine()'s memo, read without the lock so that a warm call asks no runtime:
+        #: (device argument, precision, $POLYMASK_DEVICE, $PYOPENCL_CTX) -> a shared engine.
+        self.engines_by_argument: dict[tuple[str | None, str, str | None, str | None], Any] = {}
 
-    def _launcher(self, kernel: str) -> Launcher:
-        raise NotImplementedError
+    @overload
+    def get(self, section: str, key: Hashable, make: Callable[[], _Entry]) -> _Entry: ...
+    @overload
+    def get(self, section: str, key: Hashable, make: None = None) -> object | None: ...
+    def get(self, section: str, key: Hashable, make: Callable[[], object] | None = None) -> object | None:
+        """The entry, made by `make()` if missing (None when missing and no `make`)."""
+        with self.lock:
+            found = self._entries.get((section, key), _MISSING)
+            if found is _MISSING:
+                if make is None:
+                    return None
+                found = make()
+                self._entries[(section, key)] = found
+            return found
 
-    def _buffer(self, name: str, nbytes: int, flags: int, what: str) -> cl.Buffer:
-        raise NotImplementedError
+    def entries(self, section: str) -> list[tuple[Hashable, object]]:
+        """Every (key, value) of one section, a snapshot."""
+        with self.lock:
+            return [(key, value) for (name, key), value in self._entries.items() if name == section]
 
-    def _new_buffer(self, flags: int, nbytes: int, what: str) -> cl.Buffer:
-        raise NotImplementedError
 
-    def _check_size(self, shape: tuple[int, int], packed: bool = False) -> None:
-        raise NotImplementedError
+#: The one cache of this process.
+CACHE = Cache()
 
-    def _settle(self) -> None:
-        raise NotImplementedError
 
-    def _abandon(self) -> None:
-        raise NotImplementedError
+# OpenCL runtimes do not survive fork(): a child forked after a context
+# existed inherits handles to driver threads and device state that stayed in
+# the parent (PoCL's pthread device hangs there).  The child gets a clear
+# error instead of a hang.
+_forked_after_use = False
 
-    def _drop_buffers(self, keep_bytes: int) -> None:
-        raise NotImplementedError
 
-    def mask_on_device(self, d_vertices: Array, shape: ShapeLike, *, kernel: str = "auto",
-                       packed: bool = False) -> Array:
-        raise NotImplementedError
+def _after_fork_in_child() -> None:
+    global _forked_after_use
+    if CACHE.entries("context"):
+        _forked_after_use = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def check_not_forked() -> None:
+    """OpenCLError in a child forked after this process had used OpenCL."""
+    if _forked_after_use:
+        raise OpenCLError(
+            "this process was forked from one that had already used OpenCL, and OpenCL runtimes do "
+            "not survive fork(); use the 'spawn' or 'forkserver' start method "
+            "(multiprocessing.get_context('spawn')), or use OpenCL only after forking"
+        )

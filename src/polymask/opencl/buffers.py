@@ -35,7 +35,7 @@ def allocated_buffer(context: cl.Context, queue: cl.CommandQueue, device: cl.Dev
     buffers are host memory, NumPy first checks that the host can reserve
     that much (and a margin): a MemoryError here instead of a crash in the
     runtime.  (Handing PoCL NumPy's memory with USE_HOST_PTR would avoid the
-    check but makes every call ~3x slower.)
+    check but makes every call slower: csrc/bench/STEPS.md.)
     """
     try:
         if device.type & cl.device_type.CPU:

@@ -1,18 +1,11 @@
 """What every OpenCL module here shares: the one pyopencl import, the errors,
-the environment variables, and the one cache.
+the environment variables and the install hint.
 
-The cache is a single object with a single lock: devices found, the best
-device, one context per device, built programs, and the shared engines all
-live in it, so no two threads build the same program twice and no reader
-sees a half-written entry.  silx keeps its context cache the same way
-(``silx/opencl/common.py``); ours holds every per-process OpenCL object.
+The process's state (the one cache, the fork guard) is in ``_state.py``.
 """
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Callable, Hashable
-from typing import TypeVar, overload
 
 try:
     import pyopencl as cl
@@ -25,8 +18,8 @@ else:
 # `cl` is listed so that the other modules may import it from here (mypy --strict
 # re-exports only what __all__ names).
 __all__ = [
-    "CACHE", "DEVICE_ENV", "INSTALL_HINT", "OPENCL_ENV", "PYOPENCL_ENV", "PYOPENCL_IMPORT_ERROR", "Cache",
-    "OpenCLBuildError", "OpenCLError", "OpenCLMemoryError", "OpenCLUnavailable", "check_not_forked", "cl",
+    "DEVICE_ENV", "INSTALL_HINT", "OPENCL_ENV", "PYOPENCL_ENV", "PYOPENCL_IMPORT_ERROR",
+    "OpenCLBuildError", "OpenCLError", "OpenCLMemoryError", "OpenCLUnavailable", "cl",
     "device_label", "require_pyopencl", "turned_off",
 ]
 
@@ -109,76 +102,3 @@ def require_pyopencl() -> None:
         raise OpenCLUnavailable(f"PyOpenCL cannot be imported ({PYOPENCL_IMPORT_ERROR}); {INSTALL_HINT}")
     if turned_off():
         raise OpenCLUnavailable(f"OpenCL is turned off by {OPENCL_ENV}=0; unset it to use an OpenCL device")
-
-
-_MISSING = object()
-_Entry = TypeVar("_Entry")
-
-
-class Cache:
-    """The process's OpenCL objects, by (section, key), behind one re-entrant lock.
-
-    Sections: "devices" (the list devices() found), "best" (the default
-    device), "context" (per device), "program" (per device, kernel and
-    precision), "engine" (per device and precision).  `get` makes a missing
-    entry while holding the lock, so each is made once; the lock is
-    re-entrant because making one entry needs others (a program needs its
-    device's context).  An entry is only ever made by one kind of `make`
-    (the section and key say which), so `get` returns what that `make` returns.
-    """
-
-    def __init__(self) -> None:
-        self.lock = threading.RLock()
-        self._entries: dict[tuple[str, Hashable], object] = {}
-        #: Programs compiled by this process (each once per device, kernel and precision).
-        self.build_count = 0
-
-    @overload
-    def get(self, section: str, key: Hashable, make: Callable[[], _Entry]) -> _Entry: ...
-    @overload
-    def get(self, section: str, key: Hashable, make: None = None) -> object | None: ...
-    def get(self, section: str, key: Hashable, make: Callable[[], object] | None = None) -> object | None:
-        """The entry, made by `make()` if missing (None when missing and no `make`)."""
-        with self.lock:
-            found = self._entries.get((section, key), _MISSING)
-            if found is _MISSING:
-                if make is None:
-                    return None
-                found = make()
-                self._entries[(section, key)] = found
-            return found
-
-    def entries(self, section: str) -> list[tuple[Hashable, object]]:
-        """Every (key, value) of one section, a snapshot."""
-        with self.lock:
-            return [(key, value) for (name, key), value in self._entries.items() if name == section]
-
-
-#: The one cache of this process.
-CACHE = Cache()
-
-
-# OpenCL runtimes do not survive fork(): a child forked after a context
-# existed inherits handles to driver threads and device state that stayed in
-# the parent (PoCL's pthread device hangs there).  The child gets a clear
-# error instead of a hang.
-_forked_after_use = False
-
-
-def _after_fork_in_child() -> None:
-    global _forked_after_use
-    if CACHE.entries("context"):
-        _forked_after_use = True
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
-def check_not_forked() -> None:
-    """OpenCLError in a child forked after this process had used OpenCL."""
-    if _forked_after_use:
-        raise OpenCLError(
-            "this process was forked from one that had already used OpenCL, and OpenCL runtimes do "
-            "not survive fork(); use the 'spawn' or 'forkserver' start method "
-            "(multiprocessing.get_context('spawn')), or use OpenCL only after forking")

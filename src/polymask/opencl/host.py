@@ -18,9 +18,10 @@ from numpy.typing import NDArray
 from polymask import _inputs
 from polymask._outputs import result_array
 from polymask._validation import as_shape
-from polymask.opencl._state import EngineState
+from polymask.opencl._state import check_not_forked
 from polymask.opencl.buffers import is_device_array, wait_in_python
-from polymask.opencl.common import OpenCLError, check_not_forked, cl, device_label
+from polymask.opencl.common import OpenCLError, cl, device_label
+from polymask.opencl.engine_state import EngineState
 from polymask.opencl.launch import (
     BLOCKING_WAIT_EDGE_TESTS,
     as_packed,
@@ -215,12 +216,11 @@ class HostResults(EngineState):
             shape, kernel, _, n_vertices = call
             host = result  # a C-contiguous bool or uint8 array: the copy takes its bytes as they are
             # The queue runs in order, so the copy follows the kernel.  A small
-            # call waits in the runtime, the cheapest wait for it (an H200: 58 us
-            # for a warm 32x32 call against 68 us polling).  A large one polls,
-            # so that Ctrl-C is heard while the kernel runs: without sleeping on
-            # a GPU (a 4096x4096 call took 0.39 ms against 0.53 ms blocking, as
-            # each 0.1 ms sleep overshoots), in short sleeps on a CPU device,
-            # whose kernel needs the cores (buffers.wait_in_python).
+            # call waits in the runtime, the cheapest wait for it.  A large one
+            # polls, so that Ctrl-C is heard while the kernel runs: without
+            # sleeping on a GPU (each sleep overshoots a short kernel), in short
+            # sleeps on a CPU device, whose kernel needs the cores
+            # (buffers.wait_in_python; the figures are in csrc/bench/STEPS.md).
             blocking = edge_tests(kernel, shape, n_vertices) < BLOCKING_WAIT_EDGE_TESTS
             try:
                 download = cl.enqueue_copy(self.queue, host, d_mask, is_blocking=blocking)

@@ -17,10 +17,8 @@ gets an array that needs no further copy.  Free blocks beyond
 Small results do not use the pool: below :data:`PINNED_MIN_BYTES` a plain
 ``np.empty`` costs less than the lease.  Above it, ordinary memory costs
 more than its copy's event shows, since the driver copies through its own
-staging buffer and the fresh pages fault in on the host (an H200 measured
-the same 21 us copy event for 1 MiB into either kind of memory, but 0.124
-against 0.083 ms for the whole call, and 0.51 against 0.24 ms for a 2 MiB
-bit-packed 4096 x 4096 mask).
+staging buffer and the fresh pages fault in on the host (the figures are in
+csrc/bench/STEPS.md).
 """
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ import threading
 
 import numpy as np
 
+from polymask.opencl.availability import resolve_precision
 from polymask.opencl.buffers import (
     allocated_buffer,
     byte_count,
@@ -28,7 +29,7 @@ from polymask.opencl.buffers import (
     event_seconds,
 )
 from polymask.opencl.common import OpenCLError, cl, device_label
-from polymask.opencl.discovery import DeviceInfo, resolve_precision, select_device
+from polymask.opencl.discovery import DeviceInfo, select_device
 from polymask.opencl.host import HostResults
 from polymask.opencl.launch import (
     Launcher,

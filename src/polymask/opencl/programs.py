@@ -6,7 +6,7 @@ device) and ``kernels/rows.cl`` (one work-group per row, the fast path)
 ship inside the package and are found by :func:`kernel_dir`.  All include the C++ core's predicate header
 ``polymask/crossing.h``, installed beside them, so the device compiles the
 very lines the C++ core compiles.  Each program is built once per device,
-kernel and precision and kept in the one cache (``common.CACHE``).
+kernel and precision and kept in the one cache (``_state.CACHE``).
 """
 from __future__ import annotations
 
@@ -14,11 +14,10 @@ import importlib.resources
 from pathlib import Path
 
 from polymask._describe import short_repr
+from polymask.opencl._state import CACHE, check_not_forked
 from polymask.opencl.common import (
-    CACHE,
     OpenCLBuildError,
     OpenCLError,
-    check_not_forked,
     cl,
     device_label,
 )
@@ -31,7 +30,7 @@ KERNELS = {
 }
 #: kernel="auto", the default, picks by device type, as measured: "rows" (a work-group per row)
 #: on GPUs and accelerators; "scanline" (a work-item per row) on CPU devices, where PoCL runs it
-#: 2.5-5x faster than "rows" (work-groups there are loops, and their barriers cost).
+#: several times faster than "rows" (work-groups there are loops, and their barriers cost).
 DEFAULT_KERNEL = "auto"
 #: Kernels that can write one bit a pixel (packed=True).
 PACKING_KERNELS = ("rows",)

@@ -13,9 +13,9 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from polymask._validation import as_shape
-from polymask.opencl._state import EngineState
 from polymask.opencl.buffers import check_device_vertices
 from polymask.opencl.common import OpenCLMemoryError, cl, device_label
+from polymask.opencl.engine_state import EngineState
 from polymask.opencl.launch import as_packed, check_packing, forget, kernel_arguments, result_shape
 from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
 from polymask.typing import ShapeLike
@@ -115,8 +115,7 @@ class DeviceResults(EngineState):
         """A new device array for a result: from a memory pool on a GPU, allocated for real on a CPU device.
 
         On a GPU, allocating and freeing a large buffer per call costs more
-        than the mask itself (an H200 measured 1.5 ms of wall time for a
-        0.14 ms kernel at 16384 x 16384), so results come from PyOpenCL's
+        than the mask itself (csrc/bench/STEPS.md), so results come from PyOpenCL's
         memory pool: a result's memory goes back to the pool when the caller
         drops the array, and the pool keeps at most ``keep_bytes`` unused.
         A CPU device keeps the careful allocation of _new_buffer: PoCL dies

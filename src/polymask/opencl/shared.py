@@ -1,7 +1,7 @@
 """The process's shared engines and the profiler.
 
 One :class:`~polymask.opencl.processing.MaskEngine` per device and
-precision lives in the one cache (``common.CACHE``): :func:`mask` uses it,
+precision lives in the one cache (``_state.CACHE``): :func:`mask` uses it,
 :func:`release` frees the device buffers of all of them.  :func:`profile`
 times one mask on its own engine, from OpenCL events.
 """
@@ -17,8 +17,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from polymask._describe import short_repr
 from polymask._validation import as_shape
+from polymask.opencl._state import CACHE, check_not_forked
 from polymask.opencl.buffers import is_device_array
-from polymask.opencl.common import CACHE, DEVICE_ENV, PYOPENCL_ENV, check_not_forked
+from polymask.opencl.common import DEVICE_ENV, PYOPENCL_ENV
 from polymask.opencl.discovery import DeviceInfo, select_device
 from polymask.opencl.processing import MaskEngine
 from polymask.opencl.programs import DEFAULT_KERNEL, chosen_kernel
@@ -61,17 +62,13 @@ def engine(device: str | DeviceInfo | cl.Device | None = None, precision: str = 
     # environment variables that choose a device) is remembered.
     key = (device, precision, os.environ.get(DEVICE_ENV), os.environ.get(PYOPENCL_ENV)) \
         if device is None or isinstance(device, str) else None
-    found = _ENGINES.get(key) if key is not None else None
+    found: MaskEngine | None = CACHE.engines_by_argument.get(key) if key is not None else None
     if found is None:
         chosen = select_device(device)
         found = CACHE.get("engine", (chosen.int_ptr, precision), lambda: MaskEngine(chosen, precision=precision))
         if key is not None:
-            _ENGINES[key] = found
+            CACHE.engines_by_argument[key] = found
     return found
-
-
-#: engine()'s memo: (device argument, precision, $POLYMASK_DEVICE, $PYOPENCL_CTX) -> the shared engine.
-_ENGINES: dict[tuple[str | None, str, str | None, str | None], MaskEngine] = {}
 
 
 def release() -> None:
