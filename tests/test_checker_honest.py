@@ -2,7 +2,8 @@
 
 The files in tests/honest/ solve an exercise by another route than its
 official solution (typed `while` loops over the edges in reverse order, a
-cdef helper per row, a Polygon class with extra methods, an explicit
+cdef helper per row, only the pixels of the bounding box asked about through a
+strided memoryview of Fortran-ordered vertices, a Polygon class with extra methods, an explicit
 `parallel()` block with a static schedule in chunks, a NumPy scanline with
 searchsorted); each must PASS.  The
 06 solutions must also PASS beside two processes spinning on the machine's
@@ -34,6 +35,7 @@ def _check(tmp_path, exercise, source):
 @pytest.mark.parametrize("exercise, name", [
     ("03", "while_loops_03.pyx"),
     ("03", "row_helper_03.pyx"),
+    ("03", "bounding_box_03.pyx"),
     ("05", "extra_methods_05.pyx"),
     ("06", "static_chunks_06.pyx"),
     ("08", "searchsorted_08.py"),
