@@ -321,11 +321,10 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
             return fail(f"{head} {problem}", "the work-item check")
         note = ", one work-item per pixel"
     elif spec.technique == ROW_SCALING:
-        problem = scaling.scaling_failure(
+        problem, note = scaling.scaling_failure(
             worker, lambda stage: timings.stage_worker(stage, limits, say, 2**26), rng, limits.technique)
         if problem:
             return fail(f"{head} {problem}", "the scaling check")
-        note = ", and its cost grows far less with the vertex count than per-pixel code"
     line = f"PASS {label}: {learner_path} gives the right mask on all {len(cases)} cases{note}."
     if not timing:
         return {"line": line}
