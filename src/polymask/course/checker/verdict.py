@@ -314,7 +314,7 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
             worker, lambda stage: timings.stage_worker(stage, limits, say, 2**24), rng, limits.technique)
         if problem:
             return fail(f"{head} {problem}", "the speed check")
-        note = ", with no Python in its per-pixel code"
+        note = ", with no Python in its per-pixel code and every pixel from a call of point_inside (seen at run time)"
     elif spec.technique == WORK_ITEMS:
         problem = technique.work_item_failure(worker, rng, limits.technique)
         if problem:
