@@ -1,17 +1,16 @@
 """Exercise 08's technique check: the scanline fill's cost, in CPU time, against per-pixel code's.
 
 Per-pixel code tests every edge at every pixel: pixels x edges.  The scanline
-fill finds each row's crossings once: rows x edges + pixels.  Two readings,
-both in CPU time of the worker's process tree (sleeping pads nothing):
-
-* **Growth.**  The learner's mask of 2,400 vertices may cost at most
-  MAX_SCALING times its mask of 24 (per-pixel code: about 100x).
-* **Against per-pixel code, in this run.**  Work padded onto the small case
-  (a CPU busy-loop) flattens the growth, but never brings the cost below
-  per-pixel code's.  So on a wide image of many vertices (PEER_SHAPE,
-  PEER_VERTICES), where the two costs are far apart, the learner must use
-  MIN_PEER_RATIO times less CPU than polymask's per-pixel NumPy stage on the
-  same polygons, measured now.
+fill finds each row's crossings once: rows x edges + pixels.  On a wide image
+of many vertices (PEER_SHAPE, PEER_VERTICES) the two are far apart, so the
+learner's mask must use MIN_PEER_RATIO times less CPU time than polymask's
+per-pixel NumPy stage on the same polygons, both measured here in this run.
+CPU time of the worker's whole process tree: sleeping pads nothing, and work
+padded on (a busy-loop) only adds to a cost that was never below per-pixel
+code's.  How the cost grows from 24 to 2,400 vertices (per-pixel code: about
+100x) is measured too and reported, but does not decide: a scanline written
+in plain Python loops over the edges of each row grows by tens of times at
+256x256 and is still a scanline.
 """
 
 from __future__ import annotations
@@ -20,15 +19,14 @@ from polymask.course.checker import judge
 from polymask.course.checker.runner import Worker
 from polymask.course.checker.technique import cpu_seconds
 
-#: 08: the most the cost may grow from 24 to 2,400 vertices (per-pixel code: about 100x).
-MAX_SCALING = 25.0
-#: 08: the peer check's image (few rows, many columns: the scanline's cost is rows x edges + pixels, per-pixel
+#: The peer check's image (few rows, many columns: the scanline's cost is rows x edges + pixels, per-pixel
 #: code's pixels x edges), its vertex count, and the least factor by which the learner must use less CPU than
-#: polymask's per-pixel NumPy stage on it (a NumPy scanline: hundreds; per-pixel code, padded or compiled: < 10).
+#: polymask's per-pixel NumPy stage on it (NumPy scanlines: about 100; plain-Python row loops: about 50;
+#: per-pixel code, padded or not: about 1 or more).
 PEER_SHAPE = (8, 8192)
 PEER_VERTICES = 1200
 MIN_PEER_RATIO = 20.0
-#: 08: the per-pixel stage the peer check measures in the same run.
+#: The per-pixel stage the peer check measures in the same run.
 PER_PIXEL_STAGE = "numpy"
 
 
@@ -43,32 +41,12 @@ def _star(rng, n_vertices: int, shape: tuple[int, int]):
 
 
 def scaling_failure(worker: Worker, stage_worker_factory, rng, limit: float, side: int = 256) -> tuple[str | None, str]:
-    """08: the learner's mask of 2,400 vertices may cost at most MAX_SCALING times its mask of 24, and on
-    PEER_SHAPE it must use MIN_PEER_RATIO times less CPU than the per-pixel stage, measured now.
-    Returns (why it fails or None, the note for the PASS line).
+    """(why 08 fails or None, the note for the PASS line): the peer ratio decides, the growth is reported.
 
-    Per-pixel code tests every edge at every pixel, so 100 times the vertices cost
-    about 100 times the time; the scanline fill's per-pixel work does not grow with
-    the vertex count.  Each size is timed twice on fresh polygons (the minimum counts).
-    Padding the small case with CPU work can flatten the growth, but never brings the
-    cost below per-pixel code's: the peer check compares the learner with polymask's
-    per-pixel NumPy stage on the same polygons, in CPU time, in this run.
+    Each vertex count of the growth reading is timed twice on fresh star-shaped
+    polygons of a `side` x `side` image (the minimum counts).
     """
     phase = "the scaling check"
-    seconds: dict[int, float] = {}
-    for count in (24, 2400, 24, 2400):
-        polygons = [(_star(rng, count, (side, side)), (side, side)) for _ in range(2)]
-        answers, elapsed = cpu_seconds(worker, polygons, limit, phase)
-        if not all(judge.is_right(a, v, s) for a, (v, s) in zip(answers, polygons)):
-            return f"is wrong on a {side}x{side} problem of {count:,} vertices (the scaling check).", ""
-        seconds[count] = min(seconds.get(count, float("inf")), elapsed / len(polygons))
-    growth = seconds[2400] / max(seconds[24], 1e-9)
-    if growth > MAX_SCALING:
-        return (
-            f"its cost grows like per-pixel code: a {side}x{side} mask of 2,400 vertices took {growth:.0f}x "
-            f"the CPU time of one of 24 (the scanline fill: far less than the 100x of testing every edge at "
-            "every pixel). Work a row at a time: find where the edges cross the row, sort, fill the spans."
-        ), ""
     rows, cols = PEER_SHAPE
     polygons = [(_star(rng, PEER_VERTICES, PEER_SHAPE), PEER_SHAPE) for _ in range(2)]
     answers, yours = cpu_seconds(worker, polygons, limit, phase)
@@ -82,11 +60,19 @@ def scaling_failure(worker: Worker, stage_worker_factory, rng, limit: float, sid
             f"it is not a scanline fill: on {rows}x{cols} masks of {PEER_VERTICES:,} vertices it used "
             f"{1 / ratio:.2f}x the CPU time of polymask's per-pixel NumPy stage (measured on the same polygons "
             f"in this run), where a scanline fill uses less than 1/{MIN_PEER_RATIO:g} of it: its cost comes "
-            "from testing edges at every pixel, however it grows. Work a row at a time: find where the edges "
-            "cross the row, sort, fill the spans."
+            "from testing edges at every pixel. Work a row at a time: find where the edges cross the row, "
+            "sort, fill the spans."
         ), ""
+    seconds: dict[int, float] = {}
+    for count in (24, 2400, 24, 2400):
+        polygons = [(_star(rng, count, (side, side)), (side, side)) for _ in range(2)]
+        answers, elapsed = cpu_seconds(worker, polygons, limit, phase)
+        if not all(judge.is_right(a, v, s) for a, (v, s) in zip(answers, polygons)):
+            return f"is wrong on a {side}x{side} problem of {count:,} vertices (the scaling check).", ""
+        seconds[count] = min(seconds.get(count, float("inf")), elapsed / len(polygons))
+    growth = seconds[2400] / max(seconds[24], 1e-9)
     return None, (
-        f", and its cost grows far less with the vertex count than per-pixel code ({growth:.1f}x from 24 "
-        f"to 2,400 vertices; 1/{ratio:.0f} of the per-pixel NumPy stage's CPU time on {rows}x{cols} masks "
-        f"of {PEER_VERTICES:,} vertices)"
+        f", and it is a scanline fill: 1/{ratio:.0f} of the CPU time of the per-pixel NumPy stage on {rows}x{cols} "
+        f"masks of {PEER_VERTICES:,} vertices (its cost grew {growth:.1f}x from 24 to 2,400 vertices at "
+        f"{side}x{side}; per-pixel code's about 100x)"
     )
