@@ -228,13 +228,15 @@ class Worker:
 
                 # Exported by the counting library the checker preloads (see checker/counting.py).
                 self.calls = ctypes.c_longlong.in_dll(ctypes.CDLL(None), "polymask_checker_contains_calls")
-            if request.get("count_symbol"):
-                import ctypes
+            import ctypes
 
-                # Exercise 03's watched build exports its own counter of point_inside calls (checker/probe.py).
-                self.calls = ctypes.c_longlong.in_dll(ctypes.CDLL(request["module_path"]), request["count_symbol"])
+            # Bound before the learner's code runs, and used once it has loaded (opening the module earlier
+            # would run its static initialisers before the guard).
+            open_library, counter_type = ctypes.CDLL, ctypes.c_longlong
             install_guard(self.reply_fd)
             self.module = load_module(request["module_path"], request["module_name"])
+            if request.get("count_symbol"):  # 03's watched build exports its counter of point_inside calls (probe.py)
+                self.calls = counter_type.in_dll(open_library(request["module_path"]), request["count_symbol"])
             if not callable(getattr(self.module, "mask", None)):
                 raise LookupError(f"{request['path']} defines no function mask(vertices, shape); the "
                                   "exercise's README says what it must define")
