@@ -185,8 +185,10 @@ def _around(rng, shape) -> np.ndarray:
 
 
 def draw_shift(rng) -> tuple[int, int]:
+    """The secret shift (columns, rows): each between SHIFT_RANGE's bounds in size, either sign."""
     low, high = SHIFT_RANGE
-    return tuple(int(rng.integers(low, high + 1)) * int(rng.choice([-1, 1])) for _ in range(2))
+    dx, dy = (int(rng.integers(low, high + 1)) * int(rng.choice([-1, 1])) for _ in range(2))
+    return dx, dy
 
 
 def point_inside_failure(built, start_worker, rng, limit: float, confine=None) -> str | None:
