@@ -17,9 +17,10 @@
   vertex count and leave none behind; and the worker's private memory, read
   from ``/proc`` before and after, must not grow by what they held.
 * **03, types.**  Cython's annotation must be white on every line of the
-  per-pixel function and of every loop (see :mod:`source`), and the
-  learner's ``mask`` must beat the plain compiled stage by a floor, in CPU
-  time on the same polygons.
+  per-pixel function and of every loop (see :mod:`source`), every pixel must
+  come from a call of ``point_inside`` (see :mod:`probe`), and the learner's
+  ``mask`` must beat the plain compiled stage by a floor, in CPU time on the
+  same polygons.
 * **08, scanline.**  See :mod:`scaling`.
 """
 from __future__ import annotations
