@@ -2,9 +2,10 @@
 
 The files in tests/honest/ solve an exercise by another route than its
 official solution (typed `while` loops over the edges in reverse order, a
-cdef helper per row, a Polygon class with extra methods, an explicit
+cdef helper per row, only the pixels of the bounding box asked about through a
+strided memoryview of Fortran-ordered vertices, a Polygon class with extra methods, an explicit
 `parallel()` block with a static schedule in chunks, a NumPy scanline with
-searchsorted); each must PASS.  The
+searchsorted, a scanline in plain Python loops); each must PASS.  The
 06 solutions must also PASS beside two processes spinning on the machine's
 cores: the thread check reads CPU time, which a busy machine does not change.
 """
@@ -34,9 +35,11 @@ def _check(tmp_path, exercise, source):
 @pytest.mark.parametrize("exercise, name", [
     ("03", "while_loops_03.pyx"),
     ("03", "row_helper_03.pyx"),
+    ("03", "bounding_box_03.pyx"),
     ("05", "extra_methods_05.pyx"),
     ("06", "static_chunks_06.pyx"),
     ("08", "searchsorted_08.py"),
+    ("08", "python_loops_08.py"),
 ])
 def test_an_honest_solution_by_another_route_passes(tmp_path, exercise, name):
     result = _check(tmp_path, exercise, HONEST / name)

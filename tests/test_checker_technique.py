@@ -12,7 +12,7 @@ import pytest
 
 from polymask.course import checker
 from polymask.course.build import build_cython
-from polymask.course.checker import artifact
+from polymask.course.checker import artifact, probe, technique
 from tests import _exercise_support
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,6 @@ def _copy(tmp_path, name):
 
 @pytest.mark.parametrize("exercise, name, words", [
     ("04", "typed_loop_04.pyx", "never calls polymask::Polygon::Polygon() and polymask::Polygon::contains()"),
-    ("03", "numpy_broadcast.pyx", "does not call the cdef point_inside inside a typed loop"),
     ("06", "thread_pool.pyx", "starts no OpenMP parallel region"),
 ])
 def test_the_built_module_shows_the_technique_is_missing(tmp_path, exercise, name, words):
@@ -84,15 +83,60 @@ def test_a_python_class_is_not_an_extension_type():
     assert artifact.extension_type_failure(artifact.symbols(solution.module_path), solution.module_name) is None
 
 
-def test_a_call_outside_a_counted_loop_does_not_count():
-    call = "__pyx_f_4mod1_point_inside"
-    head = "static PyObject *__pyx_pf_4mod1_mask(PyObject *v) {\n"
-    in_loop = head + f"  for (__pyx_t_1 = 0; __pyx_t_1 < n; __pyx_t_1+=1) {{\n    x = {call}(v, 1., 2.);\n  }}\n}}\n"
-    after_loop = head + f"  for (__pyx_t_1 = 0; __pyx_t_1 < n; __pyx_t_1+=1) {{\n  }}\n  x = {call}(v, 1., 2.);\n}}\n"
-    python_loop = head + f"  for (;;) {{\n    x = {call}(v, 1., 2.);\n  }}\n}}\n"
-    assert artifact.typed_call_failure(in_loop, "mod1") is None
-    assert artifact.typed_call_failure(after_loop, "mod1") is not None
-    assert artifact.typed_call_failure(python_loop, "mod1") is not None
+@pytest.mark.parametrize("name, words", [
+    ("numpy_broadcast.pyx", "its mask() called point_inside 0 times for a 40x47 mask of 1,880 pixels"),
+    ("row_for_show.pyx", "its mask() called point_inside 40 times for a 40x47 mask of 1,880 pixels"),
+    ("table_point_inside.pyx", "do not come from point_inside: in a second build of your module, point_inside "
+                               "was shown the polygon moved by"),
+])
+def test_pixels_that_do_not_come_from_point_inside_fail_03(tmp_path, name, words):
+    # Counted and moved at run time in a second build: a dummy point_inside, one call per row for show, and a
+    # point_inside that reads a table NumPy filled all look like the lesson in the source and the generated C.
+    result = checker.check("03", _copy(tmp_path, name), timing=False)
+    report = str(result)
+    assert result.status == "wrong" and result.phase == "the point_inside probe", report
+    assert words in report, report
+    if name == "table_point_inside.pyx":
+        assert "still returned the unmoved polygon's mask" in report, report
+
+
+def test_the_probe_adds_one_line_to_point_inside_and_refuses_what_it_cannot_watch():
+    head = "static int __pyx_f_4mod1_point_inside("
+    generated = f"int x;\n{head}__Pyx_memviewslice __pyx_v_v, double __pyx_v_px, double __pyx_v_py) {{\n  int r;\n}}\n"
+    watched = probe.instrument(generated, "mod1", (3, -4), "polymask_probe_calls_ab12")
+    body = watched[watched.index(head):]
+    assert body.splitlines()[1].strip() == "polymask_probe_ab12(&__pyx_v_v);", body
+    assert "+ (j ? -4.0 : 3.0)" in watched and "long long polymask_probe_calls_ab12 = 0;\n}" in watched
+    with pytest.raises(probe.ProbeUnavailable, match="no typed memoryview"):
+        probe.instrument(f"{head}double *__pyx_v_v, double __pyx_v_px) {{\n}}\n", "mod1", (3, 4), "c_ab")
+    with pytest.raises(probe.ProbeUnavailable, match="defines no cdef point_inside"):
+        probe.instrument("static int __pyx_f_4mod1_other(double x) {\n}\n", "mod1", (3, 4), "c_ab")
+
+
+def test_a_forked_child_computing_rows_fails_06(tmp_path):
+    # The child's CPU is not in the worker's /proc/<pid>/task; it is in the process tree (and, once reaped,
+    # in the worker's children's time), and prange forks nothing.
+    result = checker.check("06", _copy(tmp_path, "forked_rows.pyx"), timing=False)
+    report = str(result)
+    assert result.status == "wrong" and result.phase == "the thread check", report
+    assert "of its CPU time was used by child processes it started" in report, report
+
+
+def test_cpu_time_in_child_processes_is_not_threads_sharing_rows():
+    shared = dict(busiest_share=0.5, others_share=0.5, shared_rounds=4, total_ratio=1.0, demand=2.0, baseline="b")
+    assert technique.thread_verdict(**shared)[0] is None
+    assert technique.thread_verdict(**shared, outside_share=0.05)[0] is None
+    assert "used by child processes" in technique.thread_verdict(**shared, outside_share=0.5)[0]
+
+
+def test_per_pixel_work_padded_with_a_busy_loop_fails_08(tmp_path):
+    # The busy-loop makes 24 vertices cost what 2,400 do, so the growth looks flat; per-pixel CPU remains.
+    path = tmp_path / "mask.py"
+    shutil.copyfile(DISHONEST / "padded_per_pixel.py", path)
+    result = checker.check("08", path, timing=False)
+    report = str(result)
+    assert result.status == "wrong" and result.phase == "the scaling check", report
+    assert "it is not a scanline fill" in report and "per-pixel NumPy stage" in report, report
 
 
 def test_the_per_pixel_rule_in_numpy_is_not_a_scanline_fill(tmp_path):
@@ -100,7 +144,7 @@ def test_the_per_pixel_rule_in_numpy_is_not_a_scanline_fill(tmp_path):
     shutil.copyfile(DISHONEST / "numpy_per_pixel.py", path)
     result = checker.check("08", path, timing=False)
     assert result.status == "wrong" and result.phase == "the scaling check", str(result)
-    assert "its cost grows like per-pixel code" in str(result)
+    assert "it is not a scanline fill" in str(result) and "per-pixel NumPy stage" in str(result), str(result)
 
 
 @pytest.mark.parametrize("name", ["one_item_does_all.cl", "window_from_launch.cl"])

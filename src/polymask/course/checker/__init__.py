@@ -20,7 +20,9 @@ A checker a learner can trust, in these rooms:
   checker's clock, /proc measurements, nothing left running afterwards;
 * ``judge`` and ``technique``
   -- fresh cases per run, each answer judged after it arrives, technique
-  checks measured from outside;
+  checks measured from outside (``probe``: 03's point_inside counted and
+  shown a moved polygon in a second build; ``scaling``: 08's CPU time
+  against per-pixel code's; ``counting``: the core's calls in 04 and 05);
 * ``verdict`` and ``report`` --
   the order of the checks, and the words.
 

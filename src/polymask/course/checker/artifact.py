@@ -15,10 +15,6 @@ module does; what it links against and what its code calls do.
 * **06 uses OpenMP.**  ``prange`` compiles to an OpenMP parallel region, so
   the module calls the OpenMP runtime's fork (``GOMP_parallel`` from GCC,
   ``__kmpc_fork_call`` from LLVM); a thread pool of its own does not.
-* **03 calls the cdef function in a typed loop.**  In the C++ Cython
-  generated, ``mask``'s own code calls the C function ``point_inside``
-  compiled to inside a counted C ``for`` loop -- not a NumPy expression
-  beside a dummy ``cdef point_inside``.
 
 ``nm`` comes with the compiler's binutils; it runs confined like the build.
 """
@@ -81,68 +77,3 @@ def openmp_failure(undefined: list[str]) -> str | None:
     return ("the built module starts no OpenMP parallel region (it never calls the OpenMP runtime), so its rows "
             "are not shared by prange: loop over the rows with cython.parallel.prange(..., nogil=True, "
             "num_threads=threads).")
-
-
-def _function_bodies(generated: str, pattern: str) -> list[str]:
-    """The bodies of the generated C functions whose definition line matches `pattern`."""
-    bodies = []
-    for match in re.finditer(rf"^[^\n;]*{pattern}[^\n;]*\)\s*{{\s*$", generated, re.MULTILINE):
-        end = generated.find("\n}\n", match.end())
-        bodies.append(generated[match.end():end if end >= 0 else len(generated)])
-    return bodies
-
-
-def _called_in_loop(body: str, calls: set[str]) -> bool:
-    """Whether one of `calls` appears inside the block of a C loop: a counted `for` (not `for (;;)`, Python
-    iteration) or a `while` (Cython's `while` loops compile to `while (1)` with the test inside)."""
-    names = "|".join(re.escape(call) for call in sorted(calls))
-    depth, loop_depths, pending_loop = 0, [], False
-    for token in re.finditer(rf"for \((?!;;)|while \(|\{{|\}}|\b(?:{names})\(", body):
-        text = token.group(0)
-        if text.startswith(("for", "while")):
-            pending_loop = True
-        elif text == "{":
-            depth += 1
-            if pending_loop:
-                loop_depths.append(depth)
-                pending_loop = False
-        elif text == "}":
-            while loop_depths and loop_depths[-1] >= depth:
-                loop_depths.pop()
-            depth -= 1
-        elif loop_depths:
-            return True
-    return False
-
-
-def _calls(body: str, calls: set[str]) -> bool:
-    return any(re.search(rf"\b{re.escape(call)}\(", body) for call in calls)
-
-
-def typed_call_failure(generated: str, module_name: str) -> str | None:
-    """03: why `mask` does not call the cdef point_inside inside a typed loop, or None.
-
-    The loop may be a `for` or a `while`, in `mask` itself or in cdef functions it
-    calls (a column loop in a helper, called per row): a cdef function counts as
-    looping over point_inside when it calls it, or such a function, inside a loop.
-    """
-    prefix = f"{len(module_name)}{module_name}_"
-    call = f"__pyx_f_{prefix}point_inside"
-    helpers = {}
-    for match in re.finditer(rf"^[^\n;(]*\b(__pyx_f_{prefix}\w+)\([^\n;]*\)\s*{{\s*$", generated, re.MULTILINE):
-        end = generated.find("\n}\n", match.end())
-        helpers[match.group(1)] = generated[match.end():end if end >= 0 else len(generated)]
-    helpers.pop(call, None)
-    looping: set[str] = set()  # the helpers that call point_inside in a loop, directly or through others
-    while True:
-        found = {name for name, body in helpers.items()
-                 if name not in looping and (_called_in_loop(body, {call}) or (looping and _calls(body, looping)))}
-        if not found:
-            break
-        looping |= found
-    bodies = _function_bodies(generated, rf"__pyx_pf_{prefix}\d*mask\(")
-    if any(_called_in_loop(body, {call}) or (looping and _calls(body, looping)) for body in bodies):
-        return None
-    return ("its mask() does not call the cdef point_inside inside a typed loop (the C++ Cython generated "
-            "has no such call in mask's code, nor in a cdef function it calls): the exercise is a loop over the "
-            "pixels, with typed indices, that asks the cdef point_inside about each one -- not a NumPy expression.")

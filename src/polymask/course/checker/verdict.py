@@ -32,9 +32,11 @@ from polymask.course.checker import (
     judge,
     learner_build,
     opened,
+    probe,
     replies,
     report,
     runner,
+    scaling,
     source,
     technique,
     technique_extra,
@@ -209,12 +211,17 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
     hidden = tuple(root for root in opened.polymask_roots(learner_path) if root.is_dir()) if spec.kind != "cl" else ()
     shown = tuple(Path(folder).resolve() for folder in _library_dirs()) if spec.link_core else ()
     preload = str(counting.counter_library()) if load.get("count_calls") else None
+
+    def start_worker():
+        """Another worker confined like the learner's (03's watched build runs in one)."""
+        return runner.Worker(2**24, say, learner=True, sandbox=box, hide=hidden, show=shown)
+
     worker = runner.Worker(arena, say, learner=spec.kind != "cl", sandbox=box, hide=hidden, show=shown,
                            preload=preload)
     tail, outcome = "", None
     try:
         outcome = _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label,
-                               learner_path, fail, result, seed_note, built)
+                               learner_path, fail, result, seed_note, built, start_worker)
     except runner.WorkerEnded as ended:
         outcome = ended
     finally:
@@ -246,7 +253,7 @@ def check(exercise: str, path: str | os.PathLike, *, size: int = 24, time_size: 
 
 
 def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, say, label, learner_path,
-                 fail, result, seed_note, built):
+                 fail, result, seed_note, built, start_worker):
     """Load, cases, technique, timing -- a CheckResult when it failed, else what the PASS needs."""
     phase = "loading your file"
     reply, _ = worker.request(load, limits.loading, phase)
@@ -311,24 +318,26 @@ def _run_learner(worker, spec, load, cases, rng, side, repeats, timing, limits, 
         yellow = _yellow_report(learner_path, sandboxes.current())
         if yellow:
             return fail(f"{head} {yellow}", "the annotation check")
-        problem = artifact.typed_call_failure(built.generated_cpp, built.module_name)
+        say("  building a watched copy of it: point_inside counted and shown a moved polygon ...")
+        problem = probe.point_inside_failure(built, start_worker, rng, limits.technique,
+                                             sandboxes.current().confine)
         if problem:
-            return fail(f"{head} {problem}", "the built module")
+            return fail(f"{head} {problem}", "the point_inside probe")
         problem = technique.typed_speed_failure(
             worker, lambda stage: timings.stage_worker(stage, limits, say, 2**24), rng, limits.technique)
         if problem:
             return fail(f"{head} {problem}", "the speed check")
-        note = ", with no Python in its per-pixel code"
+        note = ", with no Python in its per-pixel code and every pixel from a call of point_inside (seen at run time)"
     elif spec.technique == WORK_ITEMS:
         problem = technique.work_item_failure(worker, rng, limits.technique)
         if problem:
             return fail(f"{head} {problem}", "the work-item check")
         note = ", one work-item per pixel"
     elif spec.technique == ROW_SCALING:
-        problem = technique.scaling_failure(worker, rng, limits.technique)
+        problem, note = scaling.scaling_failure(
+            worker, lambda stage: timings.stage_worker(stage, limits, say, 2**26), rng, limits.technique)
         if problem:
             return fail(f"{head} {problem}", "the scaling check")
-        note = ", and its cost grows far less with the vertex count than per-pixel code"
     line = f"PASS {label}: {learner_path} gives the right mask on all {len(cases)} cases{note}."
     if not timing:
         return {"line": line}

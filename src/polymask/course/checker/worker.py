@@ -190,7 +190,7 @@ class Worker:
         self.module: Any = None
         self.mask: Any = None
         self.census: Any = None  # exercise 05: reads the core's live polygons (bind_census)
-        self.calls: Any = None  # exercises 04, 05: the preloaded counter of Polygon::contains calls
+        self.calls: Any = None  # 04, 05: the counter of Polygon::contains calls; 03: of point_inside calls
 
     def reply(self, message: dict) -> None:
         data = (json.dumps(message) + "\n").encode()
@@ -228,8 +228,15 @@ class Worker:
 
                 # Exported by the counting library the checker preloads (see checker/counting.py).
                 self.calls = ctypes.c_longlong.in_dll(ctypes.CDLL(None), "polymask_checker_contains_calls")
+            import ctypes
+
+            # Bound before the learner's code runs, and used once it has loaded (opening the module earlier
+            # would run its static initialisers before the guard).
+            open_library, counter_type = ctypes.CDLL, ctypes.c_longlong
             install_guard(self.reply_fd)
             self.module = load_module(request["module_path"], request["module_name"])
+            if request.get("count_symbol"):  # 03's watched build exports its counter of point_inside calls (probe.py)
+                self.calls = counter_type.in_dll(open_library(request["module_path"]), request["count_symbol"])
             if not callable(getattr(self.module, "mask", None)):
                 raise LookupError(f"{request['path']} defines no function mask(vertices, shape); the "
                                   "exercise's README says what it must define")
@@ -263,7 +270,7 @@ class Worker:
         return self._each(request, lambda item: self.mask(self.vertices(item), tuple(item["shape"]), **options))
 
     def do_counted_masks(self, request) -> dict:
-        """Exercises 04 and 05: each item's mask, and how many calls of the core's contains() it made."""
+        """Each item's mask, and how many counted calls it made (04, 05: the core's contains(); 03: point_inside)."""
         calls: list = []
 
         def counted(item):
