@@ -57,6 +57,7 @@
 #include "cell_geometry.hpp"
 #include "checks.hpp"
 #include "coverage_integrate.hpp"
+#include "coverage_simple_row.hpp"
 #include "parallel.hpp"
 #include "scanline.hpp"
 #include "sorting.hpp"
@@ -207,7 +208,7 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
                 continue;
             }
             sweep.use_flats(flats_begin, flats_end);
-            sweep.sweep(row, active);
+            if (!sweep.sweep_simple(row, active)) sweep.sweep(row, active);
             store_row(row, &sweep);
         }
         slot.busy.store(false, std::memory_order_release);
