@@ -356,7 +356,14 @@ private:
         Wide x_top, x_bottom;
         int64_t first, last;
     };
+    struct EdgeSpan {
+        double low, high, inverse;
+    };
+    static EdgeSpan edge_span(const SimpleEdge &edge);
     void add_simple_edge(const SimpleEdge &edge, int64_t from);
+    template <class Value, class Convert>
+    void write_lone_run(const SimpleEdge &edge, int64_t from, int64_t to, double running, Value *line,
+                        Convert convert);
     std::vector<SimpleEdge> simple_;  // the edges of a simple row, in x order
     bool simple_row_ = false;         // the last row was swept by sweep_simple
     std::vector<EdgeState> state_;   // every edge of the row's strip, by slot

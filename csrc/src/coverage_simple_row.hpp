@@ -96,8 +96,16 @@ void RowSweep<Wide>::store_simple(Value *line, Convert convert, bool zeroed)
             column = run_first;
             continue;
         }
-        // A cluster of overlapping runs: their integrals into area_, in x order.
         int64_t run_last = simple_[next].last;
+        if (next + 1 == n || simple_[next + 1].first > run_last) {
+            // One edge's run alone (the usual case): its cells straight into the row.
+            run_last = std::min(run_last, col_end - 1);
+            write_lone_run(simple_[next], column, run_last, running, line, convert);
+            ++next;
+            column = run_last + 1;
+            continue;
+        }
+        // A cluster of overlapping runs: their integrals into area_, in x order.
         size_t member = next;
         for (; member < n && simple_[member].first <= run_last; ++member) {
             const SimpleEdge &edge = simple_[member];
@@ -117,6 +125,48 @@ void RowSweep<Wide>::store_simple(Value *line, Convert convert, bool zeroed)
     }
 }
 
+// The cells [from, to] of one edge's run that no other run meets, written
+// straight into line (window-relative): what store_simple's cluster loop
+// writes for them, without area_ and crossed_ (0.0 + x is x exactly).
+template <class Wide>
+template <class Value, class Convert>
+void RowSweep<Wide>::write_lone_run(const SimpleEdge &edge, int64_t from, int64_t to, double running, Value *line,
+                                    Convert convert)
+{
+    const int64_t col0 = window_.col0;
+    ticker_.tick(to - from + 1);
+    int64_t open_first = from, open_last = to;  // the cells crossed_ would mark
+    if (exact_zeros_) {
+        const Wide lo = std::min(edge.x_top, edge.x_bottom), hi = std::max(edge.x_top, edge.x_bottom);
+        detail::open_cells(lo, hi, col0, col0 + window_.width, open_first, open_last);
+    } else if (edge.sign == 0) {
+        open_last = from - 1;  // integrate() marks nothing for an edge of no sign
+    }
+    if (edge.sign == 0) {
+        for (int64_t c = from; c <= to; ++c) {
+            line[c - col0] = convert(cell_value(running, c >= open_first && c <= open_last, running));
+        }
+        return;
+    }
+    const EdgeSpan span = edge_span(edge);
+    for (int64_t c = from; c <= to; ++c) {
+        const double offset = static_cast<double>(c - edge.first);
+        const double area = edge.sign * (cell_mean(span.low - offset, span.high - offset, span.inverse) - 0.5);
+        line[c - col0] = convert(cell_value(area + running, c >= open_first && c <= open_last, running));
+    }
+}
+
+// The edge's abscissae over the strip relative to its first column, low to
+// high, and the reciprocal of their distance (integrate()'s, for height 1).
+template <class Wide>
+typename RowSweep<Wide>::EdgeSpan RowSweep<Wide>::edge_span(const SimpleEdge &edge)
+{
+    const Wide origin = static_cast<Wide>(edge.first);
+    double low = static_cast<double>(edge.x_top - origin), high = static_cast<double>(edge.x_bottom - origin);
+    if (low > high) std::swap(low, high);
+    return {low, high, high - low > 0x1p-900 ? 1.0 / (high - low) : 0.0};
+}
+
 // One edge's integral over the whole strip into area_ for the columns of
 // its run from `from` on, inside the window (integrate() with height 1,
 // without its base and step, which store_simple keeps), and its crossed_
@@ -131,15 +181,11 @@ void RowSweep<Wide>::add_simple_edge(const SimpleEdge &edge, int64_t from)
     }
     if (edge.sign == 0 || begin > end) return;
     if (!exact_zeros_) std::fill(crossed_.begin() + (begin - col0), crossed_.begin() + (end - col0) + 1, uint8_t{1});
-    const double signed_height = edge.sign;
-    const Wide origin = static_cast<Wide>(edge.first);
-    double low = static_cast<double>(edge.x_top - origin), high = static_cast<double>(edge.x_bottom - origin);
-    if (low > high) std::swap(low, high);
-    const double inverse_span = high - low > 0x1p-900 ? 1.0 / (high - low) : 0.0;
+    const EdgeSpan span = edge_span(edge);
     double *area = area_.data() + (begin - col0);
     for (int64_t k = 0; k <= end - begin; ++k) {
         const double offset = static_cast<double>(begin + k - edge.first);
-        area[k] += signed_height * (cell_mean(low - offset, high - offset, inverse_span) - 0.5);
+        area[k] += edge.sign * (cell_mean(span.low - offset, span.high - offset, span.inverse) - 0.5);
     }
 }
 
