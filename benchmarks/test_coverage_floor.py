@@ -2,7 +2,7 @@
 
 For each polygon and image, one thread and the default threads, five calls
 run in alternated rounds in one process (polymask.bench.timing.interleaved,
-so all five see the same load) and their medians give:
+so all five see the same load); the medians of the rounds' ratios give:
 
 * ``coverage(dtype=uint8)`` over ``mask`` (the default bool mask);
 * ``coverage(dtype=float32)`` over its write floor, ``np.ones`` of the same
@@ -18,6 +18,7 @@ image) and a smooth 1,000-vertex outline (benchmarks/test_coverage.py), at
 itself; the ratios go to the row's extra_info and to the table that
 
     python -m benchmarks.test_coverage_floor            # 15 rounds a case
+    python -m benchmarks.test_coverage_floor --clock cpu  # CPU time, on a busy machine
     pytest benchmarks/test_coverage_floor.py --benchmark-only
 
 print (the second one at the end of the run, with ``-s``).
@@ -26,7 +27,7 @@ print (the second one at the end of the run, with ``-s``).
 from __future__ import annotations
 
 import argparse
-import statistics
+import os
 from typing import Any
 
 import numpy as np
@@ -68,22 +69,33 @@ def boundary_cells(vertices: np.ndarray, size: int) -> int:
     return int(np.count_nonzero((fractions > 0) & (fractions < 1)))
 
 
-def measure(name: str, size: int, threads: int | None, rounds: int) -> dict[str, float]:
-    """Medians (seconds) of the five contenders over `rounds` alternated rounds, and the ratios."""
+def measure(name: str, size: int, threads: int | None, rounds: int, clock: str = "wall") -> dict[str, float]:
+    """Medians (seconds) of the five contenders over `rounds` alternated rounds, and the ratios.
+
+    Each ratio is the median of the rounds' own ratios: the two calls of a
+    round ran back to back, so a load that drifts between rounds cancels.
+    clock="cpu" takes the process's CPU time instead of wall time: on a busy
+    machine the one-thread figures then leave out the time spent waiting for
+    a core (with several threads it sums their CPU time, not the wait for them).
+    """
     vertices = polygon(name, size)
-    contenders = [
-        Contender(what, run, rounds, min_seconds=0.01) for what, run in calls(vertices, size, threads).items()
-    ]
-    interleaved(contenders)
-    median = {c.name: statistics.median(c.wall) for c in contenders}
+    contenders = {
+        what: Contender(what, run, rounds, min_seconds=0.02) for what, run in calls(vertices, size, threads).items()
+    }
+    interleaved(list(contenders.values()))
+    wall = {what: np.array(getattr(contender, clock)) for what, contender in contenders.items()}
     cells = boundary_cells(vertices, size)
+
+    def ratio(numerator: str, denominator: str) -> float:
+        return float(np.median(wall[numerator] / wall[denominator]))
+
     return {
-        **median,
+        **{what: float(np.median(samples)) for what, samples in wall.items()},
         "boundary_cells": cells,
-        "uint8_over_mask": median["coverage-uint8"] / median["mask"],
-        "uint8_over_floor": median["coverage-uint8"] / median["floor-uint8"],
-        "float32_over_floor": median["coverage-float32"] / median["floor-float32"],
-        "ns_per_boundary_cell": (median["coverage-uint8"] - median["mask"]) / cells * 1e9,
+        "uint8_over_mask": ratio("coverage-uint8", "mask"),
+        "uint8_over_floor": ratio("coverage-uint8", "floor-uint8"),
+        "float32_over_floor": ratio("coverage-float32", "floor-float32"),
+        "ns_per_boundary_cell": float(np.median(wall["coverage-uint8"] - wall["mask"])) / cells * 1e9,
     }
 
 
@@ -137,17 +149,22 @@ def _print_table():
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15, help="alternated rounds a case (default 15)")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time taken: wall (default) or the process's CPU time (a busy machine)",
+    )
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
-    import os
-
-    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    print(f"load average before: {os.getloadavg()[0]:.2f}; {args.clock} time, {args.rounds} rounds a case")
     print(HEADER)
     for name in POLYGON_NAMES:
         for size in SIZES:
             for threads in (1, None):
-                print(table_row(name, size, threads, measure(name, size, threads, args.rounds)), flush=True)
+                figures = measure(name, size, threads, args.rounds, args.clock)
+                print(table_row(name, size, threads, figures), flush=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
