@@ -38,10 +38,12 @@
 // 2^21 long through a cell, 4e-12 for edges 2^17 long in double, under the
 // promised 1e-10 for coordinates within +-2^20.
 //
-// The sweep itself is in three internal headers: coverage_pieces.hpp (the
-// small parts), coverage_row.hpp (RowSweep, one row strip) and
-// coverage_integrate.hpp (its crossings and integrals); this file plans the
-// rows over threads and holds the public entry points.
+// The sweep itself is in four internal headers: coverage_pieces.hpp (the
+// small parts), coverage_row.hpp (RowSweep, one row strip),
+// coverage_integrate.hpp (its crossings and integrals) and
+// coverage_simple_row.hpp (the one-pass path for a strip no vertex or
+// crossing falls in, most rows); this file plans the rows over threads and
+// holds the public entry points.
 #include "polymask/coverage.hpp"
 #include "edges.hpp"
 
@@ -57,6 +59,7 @@
 #include "cell_geometry.hpp"
 #include "checks.hpp"
 #include "coverage_integrate.hpp"
+#include "coverage_simple_row.hpp"
 #include "parallel.hpp"
 #include "scanline.hpp"
 #include "sorting.hpp"
@@ -207,7 +210,7 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
                 continue;
             }
             sweep.use_flats(flats_begin, flats_end);
-            sweep.sweep(row, active);
+            if (!sweep.sweep_simple(row, active)) sweep.sweep(row, active);
             store_row(row, &sweep);
         }
         slot.busy.store(false, std::memory_order_release);

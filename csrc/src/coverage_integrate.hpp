@@ -156,16 +156,7 @@ void RowSweep<Wide>::integrate(const EdgeState &edge, double y0, double y1, int 
     }
     for (int64_t k = 0; k <= end - begin; ++k) {
         const double offset = static_cast<double>(begin + k - anchor);
-        const double a_k = low - offset, b_k = high - offset;
-        double mean;
-        if (a_k < -0.5 && b_k > 0.5) {
-            // The edge crosses the whole cell: the mean of x over the part
-            // inside it is 0, so only the shares left and right count.
-            mean = 0.5 * ((b_k - 0.5) - (-0.5 - a_k)) * inverse_span;
-        } else {
-            mean = mean_clamped(a_k, b_k, inverse_span);
-        }
-        area[k] += signed_height * (mean - 0.5);
+        area[k] += signed_height * (cell_mean(low - offset, high - offset, inverse_span) - 0.5);
     }
 }
 

@@ -48,6 +48,15 @@ inline double mean_clamped(double a, double b, double inverse_span)
     return 0.5 * (above - below) + middle * middle_mean;
 }
 
+// The same where the run may also cross the whole cell (a < -1/2 and
+// b > 1/2): then the mean of x over the part inside the cell is 0, so only
+// the shares left and right of it count.
+inline double cell_mean(double a, double b, double inverse_span)
+{
+    if (a < -0.5 && b > 0.5) return 0.5 * ((b - 0.5) - (-0.5 - a)) * inverse_span;
+    return mean_clamped(a, b, inverse_span);
+}
+
 template <class Wide>
 struct CrossingT {
     double key;    // x where the order is taken

@@ -152,12 +152,25 @@ public:
         }
     }
 
+    // The same as sweep() for a row strip that no vertex, horizontal edge
+    // or crossing of two edges falls in (coverage_simple_row.hpp), at a
+    // fraction of its cost; false, with nothing changed, for any other row.
+    bool sweep_simple(int64_t row, std::vector<int32_t> &active);
+
+    // store() for a row sweep_simple() took.
+    template <class Value, class Convert>
+    void store_simple(Value *line, Convert convert, bool zeroed);
+
     // Write the row into line[0, width): touched cells get their area
     // (clamped to [0, 1]), the runs between them exactly 0 or 1, written as
     // spans.  area_ is cleared on the way, ready for the next row.
     template <class Value, class Convert>
     void store(Value *line, Convert convert, bool zeroed)
     {
+        if (simple_row_) {
+            store_simple(line, convert, zeroed);
+            return;
+        }
         // Both lists come in runs sorted by x (edges are visited in x order),
         // usually nearly sorted as a whole; stable_sort allocated every row.
         sort_mostly_sorted(touched_, [](const Columns &a, const Columns &b) {
@@ -200,40 +213,47 @@ public:
             for (; column <= last; ++column) {
                 running += step_[column];
                 step_[column] = 0.0;
-                double value = area_[column] + running;
-                if (exact_zeros_) {
-                    if (!crossed_[column]) {
-                        // No edge passes through the open cell: it is wholly
-                        // in or out, whatever the sums' rounding (1e-17).
-                        value = value > 0.5 ? 1.0 : 0.0;
-                    } else {
-                        // An edge passes through it: some area is inside,
-                        // however little the sums say (an edge grazing a
-                        // corner cuts off 1e-20), so > 0 stays all_touched.
-                        if (value > 1.0 - kResidue) value = 1.0;
-                        if (!(value >= kTiny)) value = kTiny;
-                    }
-                } else {
-                    if (!crossed_[column]) {
-                        // Marked, but no edge piece reached the closed cell:
-                        // it is wholly in or out, and the running sum's
-                        // rounding (1e-17) must not turn 0 into "touched".
-                        value = running > 0.5 ? 1.0 : 0.0;
-                    }
-                    // A few ulps left by summing pieces that cancel exactly
-                    // (edges crossing inside the cell, or overlapping) are
-                    // not area: 0 and 1 stay exact.
-                    if (value < kResidue) value = 0.0;  // NaN stays, and becomes 0 below
-                    if (value > 1.0 - kResidue) value = 1.0;
-                }
+                line[column] = convert(cell_value(area_[column] + running, crossed_[column] != 0, running));
                 area_[column] = 0.0;
                 crossed_[column] = 0;
-                line[column] = convert(value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0);  // NaN -> 0
             }
         }
     }
 
 private:
+    // A touched cell's value in [0, 1] from its summed area `value`, whether
+    // crossed_ marks it, and the running sum of the cells left and right of
+    // every edge there.
+    double cell_value(double value, bool crossed, double running) const
+    {
+        if (exact_zeros_) {
+            if (!crossed) {
+                // No edge passes through the open cell: it is wholly
+                // in or out, whatever the sums' rounding (1e-17).
+                value = value > 0.5 ? 1.0 : 0.0;
+            } else {
+                // An edge passes through it: some area is inside,
+                // however little the sums say (an edge grazing a
+                // corner cuts off 1e-20), so > 0 stays all_touched.
+                if (value > 1.0 - kResidue) value = 1.0;
+                if (!(value >= kTiny)) value = kTiny;
+            }
+        } else {
+            if (!crossed) {
+                // Marked, but no edge piece reached the closed cell:
+                // it is wholly in or out, and the running sum's
+                // rounding (1e-17) must not turn 0 into "touched".
+                value = running > 0.5 ? 1.0 : 0.0;
+            }
+            // A few ulps left by summing pieces that cancel exactly
+            // (edges crossing inside the cell, or overlapping) are
+            // not area: 0 and 1 stay exact.
+            if (value < kResidue) value = 0.0;  // NaN stays, and becomes 0 below
+            if (value > 1.0 - kResidue) value = 1.0;
+        }
+        return value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0;  // NaN -> 0
+    }
+
     struct Columns {
         int64_t first, last;  // window-relative, inclusive
     };
@@ -326,6 +346,26 @@ private:
     std::vector<Event> events_, by_edge_;  // a piece's crossings, as found and by edge
     std::vector<size_t> first_event_, fill_at_;
     std::vector<Crossing> current_;  // the edges spanning the current piece
+    // An edge of a simple row: its x at the strip's top and bottom (key,
+    // other and x_top, x_bottom as in Crossing), its boundary sign, and the
+    // closed cells [first, last] it passes, in absolute columns.
+    struct SimpleEdge {
+        double key, other;
+        int32_t segment;
+        int sign;
+        Wide x_top, x_bottom;
+        int64_t first, last;
+    };
+    struct EdgeSpan {
+        double low, high, inverse;
+    };
+    static EdgeSpan edge_span(const SimpleEdge &edge);
+    void add_simple_edge(const SimpleEdge &edge, int64_t from);
+    template <class Value, class Convert>
+    void write_lone_run(const SimpleEdge &edge, int64_t from, int64_t to, double running, Value *line,
+                        Convert convert);
+    std::vector<SimpleEdge> simple_;  // the edges of a simple row, in x order
+    bool simple_row_ = false;         // the last row was swept by sweep_simple
     std::vector<EdgeState> state_;   // every edge of the row's strip, by slot
     struct Leaving {
         double y;  // the edge's lower end, inside the strip

@@ -119,6 +119,38 @@ TEST(Coverage, WindowsEqualSlicesAndThreadsAgree)
     }
 }
 
+// Long edges and few vertices: nearly every row strip is simple (no vertex
+// or crossing in it) and written in one pass, run by run.  A wedge whose two
+// edges pass the same cells (overlapping runs), a sliver, shallow edges with
+// long runs: every window's cut through a run equals the slice, two threads
+// the one, and the fractions sum to the area.
+TEST(Coverage, SimpleRowsEqualTheirWindowsAndSumToTheArea)
+{
+    const std::vector<std::vector<double>> polygons{
+        {3.2, 0.2, 4.9, 38.5, 4.4, 38.5},                                // narrow wedge
+        {2.3, 0.3, 2.3 + 1e-7, 0.3, 11.1 + 1e-7, 38.6, 11.1, 38.6},      // sliver
+        {0.3, 1.2, 38.7, 15.9, 36.2, 37.6, 1.9, 27.1},                    // shallow edges
+    };
+    constexpr int64_t kSize = 40;
+    for (const auto &xy : polygons) {
+        const Polygon polygon(xy.data(), static_cast<int64_t>(xy.size() / 2));
+        const auto full = coverage_of(polygon, Window{0, 0, kSize, kSize});
+        EXPECT_EQ(coverage_of(polygon, Window{0, 0, kSize, kSize}, FillRule::even_odd, 2), full);
+        for (int64_t col0 = 0; col0 < kSize; col0 += 3) {
+            const Window window{5, col0, 30, std::min<int64_t>(7, kSize - col0)};
+            const auto part = coverage_of(polygon, window);
+            for (int64_t r = 0; r < window.height; ++r) {
+                for (int64_t c = 0; c < window.width; ++c) {
+                    ASSERT_EQ(part[r * window.width + c], full[(r + 5) * kSize + (c + col0)]) << col0;
+                }
+            }
+        }
+        double total = 0.0;
+        for (double value : full) total += value;
+        EXPECT_NEAR(total, shoelace(xy), 1e-8);  // each polygon lies inside the image
+    }
+}
+
 TEST(Coverage, ChunksOfManyRowsReuseTheirThreadsSweeps)
 {
     // 300 random vertices on 700x200: enough work for two threads, so the
