@@ -65,7 +65,7 @@ for candidate in "$python" "${asked[@]}"; do
 done
 others=""
 for version in 3.9 3.10 3.11 3.12 3.13; do [ -n "${python_of[$version]:-}" ] || others="$others $version"; done
-echo "==> wheels for CPython ${!python_of[*]}; none for:${others:- -}"
+echo "==> wheels for CPython $(printf '%s\n' "${!python_of[@]}" | sort -V | xargs); none for:${others:- -}"
 if [ -z "${POLYMASK_WHEEL_PYTHONS:-}" ]; then
     echo "    (POLYMASK_WHEEL_PYTHONS=all builds one for each CPython 3.9-3.13 present:" \
         "$(present | xargs -r -n1 basename | tr '\n' ' '))"
@@ -81,7 +81,11 @@ for interpreter in "${pythons[@]}"; do
         # One build environment per interpreter, named by its path.
         environment=$root/build/wheel-python/$tag-$(echo "$interpreter" | cksum | cut -d' ' -f1)
         builder=$environment/bin/python
-        [ -x "$builder" ] || "$interpreter" -m venv "$environment"
+        if [ ! -x "$builder" ]; then
+            # pip from .venv's: a Debian userland's ensurepip looks in its own /usr/share.
+            "$interpreter" -m venv --without-pip "$environment"
+            "$python" -m pip --python "$builder" install --quiet pip
+        fi
     fi
     "$builder" -m pip wheel . --quiet --no-deps -w "dist/raw-$tag" \
         --config-settings=cmake.define.POLYMASK_REQUIRE_OPENMP=ON \
