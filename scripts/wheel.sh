@@ -5,8 +5,9 @@
 #
 # A wheel for .venv's Python, and one for each interpreter POLYMASK_WHEEL_PYTHONS names:
 #   POLYMASK_WHEEL_PYTHONS=all                  every CPython 3.9-3.13 on PATH or in pyenv's folder
-#   POLYMASK_WHEEL_PYTHONS="all /path/python3.9" paths too, e.g. the Python of a Debian userland
-#                                               (scripts/debian-python.sh); the first per version wins
+#   POLYMASK_WHEEL_PYTHONS="/path/python3.9"     interpreters by path (with "all": the first per version wins)
+#   POLYMASK_WHEEL_USERLAND=build/debian/bullseye  also test the wheel of that Debian userland's
+#                                               Python inside it (scripts/debian-python.sh; root)
 # It says which versions get a wheel and which not.  CI builds .venv's only: each more
 # wheel is a full build and a test run (about 4 minutes on this machine, quiet).
 # Its tools (auditwheel, build, twine) go into .venv, which it creates when there is none.
@@ -18,8 +19,8 @@
 #    `twine check`.
 # 2. Per wheel, a fresh virtual environment with no compiler on PATH (no cc, c++, gcc, g++,
 #    clang), the wheel installed into it, and the tests that need no compiler run against
-#    the installed package: outside the checkout for a Python of this machine, inside its
-#    userland (chroot; no compiler there, glibc 2.31) for a Python of a Debian userland.
+#    the installed package, outside the checkout; and, for POLYMASK_WHEEL_USERLAND, the
+#    same inside that userland (chroot: its own glibc, 2.31 for bullseye, and no compiler).
 # The full suite then runs against .venv's wheel (scripts/test.sh installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -82,9 +83,13 @@ for interpreter in "${pythons[@]}"; do
         environment=$root/build/wheel-python/$tag-$(echo "$interpreter" | cksum | cut -d' ' -f1)
         builder=$environment/bin/python
         if [ ! -x "$builder" ]; then
-            # pip from .venv's: a Debian userland's ensurepip looks in its own /usr/share.
+            # pip from PyPI, the newest for that Python: a Debian userland's ensurepip
+            # looks in its own /usr/share.  A pip wheel runs pip from inside it.
             "$interpreter" -m venv --without-pip "$environment"
-            "$python" -m pip --python "$builder" install --quiet pip
+            "$python" -m pip download --quiet --no-deps --only-binary=:all: -d "$environment" \
+                --python-version "$("$interpreter" -c 'import sys; print("%d.%d" % sys.version_info[:2])')" pip
+            pip_wheel=$(ls "$environment"/pip-*.whl)
+            "$builder" "$pip_wheel/pip" install --quiet "$pip_wheel"
         fi
     fi
     "$builder" -m pip wheel . --quiet --no-deps -w "dist/raw-$tag" \
@@ -172,7 +177,7 @@ test_in_userland() {
     local status=0
     chroot "$userland" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/tmp LANG=C.UTF-8 venv=$inside/venv \
         tests="$wheel_tests" bash -euc "cd $inside && echo \"userland: \$(ldd --version | head -1)\" &&
-            ${interpreter#"$userland"} -m venv venv && venv/bin/python -m pip install --quiet --upgrade pip &&
+            $interpreter -m venv venv && venv/bin/python -m pip install --quiet --upgrade pip &&
             venv/bin/python -m pip install --quiet \"./$(basename "$wheel")[dask]\" $test_requirements &&
             PATH=\$venv/bin:\$PATH && $check_and_test" || status=$?
     umount "$userland/proc"
@@ -180,14 +185,22 @@ test_in_userland() {
     return $status
 }
 
+# A Debian userland (scripts/debian-python.sh) to test in too: the wheel of its Python.
+userland=${POLYMASK_WHEEL_USERLAND:-}
+if [ -n "$userland" ]; then
+    userland=$(realpath "$userland")
+    userland_python=$(ls "$userland"/usr/bin/python3.[0-9]* | grep -E 'python3\.[0-9]+$' | head -1)
+    userland_tag=$(basename "$userland_python" | sed -E 's/python3\.([0-9]+)/cp3\1/')
+fi
 for index in "${!wheels[@]}"; do
     wheel=${wheels[$index]} interpreter=${pythons[$index]}
-    userland=${interpreter%/usr/bin/python3*}
-    if [ "$userland" != "$interpreter" ] && [ -n "$userland" ] && [ -e "$userland/etc/debian_version" ]; then
+    echo "==> $(basename "$wheel"): a fresh environment outside the checkout, no compiler on PATH"
+    test_outside "$wheel" "$interpreter"
+    if [ -n "$userland" ] && [[ "$(basename "$wheel")" == *-"$userland_tag"-* ]]; then
         echo "==> $(basename "$wheel"): a fresh environment in the userland $userland, no compiler there"
-        test_in_userland "$wheel" "$userland" "$interpreter"
-    else
-        echo "==> $(basename "$wheel"): a fresh environment outside the checkout, no compiler on PATH"
-        test_outside "$wheel" "$interpreter"
+        test_in_userland "$wheel" "$userland" "${userland_python#"$userland"}"
     fi
 done
+if [ -n "$userland" ] && [[ " ${wheels[*]} " != *-"$userland_tag"-* ]]; then
+    echo "POLYMASK_WHEEL_USERLAND: no $userland_tag wheel was built to test in $userland"; exit 1
+fi
