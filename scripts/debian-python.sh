@@ -6,12 +6,14 @@
 #
 # Needs root and debootstrap (apt-get install debootstrap); downloads about 60 MB from
 # deb.debian.org once, into build/debian/SUITE (POLYMASK_DEBIAN_DIR overrides build/debian).
-# Prints the path of the suite's python, which runs on this machine too: on glibc 2.31,
-# its binary loads on any newer glibc, and the four stdlib modules that need libraries
-# this machine may lack (libssl1.1, libffi7, libmpdec3) find them in the userland.
-# Give it to scripts/wheel.sh through POLYMASK_WHEEL_PYTHONS: wheel.sh builds that
-# Python's wheel here and tests it in a fresh environment inside the userland, which has
-# no compiler.  Only bullseye: trixie's Python 3.13 needs glibc 2.38 to run here.
+# Prints the path of the suite's python.  POLYMASK_WHEEL_USERLAND=build/debian/bullseye
+# makes scripts/wheel.sh test the wheel of that Python's version (built with this
+# machine's Python 3.9) in a fresh environment inside the userland, which has no compiler.
+# The userland's python also runs on this machine (built on glibc 2.31, it loads on any
+# newer one; the four stdlib modules that need libraries this machine may lack, libssl1.1,
+# libffi7 and libmpdec3, find them in the userland), but cannot build the wheel here: its
+# pyconfig.h includes a header from the userland's own /usr/include.
+# Only bullseye: trixie's Python 3.13 needs glibc 2.38 to run here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suite=${1:-bullseye}
