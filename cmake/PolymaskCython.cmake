@@ -10,6 +10,7 @@ function(polymask_add_cython_module name pyx)
   endif()
   cython_transpile(${pyx} LANGUAGE CXX OUTPUT_VARIABLE generated_cpp)
   python_add_library(${name} MODULE WITH_SOABI "${generated_cpp}")
+  polymask_use_old_glibc(${name})
   if(arg_CORE)
     target_link_libraries(${name} PRIVATE polymask_core)
     # Installed, the module finds libpolymask_core beside it in polymask/lib,
