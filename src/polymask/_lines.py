@@ -8,10 +8,7 @@ in GDAL's pixel frame, where cell (row, col) is the square
 * ``all_touched=False``: each segment is a Bresenham line between the cells
   holding its ends, walked from its second end to its first;
 * ``all_touched=True``: each segment burns the cells it passes through,
-  walked left to right after clipping to the image; a segment within 0.01
-  pixel of vertical (or horizontal), or whose ends share a column (a row),
-  is a run of one column (row), its far end's cell left out when that end
-  lies less than 1e-4 pixel past a cell side.
+  GDAL's clipped walk (polymask._touched holds its rules).
 
 The cells of one line part (a LineString, LinearRing, or one line of a
 MultiLineString) are joined into runs along rows, and each run becomes a
@@ -25,20 +22,13 @@ reach is burned once.
 
 from __future__ import annotations
 
-import math
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
+from polymask._touched import touched_cells
 from polymask._transform import Transform
-
-#: Segments closer than this (in pixels) to an axis are walked as one column or row.
-_AXIS_TOLERANCE = 0.01
-#: A column or row run leaves out its far end's cell when the end is this close past a cell side.
-_END_TOLERANCE = 1e-4
-#: The smallest step the all-touched walk takes across a row side.
-_ROW_STEP = 1e-9
 
 
 class LineRaster(NamedTuple):
@@ -87,13 +77,8 @@ def lines_cells(
     start = np.flatnonzero(is_start)
     segment_line = np.repeat(np.arange(len(lines)), counts - 1)
     if all_touched:
-        found = [
-            _touched_segment(pixels[k, 0], pixels[k, 1], pixels[k + 1, 0], pixels[k + 1, 1], width, height)
-            for k in start
-        ]
-        sizes = np.fromiter((len(cells) for cells in found), dtype=np.int64, count=len(found))
-        cells = np.concatenate(found) if found else np.zeros((0, 2), dtype=np.int64)
-        line, rows, cols = np.repeat(segment_line, sizes), cells[:, 0], cells[:, 1]
+        segment, rows, cols = touched_cells(pixels[start], pixels[start + 1], width, height)
+        line = segment_line[segment]
     else:  # walked from the second end; the first end's cell only on a line's first segment
         line, rows, cols = _bresenham(
             pixels[start + 1], pixels[start], start == first[segment_line], segment_line, width, height
@@ -149,73 +134,6 @@ def _bresenham(
     cols = col0[segment] + np.where(is_x, along, across * step_x[segment])
     rows = row0[segment] + np.where(is_x, across * step_y[segment], along)
     return segment_line[segment], rows, cols
-
-
-def _touched_segment(x: float, y: float, x_end: float, y_end: float, width: int, height: int) -> NDArray[np.int64]:
-    """The cells the segment passes through, as GDAL's all-touched line walk finds them."""
-    none = np.zeros((0, 2), dtype=np.int64)
-    if (
-        (y < 0 and y_end < 0)
-        or (y > height and y_end > height)
-        or (x < 0 and x_end < 0)
-        or (x > width and x_end > width)
-    ):
-        return none
-    if x > x_end:
-        x, y, x_end, y_end = x_end, y_end, x, y
-    if math.floor(x) == math.floor(x_end) or abs(x - x_end) < _AXIS_TOLERANCE:  # one column
-        low, high = min(y, y_end), max(y, y_end)
-        col = math.floor(x_end)
-        if col < 0 or col >= width:
-            return none
-        rows = np.arange(max(math.floor(low), 0), min(math.floor(high - _END_TOLERANCE), height - 1) + 1)
-        return np.stack([rows, np.full_like(rows, col)], axis=1)
-    if math.floor(y) == math.floor(y_end) or abs(y - y_end) < _AXIS_TOLERANCE:  # one row
-        row = math.floor(y)
-        if row < 0 or row >= height:
-            return none
-        cols = np.arange(max(math.floor(x), 0), min(math.floor(x_end - _END_TOLERANCE), width - 1) + 1)
-        return np.stack([np.full_like(cols, row), cols], axis=1)
-    return _sloped_walk(x, y, x_end, y_end, width, height)
-
-
-def _sloped_walk(x: float, y: float, x_end: float, y_end: float, width: int, height: int) -> NDArray[np.int64]:
-    """The cells of a sloped segment (x < x_end), clipped to the image, stepping from side to side."""
-    slope = (y_end - y) / (x_end - x)
-    if x_end > width:
-        y_end -= (x_end - width) * slope
-        x_end = float(width)
-    if x < 0.0:
-        y += (0.0 - x) * slope
-        x = 0.0
-    if y_end > y:
-        if y < 0.0:
-            x += (0.0 - y) / slope
-            y = 0.0
-        if y_end >= height:
-            x_end += (y_end - height) / slope  # GDAL's clip, kept as it is so the cells agree
-    else:
-        if y >= height:
-            x += (height - y) / slope
-            y = float(height)
-        if y_end < 0.0:
-            x_end -= y_end / slope
-    cells: list[tuple[int, int]] = []
-    while 0.0 <= x < x_end:
-        col, row = math.floor(x), math.floor(y)
-        if 0 <= row < height:
-            cells.append((row, col))
-        step_x = math.floor(x + 1.0) - x
-        step_y = step_x * slope
-        if math.floor(y + step_y) == row:  # the next column on the same row
-            x += step_x
-            y += step_y
-            continue
-        # the next row: step onto its side (at least a hair, so the walk advances)
-        step_y = min(row - y, -_ROW_STEP) if slope < 0 else max(row + 1 - y, _ROW_STEP)
-        x += step_y / slope
-        y += step_y
-    return np.asarray(cells, dtype=np.int64).reshape(-1, 2)
 
 
 def cell_runs(

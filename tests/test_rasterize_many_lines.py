@@ -1,0 +1,70 @@
+"""Many random lines, each burning the cells rasterio's ``rasterize`` (GDAL) burns, cell for cell.
+
+2,000 polylines over four transforms, each line alone, for ``all_touched``
+False and True: short and long segments, ends on half-pixels and whole
+pixels, nearly vertical and nearly horizontal runs, lines reaching far out
+of the image on every side.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import rasterio.features
+from affine import Affine
+from shapely.geometry import LineString
+
+import polymask
+
+SHAPE = (29, 37)
+TRANSFORMS = [
+    Affine.identity(),
+    Affine(0.1, 0.0, -1.0, 0.0, -0.1, 2.0),
+    Affine(0.37, 0.05, 3.0, 0.02, -0.41, 7.0),
+    Affine(2.0, 0.0, 10.0, 0.0, 0.5, -4.0),
+]
+
+
+def _pixel_lines(seed, count):
+    """Polylines in pixel units, of every kind the walks treat apart."""
+    rng = np.random.default_rng(seed)
+    height, width = SHAPE
+    lines = []
+    for k in range(count):
+        n = int(rng.integers(2, 7))
+        reach = 6.0 if k % 3 else 60.0  # every third line may reach far out
+        cols, rows = rng.uniform(-reach, width + reach, n), rng.uniform(-reach, height + reach, n)
+        if k % 4 == 1:  # short steps
+            cols, rows = np.cumsum(rng.normal(0, 1.5, n)) + cols[0], np.cumsum(rng.normal(0, 1.5, n)) + rows[0]
+        if k % 5 == 0:
+            cols, rows = np.round(cols * 2) / 2, np.round(rows * 2) / 2
+        if k % 6 == 0:
+            cols, rows = np.round(cols), np.round(rows)
+        if k % 7 == 0:
+            cols = cols[0] + rng.uniform(-0.012, 0.012, n)
+        if k % 11 == 0:
+            rows = rows[0] + rng.uniform(-0.012, 0.012, n)
+        if k % 13 == 0:  # diagonals through cell corners
+            rows = rows[0] + (cols - cols[0]) * rng.choice([1.0, -1.0, 0.5, -2.0])
+        lines.append(np.stack([cols, rows], axis=1))
+    return lines
+
+
+@pytest.mark.parametrize("all_touched", [False, True])
+@pytest.mark.parametrize("transform", TRANSFORMS)
+def test_two_thousand_random_lines_burn_the_cells_gdal_burns(transform, all_touched):
+    seed = 100 + TRANSFORMS.index(transform)
+    lines = [LineString([transform @ tuple(p) for p in line]) for line in _pixel_lines(seed, 500)]
+    burned = 0
+    for line in lines:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = rasterio.features.rasterize(
+                [(line, 1)], out_shape=SHAPE, transform=transform, all_touched=all_touched, dtype="int32"
+            )
+        got = polymask.rasterize([line], SHAPE, transform=transform, dtype=np.int32, all_touched=all_touched)
+        np.testing.assert_array_equal(got, expected, err_msg=line.wkt)
+        burned += int(expected.sum())
+    assert burned > 5000
