@@ -22,6 +22,7 @@ reach is burned once.
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -105,8 +106,20 @@ def _bresenham(
 
     Vectorized over the segments; only the steps whose major coordinate lies
     in the image are made, so a segment reaching far outside costs no more
-    than the image's side.
+    than the image's side.  Segments whose integers outgrow int64 (ends past
+    2**52 pixels, or an error term past 2**62) take the same steps in
+    Python's integers.
     """
+    reach = np.maximum(np.abs(begin).max(axis=1), np.abs(end).max(axis=1))
+    big = ~(reach < 2.0**30)  # 2·minor·k < 2**62; NaN never reaches here
+    if big.any():
+        small = ~big
+        line, rows, cols = _bresenham(begin[small], end[small], with_end[small], segment_line[small], width, height)
+        found = [_bresenham_exact(b, e, bool(w), width, height) for b, e, w in zip(begin[big], end[big], with_end[big])]
+        lines_big = np.repeat(segment_line[big], [len(cells[0]) for cells in found])
+        rows_big = np.array([r for cells in found for r in cells[0]], dtype=np.int64)
+        cols_big = np.array([c for cells in found for c in cells[1]], dtype=np.int64)
+        return np.concatenate([line, lines_big]), np.concatenate([rows, rows_big]), np.concatenate([cols, cols_big])
     col0, row0 = np.floor(begin[:, 0]).astype(np.int64), np.floor(begin[:, 1]).astype(np.int64)
     col1, row1 = np.floor(end[:, 0]).astype(np.int64), np.floor(end[:, 1]).astype(np.int64)
     run_x, run_y = np.abs(col1 - col0), np.abs(row1 - row0)
@@ -134,6 +147,34 @@ def _bresenham(
     cols = col0[segment] + np.where(is_x, along, across * step_x[segment])
     rows = row0[segment] + np.where(is_x, across * step_y[segment], along)
     return segment_line[segment], rows, cols
+
+
+def _bresenham_exact(
+    begin: NDArray[np.float64], end: NDArray[np.float64], with_end: bool, width: int, height: int
+) -> tuple[list[int], list[int]]:
+    """(rows, cols) inside the image of one segment's Bresenham line, in Python's unbounded integers."""
+    col0, row0, col1, row1 = (math.floor(float(value)) for value in (begin[0], begin[1], end[0], end[1]))
+    run_x, run_y = abs(col1 - col0), abs(row1 - row0)
+    step_x, step_y = (-1 if col0 > col1 else 1), (-1 if row0 > row1 else 1)
+    x_major = run_x >= run_y
+    major, minor = max(run_x, run_y), min(run_x, run_y)
+    origin, step, side = (col0, step_x, width) if x_major else (row0, step_y, height)
+    steps = major + with_end
+    low = min(max(-origin if step > 0 else origin - (side - 1), 0), steps)
+    high = min(max((side - 1 - origin if step > 0 else origin) + 1, low), steps)
+    span = max(major, 1)
+    rows: list[int] = []
+    cols: list[int] = []
+    for k in range(low, high):
+        across = -((span - 2 * minor * k) // (2 * span)) if major > 0 else 0
+        if x_major:
+            cols.append(col0 + k * step)
+            rows.append(row0 + across * step_y)
+        else:
+            rows.append(row0 + k * step)
+            cols.append(col0 + across * step_x)
+    keep = [0 <= r < height and 0 <= c < width for r, c in zip(rows, cols)]
+    return [r for r, ok in zip(rows, keep) if ok], [c for c, ok in zip(cols, keep) if ok]
 
 
 def cell_runs(

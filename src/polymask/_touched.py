@@ -128,7 +128,7 @@ def _walk(
 ) -> Cells:
     """(segment, row, col) of the walks from (x, y) rightwards to x_end: a step of every segment at a time."""
     found: list[Cells] = []
-    walking = (x >= 0.0) & (x < x_end)
+    walking = _walking(x, y, x_end, slope, height)
     segment, x, y, x_end, slope = segment[walking], x[walking], y[walking], x_end[walking], slope[walking]
     while len(segment) >= _LOCKSTEP_MIN:
         col, row = np.floor(x), np.floor(y)
@@ -141,7 +141,7 @@ def _walk(
         across = np.where(slope < 0, np.minimum(row - y, -_ROW_STEP), np.maximum(row + 1 - y, _ROW_STEP))
         x = np.where(same_row, x + step_x, x + across / slope)
         y = np.where(same_row, y + step_y, y + across)
-        walking = (x >= 0.0) & (x < x_end)
+        walking = _walking(x, y, x_end, slope, height)
         segment, x, y, x_end, slope = segment[walking], x[walking], y[walking], x_end[walking], slope[walking]
     for k in range(len(segment)):
         rows, cols = _walk_one(float(x[k]), float(y[k]), float(x_end[k]), float(slope[k]), height)
@@ -156,13 +156,26 @@ def _walk(
     )
 
 
+def _walking(
+    x: NDArray[np.float64], y: NDArray[np.float64], x_end: NDArray[np.float64], slope: NDArray[np.float64], height: int
+) -> NDArray[np.bool_]:
+    """Which walks go on: x still before x_end, and y not yet past the image in the walk's direction.
+
+    GDAL walks on to x_end, whose clip can leave it far beyond the image's
+    last row (a line from -1e9 to 1e9 took 10^9 steps); y only moves one
+    way along a walk, so once past the image no later cell burns, and
+    stopping there burns the same cells.
+    """
+    return (x >= 0.0) & (x < x_end) & ~((slope > 0) & (y >= height)) & ~((slope < 0) & (y < 0.0))
+
+
 def _walk_one(
     x: float, y: float, x_end: float, slope: float, height: int
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """(rows, cols) of one walk from (x, y) rightwards to x_end, the same steps as the walk of many."""
     rows: list[int] = []
     cols: list[int] = []
-    while 0.0 <= x < x_end:
+    while 0.0 <= x < x_end and not (slope > 0 and y >= height) and not (slope < 0 and y < 0.0):
         col, row = math.floor(x), math.floor(y)
         if 0 <= row < height:
             rows.append(row)
