@@ -54,6 +54,9 @@ def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, z
     `out_kinds` completes "out must be a NumPy array" in the TypeError.
     `axes` names the dimensions in a shape error, e.g. " (polygons, rows, cols)".
     """
+    if (dtype is bool and type(out) is np.ndarray and out.dtype in _MASK_DTYPES and out.shape == shape
+            and out.flags.c_contiguous and out.flags.writeable):
+        return out  # a mask's out= that passes every check below, in one step
     dtype = np.dtype(dtype)
     if out is None:
         new = new_array(shape, dtype, zeroed, what, hint)
