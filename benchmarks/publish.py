@@ -112,6 +112,9 @@ FIGURES = {
     "prange-busy": Figure(
         "bench-prange-busy.json", "python -m benchmarks.prange_busy --json docs/bench-prange-busy.json",
         lambda run: published_figures.prange_block(run, run["command"])),
+    "coverage-floor": Figure(
+        "bench-coverage-floor.json", "python -m benchmarks.test_coverage_floor --json docs/bench-coverage-floor.json",
+        published_figures.coverage_floor_block),
     "batches": suite("batches", "pytest benchmarks/test_speed_targets.py -k coco --benchmark-only "
                                 "--benchmark-min-rounds=7 --benchmark-json=docs/bench-batches.json"),
     "coco": suite("coco", "pytest benchmarks/test_coco.py --benchmark-only --benchmark-json=docs/bench-coco.json"),

@@ -8,6 +8,7 @@ them:
 
 * ``sweep-vertices``: a ``polymask bench --sweep vertices --json`` file;
 * ``prange-busy``: a ``python -m benchmarks.prange_busy --json`` file;
+* ``coverage-floor``: a ``python -m benchmarks.test_coverage_floor --json`` file;
 * ``batches`` and ``fields``: pytest-benchmark ``--benchmark-json`` files of
   the suite in benchmarks/, whose ``polymask_state`` and ``polymask_command``
   benchmarks/conftest.py records; each group's rows are shown with their
@@ -59,6 +60,31 @@ def prange_block(run: Document, command: str) -> str:
         )
     lines += ["", "| ratio of medians | value |", "|---|---:|"]
     lines += [f"| {label} | {value:.2f} |" for label, value in run["ratios"].items()]
+    return "\n".join(lines)
+
+
+def coverage_floor_block(run: Document) -> str:
+    """Coverage over the mask and over its write floor, and its cost per boundary cell, per case."""
+    state = describe(run["state"]) if "state" in run else _not_recorded("date, commit and load")
+    clock = ("wall time" if run["clock"] == "wall" else
+             "CPU time (a busy machine: the default-thread rows sum their threads' CPU time)")
+    lines = [
+        f"`{run['command']}`",
+        "",
+        *state,
+        f"- CPU: {run['machine']['cpu']} ({run['machine']['cores']} cores usable); {clock}; "
+        f"{run['rounds']} alternated rounds a case, each ratio the median of the rounds' own ratios",
+        "",
+        "| polygon, image | threads | uint8 / mask | uint8 / uint8 floor | float32 / float32 floor "
+        "| ns per boundary cell | boundary cells |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in run["rows"]:
+        lines.append(
+            f"| {row['polygon']}, {row['size']}x{row['size']} | {row['threads'] or 'default'} "
+            f"| {row['uint8_over_mask']:.2f}x | {row['uint8_over_floor']:.2f}x | {row['float32_over_floor']:.2f}x "
+            f"| {row['ns_per_boundary_cell']:.1f} | {row['boundary_cells']:,} |"
+        )
     return "\n".join(lines)
 
 

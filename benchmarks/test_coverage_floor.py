@@ -19,6 +19,7 @@ itself; the ratios go to the row's extra_info and to the table that
 
     python -m benchmarks.test_coverage_floor            # 15 rounds a case
     python -m benchmarks.test_coverage_floor --clock cpu  # CPU time, on a busy machine
+    python -m benchmarks.test_coverage_floor --json docs/bench-coverage-floor.json  # the published table
     pytest benchmarks/test_coverage_floor.py --benchmark-only
 
 print (the second one at the end of the run, with ``-s``).
@@ -27,7 +28,10 @@ print (the second one at the end of the run, with ``-s``).
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shlex
+import sys
 from typing import Any
 
 import numpy as np
@@ -35,6 +39,8 @@ import pytest
 
 import polymask
 import polymask.course.problems
+from polymask.bench.machine import machine_info, usable_cores
+from polymask.bench.state import finish_state, start_state
 from polymask.bench.timing import Contender, interleaved
 
 SIZES = (1024, 4096)
@@ -155,17 +161,33 @@ def main(argv: list[str] | None = None) -> None:
         default="wall",
         help="time taken: wall (default) or the process's CPU time (a busy machine)",
     )
+    parser.add_argument("--json", metavar="FILE", help="also write the figures, the machine and its load")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error(f"--rounds must be at least 1, got {args.rounds}")
+    state = start_state(usable_cores())
     print(f"load average before: {os.getloadavg()[0]:.2f}; {args.clock} time, {args.rounds} rounds a case")
     print(HEADER)
+    rows = []
     for name in POLYGON_NAMES:
         for size in SIZES:
             for threads in (1, None):
                 figures = measure(name, size, threads, args.rounds, args.clock)
+                rows.append({"polygon": name, "size": size, "threads": threads, **figures})
                 print(table_row(name, size, threads, figures), flush=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+    if args.json:
+        argv_used = sys.argv[1:] if argv is None else argv
+        record = {
+            "command": shlex.join(["python", "-m", "benchmarks.test_coverage_floor", *argv_used]),
+            "clock": args.clock,
+            "rounds": args.rounds,
+            "state": finish_state(state, cpu_share=None),
+            "machine": machine_info(),
+            "rows": rows,
+        }
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(record, handle, indent=2)
 
 
 if __name__ == "__main__":
