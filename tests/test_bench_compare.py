@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from polymask.bench import main as bench_main
-from polymask.bench.compare import compare, ratio_interval, verdict
+from polymask.bench.compare import compare
+from polymask.bench.verdicts import ratio_interval, verdict
 
 MACHINE = {"cpu": "Test CPU A", "cores": 2, "threads": 2, "openmp": True, "compiler": "GNU 12.2.0",
            "python": "3.11.7", "numpy": "2.0", "cython": "3.1", "polymask": "0.1.0", "opencl_device": "none",

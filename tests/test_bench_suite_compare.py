@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from polymask.bench import main as bench_main
-from polymask.bench.compare import ratio_interval
+from polymask.bench.verdicts import ratio_interval
 from tests.test_bench_compare import synthetic_pair as synthetic_bench_pair
 
 

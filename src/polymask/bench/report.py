@@ -182,8 +182,9 @@ def plot_speedups(report: Report, path: FilePath) -> None:
     axes.set_xticks(positions, labels, rotation=35, ha="right")
     axes.set_ylabel("speed-up over pure Python (log)")
     problem = report["problem"]
-    axes.set_title(f"polymask: {problem['rows']}x{problem['cols']}, {problem['vertices']} vertices\n"
-                   f"{provenance(report['machine'], report.get('state'), load_apart=True)}", pad=48, fontsize="medium")
+    where = provenance(report.get("machine", {}), report.get("state"), load_apart=True)
+    axes.set_title(f"polymask: {problem['rows']}x{problem['cols']}, {problem['vertices']} vertices\n{where}",
+                   pad=48, fontsize="medium")
     handles, names = axes.get_legend_handles_labels()
     # The legend would draw "this machine" like its first bar, hatched when that one was extrapolated.
     handles = [Patch(facecolor="#1f77b4") if name == here_label else handle for handle, name in zip(handles, names)]

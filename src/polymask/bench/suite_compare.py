@@ -9,7 +9,7 @@ the same test at another problem size).  A ``--benchmark-json`` file keeps
 every round's time in ``stats.data``; a file saved with ``--benchmark-save``
 keeps them only when run with ``--benchmark-save-data``.  With samples on
 both sides a row gets the same bootstrap verdict as bench's own tables
-(``polymask.bench.compare.verdict``); without them only the medians are
+(``polymask.bench.verdicts.verdict``); without them only the medians are
 compared, and the table says so instead of guessing.
 """
 
@@ -20,9 +20,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TypedDict
 
-from polymask.bench.compare import verdict
 from polymask.bench.records import FilePath
 from polymask.bench.report import format_seconds
+from polymask.bench.verdicts import verdict
 
 
 class SuiteRow(TypedDict):
