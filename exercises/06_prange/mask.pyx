@@ -44,6 +44,5 @@ def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     # exercise 04) shared read-only by every thread; a bool result and a typed view of its
     # bytes; then a prange loop over the rows on the team without the GIL, with a
     # schedule that suits a shared machine, and inside it a plain loop over the columns
-    # that stores the polygon's answer.
-    result = np.zeros((shape[0], shape[1]), dtype=bool)
-    return result
+    # that stores the polygon's answer; return the bool result.
+    return np.zeros((shape[0], shape[1]), dtype=bool)

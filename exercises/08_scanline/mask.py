@@ -16,17 +16,8 @@ import numpy as np
 
 def mask(vertices, shape):
     """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""
-    rows, cols = shape
-    vertices = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
-    result = np.zeros((rows, cols), dtype=bool)
-    if len(vertices) == 0:
-        return result
-    # Edge (i, j) runs from the previous vertex j = i - 1: np.roll gives every j at once.
-    xi, yi = vertices[:, 0], vertices[:, 1]
-    xj, yj = np.roll(xi, 1), np.roll(yi, 1)
-    for row in range(rows):
-        py = float(row)
-        # TODO: pick the edges that cross this row ((yi > py) != (yj > py)), compute their
-        # x_cross in the contract's order, round up and sort, and set the pixels of each
-        # span [a1, a2), [a3, a4), ... (clipped to 0..cols) to True.
-    return result
+    # TODO: the scanline fill. Edge (i, j) runs from vertex j = i - 1 to vertex i; for
+    # each row, only the edges with one end above the row and the other not cross it, at
+    # the contract's x_cross. Turn those crossings into spans of inside pixels and set
+    # them; mind polygons with no vertices and coordinates up to +-1e300.
+    raise NotImplementedError("write mask: the scanline fill, a row at a time")

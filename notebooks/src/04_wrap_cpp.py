@@ -269,7 +269,8 @@ ratio = tiles["profiled_mask"].seconds / tiles["wrapped_mask"].seconds
 verdict(f"profiled_mask / wrapped_mask = {ratio:.2f} on 2000 tiles",
         compared("wrapped_mask", "profiled_mask", ratio), *tiles.values())
 
-# ## Why this rung gains little speed here
+# %% [markdown]
+# ## What this rung is for
 # The timing table above puts the wrapped C++ loop beside `cython_typed`, and the verdict
 # under it says how they compared on this run. Our typed stage already compiles to a C
 # loop over the same arithmetic (lesson 3's picture shows its inner loop white), so calling

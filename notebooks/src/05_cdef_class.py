@@ -135,13 +135,13 @@ def still_alive(cls, count=100):
     return {key: end[key] - start[key] for key in end}
 
 
-def show(label, change):
+def report(label, change):
     print(f"{label}: still alive after 100 made and dropped: {change['polygons']} polygons, "
           f"{change['vertices']:,} vertices, {change['bytes']:,} bytes")
 
 
 leaked = still_alive(LeakyPolygon)
-show("LeakyPolygon", leaked)
+report("LeakyPolygon", leaked)
 print(f"  that is {leaked['bytes'] / leaked['vertices']:.0f} bytes per vertex leaked per object")
 
 # %% [markdown]
@@ -150,8 +150,8 @@ print(f"  that is {leaked['bytes'] / leaked['vertices']:.0f} bytes per vertex le
 
 # %%
 fixed = still_alive(FixedPolygon)
-show("FixedPolygon", fixed)
-show("the stage's Polygon", still_alive(Polygon))
+report("FixedPolygon", fixed)
+report("the stage's Polygon", still_alive(Polygon))
 assert fixed == {"polygons": 0, "vertices": 0, "bytes": 0}
 print("the 100 leaked polygons are still counted, and nothing can free them now:", census()["polygons"] >= 100)
 

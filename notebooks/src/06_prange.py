@@ -70,6 +70,29 @@ team = max(count for count in counts if count <= cores)  # the largest team with
 at_cores = scaling[f"dynamic {team}"]
 verdict(f"{team} threads (dynamic) ran {baseline / at_cores.seconds:.2f}x the 1-thread speed, the ideal {team}x",
         f"{baseline / at_cores.seconds / team:.0%} of the ideal", scaling["dynamic 1"], at_cores, threads=team)
+static_team = scaling[f"static {team}"]
+verdict(f"at {team} threads, static took {static_team.seconds * 1e3:.2f} ms and dynamic {at_cores.seconds * 1e3:.2f} ms",
+        compared("dynamic", "static", static_team.seconds / at_cores.seconds), at_cores, static_team, threads=team)
+
+# %% [markdown]
+# Wall time needs idle cores to say anything about scaling. CPU time does not: it counts
+# only the time the threads computed, so it shows what splitting the rows *cost*, even on a
+# busy machine. If the team's threads together used no more CPU time than one thread did,
+# the rows split without overhead, and with a core per thread the wall time would fall by
+# the team's size; every extra CPU-second (starting the team, threads waiting at the end
+# of the loop, two threads sharing one core's caches or the memory bus) lowers that bound.
+# The bound is against one thread that has a core to itself: on a busy machine the
+# measured 1-thread wall time above also waited for a core, so the wall-clock speed-up
+# can come out above it.
+
+# %%
+one_cpu, team_cpu = scaling["dynamic 1"].cpu_seconds, at_cores.cpu_seconds
+overhead = team_cpu / one_cpu
+verdict(f"{team} threads used {team_cpu * 1e3:.2f} ms of CPU time in all, one thread {one_cpu * 1e3:.2f} ms "
+        f"({overhead:.2f}x); so with a core per thread, {team} threads can be at most {team / overhead:.2f}x "
+        "as fast as one thread that has a core to itself",
+        "the rows split with little overhead (within 15% of one thread's CPU time)" if overhead < 1.15
+        else "splitting the rows cost extra CPU time", reason="")
 
 # %% [markdown]
 # Every row costs about the same, so on cores that nothing else uses, static bands finish

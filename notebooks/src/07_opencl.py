@@ -181,21 +181,20 @@ show("kernel_transfer.png")
 # %% [markdown]
 # Read the ratios printed above for this device. On a CPU runtime (PoCL) the "transfers"
 # are copies within host memory, short beside either kernel. On a discrete GPU they cross
-# the PCIe bus and can cost as much as the kernel or more: on an NVIDIA H100, at 1024x1024
-# the per-pixel kernel took 28 µs and its transfers 21 µs, and a 16384x16384 mask took
-# 80-90 ms to download (3.0-3.3 GB/s) against a 4.1 ms kernel. A
-# faster kernel, like the scanline one, only makes the copy a larger share.
+# the PCIe bus, whose bandwidth is a small fraction of the device's own memory: there a
+# kernel that writes a mask quickly is soon outrun by the copy of that mask back, and a
+# faster kernel, like the scanline one, only makes the copy a larger share. Run this
+# cell on a GPU to see it: the chart puts both on the same axis.
 
 # %% [markdown]
 # ## Beyond this lesson: the shape a GPU wants
 # Both kernels here give a work-item its own pixel or its own row. `polymask.opencl.mask`
 # itself runs a third kernel on GPUs, `kernels/rows.cl`: a whole work-group shares one row,
 # flips a parity bit per crossing in local memory, and writes the row in aligned 16-byte
-# stores, so neighbouring work-items write neighbouring bytes. On an NVIDIA H200 a
-# 16384x16384 mask took 0.13 ms with it, 8.5 ms with the scanline kernel and 4.1 ms with
-# the per-pixel one, against 0.063 ms for a kernel that only writes the mask's bytes; the
-# 268 MB copy back took 4.9 ms into page-locked memory, which the library returns
-# (`bash scripts/gpu-check.sh` prints the table on any machine with an OpenCL GPU).
+# stores, so neighbouring work-items write neighbouring bytes, and it copies the mask back
+# into page-locked memory, which the library returns. On a machine with an OpenCL GPU,
+# `bash scripts/gpu-check.sh` times the three kernels beside a kernel that only writes
+# the mask's bytes (the device's floor) and the copy back.
 
 # %% [markdown]
 # ## float or double?

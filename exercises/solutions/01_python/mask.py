@@ -1,9 +1,9 @@
 """Exercise 01, pure Python: write the crossing rule yourself.
 
-Fill in `point_inside`: walk the polygon's edges and flip `inside` each
-time an edge crosses the pixel's row to the right of the pixel -- the
-mask contract's even-odd rule (this folder's README.md, section
-"Procedure", step 2).  `mask` is given: it calls `point_inside` once per pixel.
+Write both functions.  `point_inside` walks the polygon's edges and flips
+`inside` each time an edge crosses the pixel's row to the right of the
+pixel -- the mask contract's even-odd rule (this folder's README.md,
+section "Procedure").  `mask` asks `point_inside` about every pixel.
 
 Check it:  polymask check 01 exercises/01_python/mask.py
 """
@@ -12,30 +12,39 @@ import numpy as np
 
 def point_inside(polygon, px, py):
     """True if (px, py) is inside `polygon`, a tuple of (x, y) float tuples."""
+    # TODO: walk the edges (i, j), where j is the vertex before i (the last one for i = 0).
+    # An edge counts when one end lies above the row y = py and the other does not; it
+    # meets the row at x_cross = (xj - xi) * (py - yi) / (yj - yi) + xi, computed in
+    # exactly that order. The pixel is inside when an odd number of such crossings lie
+    # strictly to its right (px < x_cross).
+    # BEGIN SOLUTION
     inside = False
-    j = len(polygon) - 1  # edge (i, j) runs from the previous vertex j = i - 1
+    j = len(polygon) - 1
     for i in range(len(polygon)):
         xi, yi = polygon[i]
         xj, yj = polygon[j]
-        # TODO: if the edge crosses the row y = py (one end above it, the other not),
-        # compute x_cross = (xj - xi) * (py - yi) / (yj - yi) + xi, in exactly that
-        # order, and flip `inside` when px < x_cross.
-        # BEGIN SOLUTION
         if (yi > py) != (yj > py):
             x_cross = (xj - xi) * (py - yi) / (yj - yi) + xi
             if px < x_cross:
                 inside = not inside
-        # ELSE STUB
-        # pass
-        # END SOLUTION
         j = i
     return inside
+    # ELSE STUB
+    # raise NotImplementedError("write point_inside: the even-odd crossing rule")
+    # END SOLUTION
 
 
 def mask(vertices, shape):
     """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""
+    # TODO: turn the vertices into a tuple of (x, y) Python float tuples, once; then ask
+    # point_inside about every pixel -- x is the column, y the row, both as floats -- and
+    # return a bool array of `shape`, True where the pixel is inside.
+    # BEGIN SOLUTION
     polygon = tuple((float(x), float(y)) for x, y in vertices.tolist())
     rows, cols = shape
     inside = [[point_inside(polygon, float(col), float(row)) for col in range(cols)]
               for row in range(rows)]
     return np.array(inside, dtype=bool).reshape(rows, cols)
+    # ELSE STUB
+    # raise NotImplementedError("write mask: point_inside for every pixel")
+    # END SOLUTION

@@ -44,7 +44,7 @@ def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     # exercise 04) shared read-only by every thread; a bool result and a typed view of its
     # bytes; then a prange loop over the rows on the team without the GIL, with a
     # schedule that suits a shared machine, and inside it a plain loop over the columns
-    # that stores the polygon's answer.
+    # that stores the polygon's answer; return the bool result.
     # BEGIN SOLUTION
     cdef Py_ssize_t rows = shape[0], cols = shape[1]
     cdef Py_ssize_t row, col
@@ -58,7 +58,7 @@ def mask(const double[:, ::1] vertices not None, shape, int threads=0):
     for row in prange(rows, nogil=True, num_threads=team, schedule="dynamic", chunksize=8):
         for col in range(cols):
             out[row, col] = shared.contains(col, row, FillRule.even_odd)
-    # ELSE STUB
-    # result = np.zeros((shape[0], shape[1]), dtype=bool)
-    # END SOLUTION
     return result
+    # ELSE STUB
+    # return np.zeros((shape[0], shape[1]), dtype=bool)
+    # END SOLUTION

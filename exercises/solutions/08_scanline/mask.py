@@ -16,24 +16,26 @@ import numpy as np
 
 def mask(vertices, shape):
     """The mask of `vertices` ((N, 2) array) on an image of `shape` (rows, cols)."""
+    # TODO: the scanline fill. Edge (i, j) runs from vertex j = i - 1 to vertex i; for
+    # each row, only the edges with one end above the row and the other not cross it, at
+    # the contract's x_cross. Turn those crossings into spans of inside pixels and set
+    # them; mind polygons with no vertices and coordinates up to +-1e300.
+    # BEGIN SOLUTION
     rows, cols = shape
     vertices = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
     result = np.zeros((rows, cols), dtype=bool)
     if len(vertices) == 0:
         return result
-    # Edge (i, j) runs from the previous vertex j = i - 1: np.roll gives every j at once.
     xi, yi = vertices[:, 0], vertices[:, 1]
-    xj, yj = np.roll(xi, 1), np.roll(yi, 1)
+    xj, yj = np.roll(xi, 1), np.roll(yi, 1)  # every edge's previous vertex at once
     for row in range(rows):
         py = float(row)
-        # TODO: pick the edges that cross this row ((yi > py) != (yj > py)), compute their
-        # x_cross in the contract's order, round up and sort, and set the pixels of each
-        # span [a1, a2), [a3, a4), ... (clipped to 0..cols) to True.
-        # BEGIN SOLUTION
         crosses = (yi > py) != (yj > py)
         x_cross = (xj[crosses] - xi[crosses]) * (py - yi[crosses]) / (yj[crosses] - yi[crosses]) + xi[crosses]
         starts = np.clip(np.sort(np.ceil(x_cross)), 0, cols).astype(np.int64)
         for first, end in zip(starts[0::2], starts[1::2]):
             result[row, first:end] = True
-        # END SOLUTION
     return result
+    # ELSE STUB
+    # raise NotImplementedError("write mask: the scanline fill, a row at a time")
+    # END SOLUTION
