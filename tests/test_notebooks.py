@@ -67,6 +67,7 @@ VERDICTS = {
     "07_opencl": [
         r"the first launch took",
         r"the slowest local size",
+        r"the transfers took [\d.]+x the per-pixel kernel's time",
         r"float32 kernel [\d.]+ ms, float64",
         r"OpenCL on .* took",
     ],
