@@ -22,11 +22,11 @@ import sys
 import time
 from pathlib import Path
 
+from lesson import TOO_BUSY, VERDICT
+
 NOTEBOOKS_DIR = Path(__file__).resolve().parent
 ROOT = NOTEBOOKS_DIR.parent
 KERNEL_NAME = "polymask-lessons"
-#: How a computed verdict line opens (lesson.VERDICT and lesson.TOO_BUSY).
-OPENINGS = ("on this run:", "too busy to judge on this run:")
 
 
 def install_kernel_spec(folder: Path) -> None:
@@ -81,7 +81,7 @@ def printed_text(notebook) -> str:
 
 def verdict_lines(text: str) -> list[str]:
     """The computed verdicts in a page's printed text."""
-    return [line for line in text.splitlines() if line.startswith(OPENINGS)]
+    return [line for line in text.splitlines() if line.startswith((VERDICT, TOO_BUSY))]
 
 
 def load_now() -> str:

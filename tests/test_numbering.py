@@ -107,7 +107,6 @@ def test_the_lesson_table_in_a_terminal_is_plain_text(capsys):
         assert entry.notebook_path in text and entry.title in text
         for stage in entry.stages:
             assert f"{stage.id} (src/polymask/{stage.source})" in text
-    assert "stages: every stage above" in text  # lesson 9 times the whole ladder
 
 
 def test_the_command_line_help_is_plain_text_and_python_m_polymask_runs_it():

@@ -312,6 +312,7 @@ def count_race(const unsigned char[:, ::1] mask, int threads):
 pixels = expected.view(np.uint8)
 print("pixels inside (NumPy):      ", int(pixels.sum()))
 print("reduction, 2 threads:       ", count_reduction(pixels, 2))
+assert all(count_reduction(pixels, 2) == int(pixels.sum()) for _ in range(5)), "a reduction is exact every time"
 racy = [count_race(pixels, 2) for _ in range(5)]
 print("race, 2 threads, five tries:", racy)
 lost = sum(count != int(pixels.sum()) for count in racy)

@@ -178,8 +178,8 @@ for kernel, report in timings.items():
 kernel_against_transfer(timings, opencl.describe_default_device(), "kernel_transfer.png")
 show("kernel_transfer.png")
 shares = {kernel: report["transfer_s"] / report["kernel_s"] for kernel, report in timings.items()}
-verdict(f"the transfers took {shares['pixel']:.2f}x the per-pixel kernel's time and {shares['scanline']:.2f}x "
-        "the scanline kernel's", "the copies weigh more beside the faster kernel" if shares["scanline"]
+verdict(f"the transfers took {shares['pixel']:.1%} of the per-pixel kernel's time and {shares['scanline']:.1%} "
+        "of the scanline kernel's", "the copies weigh more beside the faster kernel" if shares["scanline"]
         > shares["pixel"] else "the copies weigh no more beside the faster kernel", threads=None)
 
 # %% [markdown]

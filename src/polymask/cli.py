@@ -71,7 +71,6 @@ def _lesson_text(lessons: Any) -> str:
         if index:
             entry = lessons[index - 1]
             stage_list = ", ".join(f"{stage.id} (src/polymask/{stage.source})" for stage in entry.stages)
-            stage_list = stage_list or "every stage above"
             lines.append(" " * (widths[0] + 2) + f"stages: {stage_list}")
     lines.append("\npolymask lessons N shows one lesson; polymask check NN FILE judges an exercise.")
     return "\n".join(lines)
