@@ -161,6 +161,7 @@ def test_notebook_runs_top_to_bottom(path, kernel_env, tmp_path):
         # A throw without except + ends a child process; a .pxd of one's own is cimported.
         assert "the child process ended with signal SIGABRT" in text
         assert "through my_core.pxd, the C++ polygon has 24 vertices" in text
+        assert "crossings, a list:" in text, "a libcpp vector returned to Python becomes a list"
     if path.stem == "06_prange":
         # OMP_NUM_THREADS is run, not asserted: a child process reads it back.
         assert "OMP_NUM_THREADS=1: default team of 1 thread(s)" in text

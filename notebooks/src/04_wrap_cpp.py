@@ -149,6 +149,41 @@ def vertices_via_my_pxd(const double[:, ::1] vertices):
 print("through my_core.pxd, the C++ polygon has", vertices_via_my_pxd(vertices), "vertices")
 
 # %% [markdown]
+# ## The standard library: `libcpp`
+# Cython ships declarations for much of the C++ standard library under `libcpp`:
+# `cimport` them, and a `std::vector` is a local variable like any other. A
+# `vector[double]` returned to Python becomes a list, converted by Cython. The cell below
+# collects where the polygon's edges cross one row (the contract's `x_cross`, which
+# lesson 8 builds on) into a vector and sorts it with `std::sort`:
+
+# %%
+%%cython --cplus
+from libcpp.algorithm cimport sort
+from libcpp.vector cimport vector
+
+
+def row_crossings(const double[:, ::1] vertices, double py):
+    cdef vector[double] found
+    cdef Py_ssize_t i, j = vertices.shape[0] - 1
+    for i in range(vertices.shape[0]):
+        if (vertices[i, 1] > py) != (vertices[j, 1] > py):
+            found.push_back((vertices[j, 0] - vertices[i, 0]) * (py - vertices[i, 1])
+                            / (vertices[j, 1] - vertices[i, 1]) + vertices[i, 0])
+        j = i
+    sort(found.begin(), found.end())
+    return found  # a vector[double] becomes a Python list of floats
+
+# %%
+row = shape[0] // 2
+crossings = row_crossings(vertices, row)
+print(f"row {row}: {len(crossings)} crossings, a {type(crossings).__name__}:", [round(x, 2) for x in crossings])
+# The same crossings, computed by NumPy in the same order of operations: equal, not close.
+xi, yi = vertices[:, 0], vertices[:, 1]
+xj, yj = np.roll(xi, 1), np.roll(yi, 1)
+meets = (yi > row) != (yj > row)
+assert crossings == sorted((xj[meets] - xi[meets]) * (row - yi[meets]) / (yj[meets] - yi[meets]) + xi[meets])
+
+# %% [markdown]
 # polymask's own `polymask/core.pxd` declares the whole header this way (more functions,
 # and a custom translator for Ctrl-C); the next cell cimports it.
 
