@@ -224,6 +224,14 @@ def test_every_exercise_asks_for_a_dozen_lines_of_the_learners_own():
         assert written >= 12, f"{exercise.folder}: the learner writes only {written} lines"
 
 
+@pytest.mark.parametrize("exercise", checker.EXERCISES, ids=lambda e: e.folder)
+def test_every_readme_says_what_the_checker_runs(exercise):
+    import re
+
+    readme = (EXERCISES_DIR / exercise.folder / "README.md").read_text()
+    assert re.search(r"^## What the checker (runs|checks)$", readme, re.MULTILINE), exercise.folder
+
+
 def test_the_readme_sections_a_stub_points_at_exist():
     import re
 
