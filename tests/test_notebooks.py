@@ -49,6 +49,7 @@ VERDICTS = {
     "04_wrap_cpp": [r"the wrapped C\+\+ loop took", r"profiled_mask / wrapped_mask = [\d.]+ on 2000 tiles"],
     "05_cdef_class": [r"2000 tiles converting every call took", r"on one \d+x\d+ image, the kept Polygon took"],
     "06_prange": [
+        r"two Python threads took [\d.]+x the time of one thread holding the GIL",
         r"\d+ threads \(dynamic\) ran [\d.]+x the 1-thread speed",
         r"at \d+ threads, static took",
         r"\d+ threads used [\d.]+ ms of CPU time in all",

@@ -37,6 +37,81 @@ cores = usable_cores()
 print("OpenMP in this build:", polymask.build_info()["openmp"], "|", machine_load())
 
 # %% [markdown]
+# ## The GIL, measured
+# Lesson 3's typed loop, twice: once as it was, holding the GIL, and once inside
+# `with nogil:`, which a loop that touches no Python object may use. Two ordinary Python
+# threads (`concurrent.futures`) each compute one mask, against one thread computing
+# both: holding the GIL, the two threads take turns; releasing it, they can run at once.
+
+# %%
+%load_ext Cython
+
+# %%
+%%cython
+# cython: boundscheck=False, wraparound=False, cdivision=True
+import numpy as np
+
+
+cdef bint point_inside(const double[:, ::1] vertices, double px, double py) noexcept nogil:
+    cdef bint inside = False
+    cdef Py_ssize_t i, j = vertices.shape[0] - 1
+    for i in range(vertices.shape[0]):
+        if (vertices[i, 1] > py) != (vertices[j, 1] > py):
+            if px < ((vertices[j, 0] - vertices[i, 0]) * (py - vertices[i, 1])
+                     / (vertices[j, 1] - vertices[i, 1]) + vertices[i, 0]):
+                inside = not inside
+        j = i
+    return inside
+
+
+cdef void fill(const double[:, ::1] vertices, unsigned char[:, ::1] out) noexcept nogil:
+    cdef Py_ssize_t row, col
+    for row in range(out.shape[0]):
+        for col in range(out.shape[1]):
+            out[row, col] = point_inside(vertices, col, row)
+
+
+def mask_holding_gil(const double[:, ::1] vertices, shape):
+    result = np.zeros(shape, dtype=bool)
+    fill(vertices, result.view(np.uint8))  # a nogil function, called with the GIL held
+    return result
+
+
+def mask_releasing_gil(const double[:, ::1] vertices, shape):
+    result = np.zeros(shape, dtype=bool)
+    cdef unsigned char[:, ::1] out = result.view(np.uint8)
+    with nogil:
+        fill(vertices, out)
+    return result
+
+# %%
+from concurrent.futures import ThreadPoolExecutor
+
+assert np.array_equal(mask_releasing_gil(vertices, shape), expected)
+pool = ThreadPoolExecutor(2)
+gil = alternated_measured({
+    f"{how}, {where}": (lambda function=function: [function(vertices, shape) for _ in range(2)]) if where == "one thread"
+    else (lambda function=function: list(pool.map(lambda _: function(vertices, shape), range(2))))
+    for how, function in (("holding the GIL", mask_holding_gil), ("releasing it", mask_releasing_gil))
+    for where in ("one thread", "two threads")}, rounds=9)
+pool.shutdown()
+for name, value in gil.items():
+    print(f"  two masks, {name:>30}: {value.seconds * 1e3:8.2f} ms, CPU {value.cpu_seconds / value.seconds:4.0%} "
+          "of the wall time")
+held = gil["holding the GIL, two threads"].seconds / gil["holding the GIL, one thread"].seconds
+released = gil["releasing it, two threads"].seconds / gil["releasing it, one thread"].seconds
+verdict(f"two Python threads took {held:.2f}x the time of one thread holding the GIL, {released:.2f}x releasing it",
+        "only the loop that released the GIL ran on two cores at once" if held > 0.9 and released < 0.75
+        else "the threads did not divide the time as the GIL predicts", gil["releasing it, two threads"],
+        threads=min(2, cores))
+
+# %% [markdown]
+# Holding the GIL, the second thread waits for the first: two threads take as long as one,
+# and the CPU column never shows much more than one core's worth. Releasing it, the two
+# threads can run at once, when the machine gives this process two cores: the verdict
+# says whether it did on this run (on a shared machine, the CPU column tells). `prange` below needs `nogil=True` for this
+# reason: OpenMP's threads are C threads, and only code without the GIL can run on them.
+#
 # ## Scaling with threads
 # Each schedule at 1, 2, 4, ... threads up to twice the cores, timed alternately. Every
 # line is drawn over one baseline, the dynamic schedule's 1-thread time, so the lines can
@@ -274,9 +349,6 @@ if all(runs):
 # one update. That is a *race*. The cell is built with `-O0`, so that every update really
 # reads and writes memory: with optimisation GCC may keep the sum in a register for a whole
 # row and write it once per row, which makes the race rarer, not gone.
-
-# %%
-%load_ext Cython
 
 # %%
 %%cython --compile-args=-fopenmp --compile-args=-O0 --link-args=-fopenmp
