@@ -107,6 +107,7 @@ def test_the_lesson_table_in_a_terminal_is_plain_text(capsys):
         assert entry.notebook_path in text and entry.title in text
         for stage in entry.stages:
             assert f"{stage.id} (src/polymask/{stage.source})" in text
+    assert not [line for line in text.splitlines() if line.rstrip().endswith("stages:")], "a lesson with no stages"
 
 
 def test_the_command_line_help_is_plain_text_and_python_m_polymask_runs_it():

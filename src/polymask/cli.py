@@ -71,7 +71,9 @@ def _lesson_text(lessons: Any) -> str:
         if index:
             entry = lessons[index - 1]
             stage_list = ", ".join(f"{stage.id} (src/polymask/{stage.source})" for stage in entry.stages)
-            lines.append(" " * (widths[0] + 2) + f"stages: {stage_list}")
+            # A lesson with no stage of its own (the last one) compares the others.
+            lines.append(" " * (widths[0] + 2) + (f"stages: {stage_list}" if entry.stages
+                                                   else "stages: none of its own; it times those above"))
     lines.append("\npolymask lessons N shows one lesson; polymask check NN FILE judges an exercise.")
     return "\n".join(lines)
 
