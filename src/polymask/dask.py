@@ -54,8 +54,9 @@ from polymask._dask_blocks import (
     mask_block,
     rasterize_block,
 )
+from polymask._label_dtypes import label_dtype
 from polymask._lines import LineRaster
-from polymask._rasterize import MergeRule, as_merge, label_dtype, merged_burn, polygons_and_labels
+from polymask._rasterize import MergeRule, as_merge, merged_burn, polygons_and_labels
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
 from polymask._validation import as_all_touched, as_fill_rule, as_shape
