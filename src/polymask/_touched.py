@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import operator
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -155,7 +156,7 @@ def _walk(
 def _walking(x: Any, y: Any, x_end: Any, slope: Any, height: int, xp: Any = np) -> Any:
     """Which walks go on: x still before x_end, and y not yet past the image in the walk's direction.
 
-    Arrays with `xp` NumPy, or one walk's floats with `xp` _OneWalk.
+    Arrays with `xp` NumPy, or one walk's floats with `xp` _ONE_WALK.
 
     GDAL walks on to x_end, whose clip can leave it far beyond the image's
     last row (a line from -1e9 to 1e9 took 10^9 steps); y only moves one
@@ -171,7 +172,7 @@ def _step(x: Any, y: Any, row: Any, slope: Any, xp: Any) -> tuple[Any, Any]:
     """GDAL's step from (x, y) in cell row `row`: to the next column on the same row, else onto the next row's side.
 
     The one step rule of both walks: arrays of every walking segment with
-    `xp` NumPy, one walk's floats with `xp` _OneWalk.
+    `xp` NumPy, one walk's floats with `xp` _ONE_WALK.
     """
     step_x = xp.floor(x + 1.0) - x
     step_y = step_x * slope
@@ -181,22 +182,20 @@ def _step(x: Any, y: Any, row: Any, slope: Any, xp: Any) -> tuple[Any, Any]:
     return xp.where(same_row, x + step_x, x + xp.divide(across, slope)), xp.where(same_row, y + step_y, y + across)
 
 
-class _OneWalk:
-    """What _step and _walking call NumPy for, on one walk's Python floats (math and min are far quicker there than NumPy)."""
+def _pick(condition: bool, chosen: float, other: float) -> float:
+    """np.where for one walk's floats."""
+    return chosen if condition else other
 
-    floor = staticmethod(math.floor)
-    minimum = staticmethod(min)
-    maximum = staticmethod(max)
-    logical_not = staticmethod(operator.not_)
 
-    @staticmethod
-    def where(condition: bool, chosen: float, other: float) -> float:
-        return chosen if condition else other
+def _quotient(numerator: float, denominator: float) -> float:
+    """np.divide for one walk's floats: a slope of 0 (an overflowed one) keeps every step on its row, unused."""
+    return numerator / denominator if denominator else math.inf
 
-    @staticmethod
-    def divide(numerator: float, denominator: float) -> float:
-        # A slope of 0 (an overflowed one) keeps every step on its row, so this quotient goes unused.
-        return numerator / denominator if denominator else math.inf
+
+#: What _step and _walking call NumPy for, on one walk's Python floats (math and min are far quicker there than NumPy).
+_ONE_WALK = SimpleNamespace(
+    floor=math.floor, minimum=min, maximum=max, logical_not=operator.not_, where=_pick, divide=_quotient
+)
 
 
 def _walk_one(
@@ -205,10 +204,10 @@ def _walk_one(
     """(rows, cols) of one walk from (x, y) rightwards to x_end, the same steps as the walk of many."""
     rows: list[int] = []
     cols: list[int] = []
-    while _walking(x, y, x_end, slope, height, _OneWalk):
+    while _walking(x, y, x_end, slope, height, _ONE_WALK):
         col, row = math.floor(x), math.floor(y)
         if 0 <= row < height:
             rows.append(row)
             cols.append(col)
-        x, y = _step(x, y, row, slope, _OneWalk)
+        x, y = _step(x, y, row, slope, _ONE_WALK)
     return np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
