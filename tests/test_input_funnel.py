@@ -30,7 +30,7 @@ OUTER = [(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0)]
 HOLE = [(3.0, 3.0), (6.0, 3.0), (6.0, 6.0), (3.0, 6.0)]
 TRIANGLE = [(12.0, 1.0), (17.0, 1.0), (14.0, 6.0)]
 SHAPE = (20, 20)
-WHOLE = (0, 0) + SHAPE  # a window: keeps polymask.mask off its one-step plain path
+WHOLE = (0, 0) + SHAPE  # a window: keeps polymask.mask off its one-call branch
 
 INPUT_MODULES = ("polymask._inputs", "polymask._layouts", "polymask._annotations", "polymask._geojson",
                  "polymask._geometries", "polymask._sequences", "polymask._validation", "polymask._transform",
@@ -143,6 +143,19 @@ def test_one_polygon_is_recognised_once_and_means_its_rings(case, recognitions):
         fractions = polymask.coverage(value, SHAPE)
         assert len(recognitions) == 1
         np.testing.assert_array_equal(fractions, polymask.coverage(_plain(rings), SHAPE))
+
+
+def test_a_ring_in_the_cores_form_is_recognised_by_the_one_call_branch_alone(recognitions):
+    """polymask.mask's one-call branch knows a C-contiguous float64 ring by the funnel's one-step test
+    (the one as_vertices starts with); a ring it hands back is recognised once, by layout_of."""
+    ring = np.array(OUTER)
+    plain = polymask.mask(ring, SHAPE)
+    assert recognitions == []
+    for handed_back in (OUTER, ring.astype(np.int64), np.asfortranarray(ring)):
+        assert np.array_equal(polymask.mask(handed_back, SHAPE), plain)
+        assert len(recognitions) == 1
+        recognitions.clear()
+    np.testing.assert_array_equal(plain, polymask.mask(ring, SHAPE, window=WHOLE))
 
 
 @pytest.mark.parametrize("case", list(_collection_cases()))

@@ -20,11 +20,11 @@ import numpy as np
 
 from polymask import _core
 from polymask._describe import describe, short_repr
+from polymask._one_step import MAX_SIDE, core_ring_status, shape_is_plain
 
-#: Largest accepted image side (2**31 - 1; kept in _core).  Row and column numbers must
-#: stay exact in float64 and the window arithmetic in int64; this keeps both
-#: with plenty of margin while allowing masks far beyond any single machine.
-MAX_SIDE = _core.MAX_SIDE
+# MAX_SIDE, the largest accepted image side (2**31 - 1; kept in _one_step): row and column
+# numbers must stay exact in float64 and the window arithmetic in int64; this keeps both
+# with plenty of margin while allowing masks far beyond any single machine.
 
 #: Largest accepted thread count (1024, also kept in _core).  Counts up to
 #: it are upper bounds that the core caps at a few threads per CPU
@@ -41,7 +41,7 @@ def as_vertices(vertices: Any, name: str = "vertices") -> np.ndarray:
     Accepts any array-like of N (x, y) pairs: lists, tuples, integer or
     float arrays of any memory order.  An empty sequence means no vertices.
     """
-    bad_row = _core.core_ring_status(vertices)  # the common case in one step: already what the core takes
+    bad_row = core_ring_status(vertices)  # the common case in one step: already what the core takes
     coordinates: np.ndarray = vertices if bad_row >= -1 else _convert_vertices(vertices, name)
     if bad_row == -1:
         return coordinates
@@ -114,10 +114,8 @@ def as_integer(value: Any, what: str) -> int:
 
 def as_shape(shape: Any, name: str = "shape") -> tuple[int, int]:
     """Return `shape` as (rows, cols), both integers in [1, MAX_SIDE]."""
-    if type(shape) is tuple and len(shape) == 2:  # the common case, checked in one step
-        rows, cols = shape
-        if type(rows) is int and type(cols) is int and 1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE:
-            return shape
+    if shape_is_plain(shape):  # the common case, checked in one step
+        return shape  # type: ignore[no-any-return]  # a tuple of two ints, as the test says
     dimensions = getattr(shape, "ndim", None)
     if isinstance(dimensions, int) and dimensions >= 2:  # the image itself, not its shape
         raise TypeError(f"{name} must be a (rows, cols) pair of integers, got an image (an array of shape "
