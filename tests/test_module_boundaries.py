@@ -6,6 +6,7 @@ owns it (``label_values``), not a private one reached from outside
 import _core``) is fine.  Every module of src/polymask holds at most 400
 lines counting every line, docstrings included.
 """
+
 from __future__ import annotations
 
 import ast
@@ -30,12 +31,19 @@ def private_imports(path: Path, source: str) -> list[str]:
     """`module.name` for each private name (not a module) that `source` imports from another polymask module."""
     found = []
     if path.suffix in (".py", ".pyi"):
-        pairs = [(node.module, alias.name) for node in ast.walk(ast.parse(source))
-                 if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("polymask")
-                 for alias in node.names]
+        pairs = [
+            (node.module, alias.name)
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("polymask")
+            for alias in node.names
+        ]
     else:
-        pairs = [(module, item.split(" as ")[0].strip()) for module, names in CYTHON_IMPORT.findall(source)
-                 for item in names.replace("\n", " ").split(",") if item.strip()]
+        pairs = [
+            (module, item.split(" as ")[0].strip())
+            for module, names in CYTHON_IMPORT.findall(source)
+            for item in names.replace("\n", " ").split(",")
+            if item.strip()
+        ]
     for module, name in pairs:
         if name.startswith("_") and not name.startswith("__") and not _is_module(f"{module}.{name}"):
             found.append(f"{module}.{name}")
@@ -43,8 +51,11 @@ def private_imports(path: Path, source: str) -> list[str]:
 
 
 def test_no_private_name_is_imported_across_modules():
-    crossings = {path.relative_to(PACKAGE).as_posix(): names for path in SOURCES
-                 if (names := private_imports(path, path.read_text(encoding="utf-8")))}
+    crossings = {
+        path.relative_to(PACKAGE).as_posix(): names
+        for path in SOURCES
+        if (names := private_imports(path, path.read_text(encoding="utf-8")))
+    }
     assert crossings == {}
 
 
@@ -56,6 +67,9 @@ def test_the_private_import_check_finds_one():
 
 
 def test_every_module_holds_at_most_400_lines_counting_every_line():
-    long = {path.relative_to(PACKAGE).as_posix(): count for path in SOURCES
-            if (count := path.read_bytes().count(b"\n")) > MAX_LINES}
+    long = {
+        path.relative_to(PACKAGE).as_posix(): count
+        for path in SOURCES
+        if (count := path.read_bytes().count(b"\n")) > MAX_LINES
+    }
     assert long == {}

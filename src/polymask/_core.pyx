@@ -5,8 +5,10 @@ The fills of many polygons in one call are bound in polymask/_polygons.pyx.
 
 Nothing here checks arguments beyond what memory safety needs: the public
 functions in polymask/_api.py validate first, with messages for humans, then
-call these.  Every fill runs with the GIL released, so many Python threads
-can fill masks at once.
+call these.  The one exception, plain_mask, runs the funnel's own one-step
+tests (polymask/_one_step.pyx) and hands anything they refuse back to the
+funnel.  Every fill runs with the GIL released, so many Python threads can
+fill masks at once.
 """
 from cpython.buffer cimport (
     PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer,
