@@ -142,8 +142,9 @@ def returned_as_is(check, value):
 
 def test_the_branch_accepts_exactly_what_the_funnels_one_step_tests_accept():
     """Each argument is plain for the branch iff the funnel's one-step test for it says so."""
+    from polymask._arguments import as_shape
     from polymask._outputs import result_array
-    from polymask._validation import as_shape, as_vertices
+    from polymask._validation import as_vertices
 
     for vertices in [RING, np.zeros((0, 2))] + [case[0] for case in OFF_THE_FAST_BRANCH.values()]:
         plain = _one_step.core_ring_status(vertices) == -1
@@ -169,7 +170,7 @@ def test_the_branch_accepts_exactly_what_the_funnels_one_step_tests_accept():
 
 def test_the_funnels_checks_start_with_the_one_step_tests(monkeypatch):
     """as_vertices, as_shape and result_array ask _one_step's tests, the ones the branch runs."""
-    from polymask import _outputs, _validation
+    from polymask import _arguments, _outputs, _validation
 
     asked = []
 
@@ -178,10 +179,10 @@ def test_the_funnels_checks_start_with_the_one_step_tests(monkeypatch):
         monkeypatch.setattr(module, name, lambda *args: asked.append(name) or test(*args))
 
     recorded(_validation, "core_ring_status")
-    recorded(_validation, "shape_is_plain")
+    recorded(_arguments, "shape_is_plain")
     recorded(_outputs, "mask_out_ready")
     out = np.zeros((6, 6), dtype=bool)
-    assert _validation.as_vertices(RING) is RING and _validation.as_shape((6, 6)) == (6, 6)
+    assert _validation.as_vertices(RING) is RING and _arguments.as_shape((6, 6)) == (6, 6)
     assert _outputs.result_array(out, (6, 6)) is out
     assert asked == ["core_ring_status", "shape_is_plain", "mask_out_ready"]
 

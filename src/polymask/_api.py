@@ -1,7 +1,7 @@
 """The public, fast function: ``polymask.mask``.
 
 It reads its arguments through the library's funnel (polymask/_inputs.py for
-the polygon, polymask/_validation.py for the rest, polymask/_outputs.py for
+the polygon, polymask/_arguments.py for the rest, polymask/_outputs.py for
 ``out=``), once, then fills with the C++ core (polymask/_fill.py).  The
 commonest call, one ring already in the core's form and the defaults, is
 checked and filled in one binding call (``_core.plain_mask``), which runs
@@ -19,10 +19,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from polymask import _backends, _core, _fill, _inputs
+from polymask._arguments import as_all_touched, as_fill_rule, as_shape, as_window
 from polymask._outputs import result_array
 from polymask._rings import Rings
 from polymask._threads import as_threads
-from polymask._validation import as_all_touched, as_fill_rule, as_shape, as_window
 from polymask._version import __version__
 from polymask.typing import AllTouched, FillRule, MaskArray, PolygonLike, ShapeLike, TransformLike, WindowLike
 

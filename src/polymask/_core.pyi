@@ -1,6 +1,6 @@
 """Types of polymask._core, the Cython binding of the C++ core (src/polymask/_core.pyx).
 
-Callers validate first (polymask/_validation.py); these functions check only
+Callers validate first (polymask/_validation.py, _arguments.py); these functions check only
 what memory safety needs.  Arrays are C-contiguous; vertices are (N, 2)
 float64, ring and polygon ends cumulative int64 counts.
 """

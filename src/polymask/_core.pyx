@@ -107,7 +107,7 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None, *
 
 
 # ---- masks allocated here ------------------------------------------------------
-#: Largest thread count the public API accepts (polymask/_validation.py reads it here).
+#: Largest thread count the public API accepts (polymask/_arguments.py reads it here).
 MAX_THREADS = 1024
 
 _BOOL = np.dtype(bool)
@@ -118,7 +118,7 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
     """A new bool mask of the window, filled: zeroed with spans written, or every byte written (views.pxd).
 
     `all_touched`: the cells that meet the region (csrc/src/touched.cpp) instead of the centres
-    inside it, as polymask._validation.as_all_touched codes it (coverage.pxd: side_tolerance).  Takes ownership of `owned`.
+    inside it, as polymask._arguments.as_all_touched codes it (coverage.pxd: side_tolerance).  Takes ownership of `owned`.
     """
     cdef unique_ptr[Polygon] polygon
     polygon.reset(owned)

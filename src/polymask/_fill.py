@@ -25,7 +25,7 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
     `shape` the image's (rows, cols), `out` None or a checked bool / uint8
     array of the result's shape, `window` None or a checked
     (row0, col0, height, width), `ring_ends` None (one ring) or the rings'
-    cumulative vertex counts, `all_touched` a code of polymask._validation.as_all_touched.
+    cumulative vertex counts, `all_touched` a code of polymask._arguments.as_all_touched.
     """
     row0, col0, out_shape = (0, 0, shape) if window is None else (window[0], window[1], window[2:])
     if out is None:

@@ -3,8 +3,8 @@
 
 Each check of the funnel starts with one of these and returns the argument
 itself when it passes: polymask/_validation.py's as_vertices
-(core_ring_status) and as_shape (shape_is_plain), polymask/_outputs.py's
-result_array for a mask's out= (mask_out_ready).  Anything else the check
+(core_ring_status), polymask/_arguments.py's as_shape (shape_is_plain) and
+polymask/_outputs.py's result_array for a mask's out= (mask_out_ready).  Anything else the check
 reads slowly, with its messages.  polymask.mask's one-call branch
 (_core.plain_mask) runs the same tests through _one_step.pxd, so a plain
 call is checked and filled in one call, with no check of its own.
@@ -21,7 +21,7 @@ from libc.string cimport strcmp
 
 import numpy as np
 
-#: Largest image side the public API accepts (polymask/_validation.py reads it here).
+#: Largest image side the public API accepts (polymask/_arguments.py reads it here).
 MAX_SIDE = 2**31 - 1
 
 cdef int64_t max_side = MAX_SIDE

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _polygons
+from polymask._arguments import as_all_touched, as_fill_rule, as_shape, window_origin
 from polymask._describe import short_repr
 from polymask._geometries import column_values
 from polymask._label_dtypes import label_dtype, label_values, smallest_dtype
@@ -23,12 +24,6 @@ from polymask._outputs import result_array
 from polymask._rings import PolygonList
 from polymask._skipping import skipped_message, valid_polygons
 from polymask._threads import as_threads
-from polymask._validation import (
-    as_all_touched,
-    as_fill_rule,
-    as_shape,
-    window_origin,
-)
 from polymask.typing import (
     AllTouched,
     DTypeLike,
