@@ -169,3 +169,28 @@ def test_a_result_that_cannot_be_allocated_says_its_size(entry):
     _needs_opencl(entry)
     with pytest.raises(MemoryError, match=r"cannot allocate a [0-9x]+ .*\([0-9.]+ GB\); \w"):
         TOO_LARGE[entry]()
+
+
+#: polymask.dask's lazy arrays -> the block each computes.
+LAZY = {
+    "dask.mask": (lambda: polymask.dask.mask(GOOD, (64, 64), chunks=32), "mask"),
+    "dask.rasterize": (lambda: polymask.dask.rasterize([GOOD], (64, 64), chunks=32), "uint8 label"),
+    "dask.coverage": (lambda: polymask.dask.coverage(GOOD, (64, 64), chunks=32), "float64 coverage"),
+}
+
+
+@pytest.mark.parametrize("entry", list(LAZY))
+def test_a_dask_block_that_cannot_be_allocated_says_its_size(entry, monkeypatch):
+    """Each block comes from the one allocator too: a block memory cannot hold names itself and the way out."""
+    from polymask import _outputs
+
+    lazy, block = LAZY[entry]
+    array = lazy()
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(_outputs, "_zeros", no_memory)
+    message = rf"cannot allocate a 32x32 {block} block \([0-9.]+ GB\); pass smaller chunks="
+    with pytest.raises(MemoryError, match=message):
+        array.compute(scheduler="synchronous")

@@ -30,7 +30,7 @@ OUTER = [(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0)]
 HOLE = [(3.0, 3.0), (6.0, 3.0), (6.0, 6.0), (3.0, 6.0)]
 TRIANGLE = [(12.0, 1.0), (17.0, 1.0), (14.0, 6.0)]
 SHAPE = (20, 20)
-WHOLE = (0, 0) + SHAPE  # a window: keeps polymask.mask off its one-step plain path
+WHOLE = (0, 0) + SHAPE  # a window: keeps polymask.mask off its one-call branch
 
 INPUT_MODULES = ("polymask._inputs", "polymask._layouts", "polymask._annotations", "polymask._geojson",
                  "polymask._geometries", "polymask._sequences", "polymask._validation", "polymask._transform",
@@ -145,6 +145,19 @@ def test_one_polygon_is_recognised_once_and_means_its_rings(case, recognitions):
         np.testing.assert_array_equal(fractions, polymask.coverage(_plain(rings), SHAPE))
 
 
+def test_a_ring_in_the_cores_form_is_recognised_by_the_one_call_branch_alone(recognitions):
+    """polymask.mask's one-call branch knows a C-contiguous float64 ring by the funnel's one-step test
+    (the one as_vertices starts with); a ring it hands back is recognised once, by layout_of."""
+    ring = np.array(OUTER)
+    plain = polymask.mask(ring, SHAPE)
+    assert recognitions == []
+    for handed_back in (OUTER, ring.astype(np.int64), np.asfortranarray(ring)):
+        assert np.array_equal(polymask.mask(handed_back, SHAPE), plain)
+        assert len(recognitions) == 1
+        recognitions.clear()
+    np.testing.assert_array_equal(plain, polymask.mask(ring, SHAPE, window=WHOLE))
+
+
 @pytest.mark.parametrize("case", list(_collection_cases()))
 def test_a_collection_is_recognised_once_and_means_its_rings(case, recognitions):
     value, layout, polygons, calls = _collection_cases()[case]
@@ -158,14 +171,15 @@ def test_a_collection_is_recognised_once_and_means_its_rings(case, recognitions)
 # -- (b) the trace ------------------------------------------------------------
 
 
-def _trace(call) -> list[str]:
-    """The input modules entered by 'call' events while `call()` runs, consecutive repeats collapsed."""
+def _trace(call, counted=INPUT_MODULES.__contains__) -> list[str]:
+    """The modules `counted` picks (the input modules) entered by 'call' events while `call()` runs,
+    consecutive repeats collapsed."""
     entered = []
 
     def profile(frame, event, arg):
         if event == "call":
             module = frame.f_globals.get("__name__")
-            if module in INPUT_MODULES and (not entered or entered[-1] != module):
+            if module and counted(module) and (not entered or entered[-1] != module):
                 entered.append(module)
 
     sys.setprofile(profile)
@@ -264,3 +278,25 @@ def test_a_flat_list_gives_the_mask_of_its_vertices_by_mask_and_coco_encode():
     assert np.array_equal(polymask.mask(flat, SHAPE), polymask.mask(ring, SHAPE))
     cells = polymask.mask(ring, SHAPE, transform=(1, 0, 0, 0, 1, 0))  # COCO's pixels are cells
     assert np.array_equal(coco.decode(coco.encode([[flat]], *SHAPE)[0]).astype(bool), cells)
+
+
+MASK_CALLS = {  # id: (vertices, keyword arguments)
+    "ndarray ring": (np.array(OUTER), {}),
+    "ndarray ring, out=": (np.array(OUTER), {"out": np.zeros(SHAPE, dtype=bool)}),
+    "list of tuples": (OUTER, {}),
+    "rings with a hole": ([OUTER, HOLE], {}),
+    "window": (np.array(OUTER), {"window": WHOLE}),
+    "transform": (np.array(OUTER), {"transform": IDENTITY}),
+    "all_touched": (OUTER, {"all_touched": "exact"}),
+    "nonzero": ([OUTER, HOLE], {"fill_rule": "nonzero"}),
+}
+
+
+@pytest.mark.parametrize("case", list(MASK_CALLS))
+def test_a_mask_call_returns_to_no_module_it_left(case):
+    """The whole walk of polymask.mask, every module of the package counted: none entered twice."""
+    vertices, options = MASK_CALLS[case]
+    polymask.mask(vertices, SHAPE, **options)  # warm: first-time imports stay out
+    entered = _trace(lambda: polymask.mask(vertices, SHAPE, **options), lambda module: module.startswith("polymask"))
+    assert entered[0] == "polymask._api"
+    assert _returns(entered) == [], entered

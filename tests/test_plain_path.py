@@ -1,10 +1,11 @@
-"""polymask.mask's fast branch for one ring and the defaults (polymask._core.plain_mask).
+"""polymask.mask's one-call branch for one ring and the defaults (polymask._core.plain_mask).
 
-Every call is checked by the funnel (the polygon, the shape, threads=, out=);
-the common one -- one ring, the defaults, maybe an out= buffer -- then
-branches to a fill in one Cython call.  The branch must be invisible:
+The common call -- one ring already in the core's form, the defaults, maybe
+an out= buffer -- is checked and filled in one Cython call, which runs the
+funnel's own one-step tests (the ones as_vertices, as_shape and result_array
+start with); anything else goes to the funnel.  The branch must be invisible:
 
-* it takes every check of the funnel, and no check of its own;
+* it accepts exactly what the funnel's one-step tests accept, and has no check of its own;
 * the same mask as the general path, bit for bit, with and without out=;
 * any other argument (other layouts and dtypes, non-finite numbers, NumPy
   integers in the shape, a mismatched out=) gives the general path's mask
@@ -29,7 +30,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import polymask
-from polymask import _core
+from polymask import _core, _one_step
 from tests._support import double_rings_mask
 
 
@@ -51,7 +52,7 @@ def random_polygons(seed, count):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_plain_masks_equal_the_checked_path_and_the_reference(threads):
     for vertices, shape in random_polygons(11, 150):
-        plain = _core.plain_mask(vertices, *shape, threads)
+        plain = _core.plain_mask(vertices, shape, threads)
         assert plain.dtype == bool and plain.shape == shape
         reference = double_rings_mask([vertices], shape) if len(vertices) else np.zeros(shape, dtype=bool)
         assert np.array_equal(plain, reference), (vertices, shape)
@@ -63,7 +64,7 @@ def test_plain_masks_equal_the_checked_path_and_the_reference(threads):
 def test_plain_out_is_filled_in_place_every_byte(dtype):
     for vertices, shape in random_polygons(12, 100):
         out = np.full(shape, 7 if dtype is np.uint8 else True, dtype=dtype)  # garbage: all rewritten
-        result = _core.plain_mask(vertices, *shape, 1, out)
+        result = _core.plain_mask(vertices, shape, 1, out)
         assert result is out
         reference = double_rings_mask([vertices], shape) if len(vertices) else np.zeros(shape, dtype=bool)
         assert np.array_equal(out.astype(bool), reference) and set(np.unique(out)) <= {0, 1}
@@ -87,7 +88,7 @@ def test_a_covering_polygon_in_dirty_memory_has_every_byte_written():
 def test_plain_all_touched_masks_equal_the_checked_path_and_the_coverage(threads):
     """all_touched=True takes the plain path too: the cells of positive coverage, as the checked path."""
     for vertices, shape in random_polygons(13, 120):
-        plain = _core.plain_mask(vertices, *shape, threads, None, True)
+        plain = _core.plain_mask(vertices, shape, threads, None, True)
         assert plain.dtype == bool and plain.shape == shape
         reference = polymask.coverage(vertices, shape) > 0
         assert np.array_equal(plain, reference), (vertices, shape)
@@ -99,7 +100,7 @@ def test_plain_all_touched_masks_equal_the_checked_path_and_the_coverage(threads
 def test_plain_all_touched_out_is_filled_in_place_every_byte(dtype):
     for vertices, shape in random_polygons(14, 80):
         out = np.full(shape, 7 if dtype is np.uint8 else True, dtype=dtype)  # garbage: all rewritten
-        assert _core.plain_mask(vertices, *shape, 1, out, True) is out
+        assert _core.plain_mask(vertices, shape, 1, out, True) is out
         assert np.array_equal(out.astype(bool), polymask.coverage(vertices, shape) > 0)
         assert set(np.unique(out)) <= {0, 1}
 
@@ -107,7 +108,8 @@ def test_plain_all_touched_out_is_filled_in_place_every_byte(dtype):
 def test_all_touched_that_is_not_a_bool_takes_the_checked_path(monkeypatch):
     """Only the bools True and False are plain: any other value keeps the checked path's meaning."""
     calls = []
-    monkeypatch.setattr("polymask._fill.plain_fill", lambda *args: calls.append(args))
+    plain_mask = _core.plain_mask
+    monkeypatch.setattr(_core, "plain_mask", lambda *args: calls.append(args) or plain_mask(*args))
     vertices = np.array([(0.5, 0.5), (5.2, 1.0), (2.0, 4.7)])
     expected = polymask.coverage(vertices, (6, 6)) > 0
     assert np.array_equal(polymask.mask(vertices, (6, 6), all_touched=np.True_), expected)
@@ -123,43 +125,79 @@ def test_all_touched_that_is_not_a_bool_takes_the_checked_path(monkeypatch):
 def test_any_finite_ring_gives_the_checked_paths_mask(vertices, shape, with_out):
     # Huge, tiny, integral and repeated coordinates: one core, so one answer.
     out = np.ones(shape, dtype=bool) if with_out else None
-    plain = _core.plain_mask(vertices, *shape, 1, out)
+    plain = _core.plain_mask(vertices, shape, 1, out)
     assert np.array_equal(plain, checked_mask(vertices, shape, threads=1))
 
 
-def test_the_fast_branch_takes_every_check_of_the_funnel(monkeypatch):
-    """The polygon, the shape, threads= and out= are read by the funnel's functions, once each."""
-    from polymask import _api, _fill, _inputs
+RING = np.array([(0, 0), (5, 0), (0, 5.0)])
 
-    calls = []
 
-    def recorded(name, function):
-        def record(*args, **kwargs):
-            calls.append(name)
-            return function(*args, **kwargs)
-        return record
+def returned_as_is(check, value):
+    """Whether a funnel check returns `value` itself: what its one-step test passes (the slow path converts)."""
+    try:
+        return check(value) is value
+    except (TypeError, ValueError):
+        return False
 
-    monkeypatch.setattr(_inputs, "polygon", recorded("polygon", _inputs.polygon))
-    monkeypatch.setattr(_fill, "plain_fill", recorded("plain_fill", _fill.plain_fill))
-    for name in ("as_shape", "as_threads", "result_array"):
-        monkeypatch.setattr(_api, name, recorded(name, getattr(_api, name)))
-    vertices, out = np.array([(0, 0), (5, 0), (0, 5.0)]), np.zeros((6, 6), dtype=bool)
-    polymask.mask(vertices, (6, 6), out=out)
-    assert calls == ["polygon", "as_shape", "as_threads", "result_array", "plain_fill"]
-    assert np.array_equal(out, checked_mask(vertices, (6, 6)))
+
+def test_the_branch_accepts_exactly_what_the_funnels_one_step_tests_accept():
+    """Each argument is plain for the branch iff the funnel's one-step test for it says so."""
+    from polymask._arguments import as_shape
+    from polymask._outputs import result_array
+    from polymask._validation import as_vertices
+
+    for vertices in [RING, np.zeros((0, 2))] + [case[0] for case in OFF_THE_FAST_BRANCH.values()]:
+        plain = _one_step.core_ring_status(vertices) == -1
+        assert (_core.plain_mask(vertices, (6, 6), 1) is not None) == plain
+        assert returned_as_is(as_vertices, vertices) == plain
+    shapes = [(6, 6), (1, 1), [6, 6], (np.int64(6), 6), (True, 6), (6.0, 6), (0, 6), (6, -1), (6, 2**31),
+              (10**30, 6), (6, 6, 1), (6,), "66", None]
+    for shape in shapes:
+        assert (_core.plain_mask(RING, shape, 1) is not None) == _one_step.shape_is_plain(shape), shape
+    for shape in shapes + [(2**31 - 1, 1), (1, 2**31 - 1)]:
+        assert returned_as_is(as_shape, shape) == _one_step.shape_is_plain(shape), shape
+    outs = [np.zeros((6, 6), dtype=bool), np.zeros((6, 6), dtype=np.uint8), np.zeros((6, 6), dtype=np.int8),
+            np.zeros((6, 6), dtype="S1"), np.zeros((6, 6), dtype=bool, order="F"), np.zeros((6, 7), dtype=bool),
+            np.zeros((6, 6, 1), dtype=bool), np.zeros((6, 12), dtype=bool)[:, ::2], np.zeros(36, dtype=bool),
+            np.lib.stride_tricks.as_strided(np.zeros((6, 6), dtype=bool), writeable=False),
+            np.zeros((6, 6), dtype=bool).view(np.matrix), [[0] * 6] * 6]
+    for out in outs:
+        ready = _one_step.mask_out_ready(out, (6, 6))
+        assert (_core.plain_mask(RING, (6, 6), 1, out) is not None) == ready, out
+        if ready:
+            assert result_array(out, (6, 6)) is out
+
+
+def test_the_funnels_checks_start_with_the_one_step_tests(monkeypatch):
+    """as_vertices, as_shape and result_array ask _one_step's tests, the ones the branch runs."""
+    from polymask import _arguments, _outputs, _validation
+
+    asked = []
+
+    def recorded(module, name):
+        test = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args: asked.append(name) or test(*args))
+
+    recorded(_validation, "core_ring_status")
+    recorded(_arguments, "shape_is_plain")
+    recorded(_outputs, "mask_out_ready")
+    out = np.zeros((6, 6), dtype=bool)
+    assert _validation.as_vertices(RING) is RING and _arguments.as_shape((6, 6)) == (6, 6)
+    assert _outputs.result_array(out, (6, 6)) is out
+    assert asked == ["core_ring_status", "shape_is_plain", "mask_out_ready"]
 
 
 def test_the_one_step_vertex_check_knows_only_what_the_core_takes():
     """as_vertices' one-step test: -1 for a finite native float64 C-contiguous (N, 2) ndarray, the bad row
     for a non-finite one, -2 (the general path converts and checks) for anything else."""
     plain = np.array([(0, 0), (5, 0), (0, 5.0), (1, 1)])
-    assert _core.core_ring_status(plain) == -1
-    assert _core.core_ring_status(np.zeros((0, 2))) == -1
-    assert _core.core_ring_status(np.array([(0, 0), (5, 0), (0, np.inf)])) == 2
+    assert _one_step.core_ring_status(plain) == -1
+    assert _one_step.core_ring_status(np.zeros((0, 2))) == -1
+    assert _one_step.core_ring_status(np.array([(0, 0), (5, 0), (0, np.inf)])) == 2
     others = [plain.tolist(), plain.astype(np.float32), plain.astype(np.int64), plain.astype(">f8"),
               np.asfortranarray(plain), plain[::2], np.zeros((3, 3)), np.zeros(6), None]
     for other in others:
-        assert _core.core_ring_status(other) == -2, other
+        assert _one_step.core_ring_status(other) == -2, other
 
 
 OFF_THE_FAST_BRANCH = {
@@ -189,6 +227,7 @@ OFF_THE_FAST_BRANCH = {
 @pytest.mark.parametrize("case", OFF_THE_FAST_BRANCH.values(), ids=OFF_THE_FAST_BRANCH.keys())
 def test_other_arguments_give_the_general_paths_mask_or_error(case):
     vertices, shape, threads, out = case
+    assert _core.plain_mask(vertices, shape, threads, out) is None  # not plain: the funnel reads it
     before = out.copy() if isinstance(out, np.ndarray) else None
     try:
         expected = checked_mask(vertices, shape, threads=threads, out=out)

@@ -1,10 +1,11 @@
 """The public, fast function: ``polymask.mask``.
 
 It reads its arguments through the library's funnel (polymask/_inputs.py for
-the polygon, polymask/_validation.py for the rest, polymask/_outputs.py for
-``out=``), once, then fills with the C++ core (polymask/_fill.py).  Every
-call takes the same checks; the commonest, one ring and defaults, then
-branches to a fill in one step by the binding (``_fill.plain_fill``).
+the polygon, polymask/_arguments.py for the rest, polymask/_outputs.py for
+``out=``), once, then fills with the C++ core (polymask/_fill.py).  The
+commonest call, one ring already in the core's form and the defaults, is
+checked and filled in one binding call (``_core.plain_mask``), which runs
+the funnel's own one-step tests; anything else it hands back to the funnel.
 ``backend=`` other than "auto" hands the checked arguments to a teaching
 stage (polymask/_backends.py).
 """
@@ -18,10 +19,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from polymask import _backends, _core, _fill, _inputs
+from polymask._arguments import as_all_touched, as_fill_rule, as_shape, as_window
 from polymask._outputs import result_array
 from polymask._rings import Rings
 from polymask._threads import as_threads
-from polymask._validation import as_all_touched, as_fill_rule, as_shape, as_window
 from polymask._version import __version__
 from polymask.typing import AllTouched, FillRule, MaskArray, PolygonLike, ShapeLike, TransformLike, WindowLike
 
@@ -166,16 +167,20 @@ def mask(vertices: PolygonLike, shape: ShapeLike, *, out: NDArray[Any] | None = 
            [1, 1, 1, 1, 1],
            [1, 1, 1, 1, 1]])
     """
+    thread_count = as_threads(threads)
+    plain = (window is None and (all_touched is False or all_touched is True) and type(backend) is str
+             and backend == "auto" and type(fill_rule) is str and fill_rule == "evenodd")
+    if plain and transform is None:
+        # One ring in the core's form, the defaults: the funnel's one-step tests and the fill in one call.
+        filled = _core.plain_mask(vertices, shape, thread_count, out, all_touched is True)
+        if filled is not None:
+            return filled
     rings = _inputs.polygon(vertices, transform, unite_parts=True, fill_rule=fill_rule)
     rows_cols = as_shape(shape)
-    thread_count = as_threads(threads)
-    if (rings.ring_ends is None and window is None and (all_touched is False or all_touched is True)
-            and type(backend) is str and backend == "auto" and type(fill_rule) is str and fill_rule == "evenodd"):
-        # The fast branch, checked as every call is: one ring, the defaults,
-        # filled in one step by the binding.
-        if out is not None:  # checked whole before the first byte is written
-            out = result_array(out, rows_cols)
-        return _fill.plain_fill(rings.vertices, rows_cols, out, thread_count, all_touched)
+    if plain and rings.ring_ends is None:  # one ring the funnel converted (a list, int, transform=...)
+        filled = _core.plain_mask(rings.vertices, rows_cols, thread_count, out, all_touched is True)
+        if filled is not None:
+            return filled
     options: dict[str, Any] = {"threads": thread_count, "rule": as_fill_rule(fill_rule),
                "window": None if window is None else as_window(window, rows_cols),
                "all_touched": as_all_touched(all_touched)}

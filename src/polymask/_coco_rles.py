@@ -12,9 +12,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from polymask import _coco
+from polymask._arguments import as_integer as _as_integer
 from polymask._describe import describe as _describe
 from polymask._describe import short_repr
-from polymask._validation import as_integer as _as_integer
 
 #: COCO's counts are 32-bit: an image must have fewer than 2^32 pixels.
 MAX_PIXELS = 2**32 - 1

@@ -17,12 +17,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _points
+from polymask._arguments import as_fill_rule
 from polymask._describe import describe as _describe
+from polymask._label_dtypes import label_dtype, label_values
 from polymask._outputs import result_array
-from polymask._rasterize import label_dtype, label_values
 from polymask._rings import Rings
 from polymask._threads import as_threads
-from polymask._validation import as_fill_rule
 from polymask.typing import DTypeLike, FillRule, LabelArray, MaskArray, PolygonLike, PolygonsLike
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)

@@ -5,14 +5,15 @@ The fills of many polygons in one call are bound in polymask/_polygons.pyx.
 
 Nothing here checks arguments beyond what memory safety needs: the public
 functions in polymask/_api.py validate first, with messages for humans, then
-call these.  Every fill runs with the GIL released, so many Python threads
-can fill masks at once.
+call these.  The one exception, plain_mask, runs the funnel's own one-step
+tests (polymask/_one_step.pyx) and hands anything they refuse back to the
+funnel.  Every fill runs with the GIL released, so many Python threads can
+fill masks at once.
 """
 from cpython.buffer cimport (
-    PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer,
+    PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer,
 )
 from libc.stdint cimport int64_t, uint8_t
-from libc.string cimport strcmp
 from libcpp cimport bool as cpp_bool
 from libcpp.memory cimport unique_ptr
 
@@ -21,6 +22,7 @@ from polymask.core cimport (
     fill_scanline_spans, resolve_threads, set_process_interrupt_check,
     PoolStatistics, pool_statistics as core_pool_statistics, reset_pool_learning as core_reset_pool_learning,
 )
+from polymask._one_step cimport out_ready, plain_sides, ring_status
 from polymask.coverage cimport fill_touched, side_tolerance
 from polymask.views cimport as_rule, new_polygon, window_at, writes_every_byte
 
@@ -105,8 +107,7 @@ def fill(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None, *
 
 
 # ---- masks allocated here ------------------------------------------------------
-#: Largest image side and thread count the public API accepts (polymask/_validation.py reads them here).
-MAX_SIDE = 2**31 - 1
+#: Largest thread count the public API accepts (polymask/_arguments.py reads it here).
 MAX_THREADS = 1024
 
 _BOOL = np.dtype(bool)
@@ -117,7 +118,7 @@ cdef object filled_mask(Polygon *owned, int64_t row0, int64_t col0, int64_t heig
     """A new bool mask of the window, filled: zeroed with spans written, or every byte written (views.pxd).
 
     `all_touched`: the cells that meet the region (csrc/src/touched.cpp) instead of the centres
-    inside it, as polymask._validation.as_all_touched codes it (coverage.pxd: side_tolerance).  Takes ownership of `owned`.
+    inside it, as polymask._arguments.as_all_touched codes it (coverage.pxd: side_tolerance).  Takes ownership of `owned`.
     """
     cdef unique_ptr[Polygon] polygon
     polygon.reset(owned)
@@ -151,37 +152,39 @@ def new_mask(const double[:, ::1] vertices not None, int64_t height, int64_t wid
                        all_touched)
 
 
-def plain_mask(vertices, int64_t rows, int64_t cols, int threads, out=None, int all_touched=0):
-    """polymask.mask's fast branch: the mask of one ring, filled in one call.
+# ---- polymask.mask's one-call branch ----------------------------------------
+# One ring already in the core's form and the defaults: the funnel's one-step
+# tests (polymask/_one_step.pyx, the ones its checks start with) and the fill,
+# in one call from Python.
 
-    The arguments are checked by polymask.mask's funnel before this call, as
-    for every call: `vertices` a C-contiguous (N, 2) float64 ndarray of
-    finite numbers (polymask._validation.as_vertices), (`rows`, `cols`) the
-    image shape (as_shape), `threads` a count polymask._threads.as_threads
-    gave, `out` None or a writable C-contiguous bool or uint8 array of that
-    shape (polymask._outputs.result_array), `all_touched` False or True.
-    Only the buffers' layout is asked again here, which memory safety needs.
-    The fill is the one of polymask/_fill.py, without its keyword arguments
-    and memoryviews; a new mask comes from the one allocator.
+
+def plain_mask(vertices, shape, int threads, out=None, int all_touched=0):
+    """polymask.mask's one-call branch: the mask of one ring, or None for the funnel's general path.
+
+    Not None only when every argument passes the funnel's one-step test:
+    `vertices` ring_status -1, `shape` plain_sides, `out` None or
+    out_ready; `threads` is a count polymask._threads.as_threads gave and
+    `all_touched` False or True.  The fill is polymask/_fill.py's; a new
+    mask comes from the one allocator.  A MemoryError also gives None, so
+    the general path says what did not fit.
     """
+    cdef int64_t rows, cols
+    if ring_status(vertices) != -1 or not plain_sides(shape, &rows, &cols):
+        return None
     cdef Py_buffer view, out_buffer
-    PyObject_GetBuffer(vertices, &view, PyBUF_C_CONTIGUOUS)
+    if out is not None and not out_ready(out, &out_buffer, rows, cols):
+        return None
+    cdef bint holds_out = out is not None
     cdef unique_ptr[Polygon] polygon
-    cdef int64_t n_vertices = view.shape[0] if view.ndim == 2 else 0
     try:
-        if view.ndim != 2 or view.shape[1] != 2 or view.itemsize != 8:
-            raise TypeError("plain_mask needs checked vertices: a C-contiguous (N, 2) float64 array")
-        with nogil:
-            polygon.reset(new Polygon(<const double *>view.buf if n_vertices else NULL, n_vertices))
-    finally:
-        PyBuffer_Release(&view)
-    if out is None:
-        return filled_mask(polygon.release(), 0, 0, rows, cols, FillRule.even_odd, threads, all_touched)
-    PyObject_GetBuffer(out, &out_buffer, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)
-    try:
-        if out_buffer.ndim != 2 or out_buffer.shape[0] != rows or out_buffer.shape[1] != cols \
-                or out_buffer.itemsize != 1:
-            raise TypeError("plain_mask needs a checked out: a C-contiguous (rows, cols) array of bytes")
+        PyObject_GetBuffer(vertices, &view, PyBUF_C_CONTIGUOUS)
+        try:
+            with nogil:  # the core's own copy of the vertices
+                polygon.reset(new Polygon(<const double *>view.buf if view.shape[0] else NULL, view.shape[0]))
+        finally:
+            PyBuffer_Release(&view)
+        if not holds_out:
+            return filled_mask(polygon.release(), 0, 0, rows, cols, FillRule.even_odd, threads, all_touched)
         with nogil:
             if all_touched:
                 fill_touched(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
@@ -189,9 +192,12 @@ def plain_mask(vertices, int64_t rows, int64_t cols, int threads, out=None, int 
             else:
                 fill_scanline(polygon.get()[0], window_at(0, 0, rows, cols), <uint8_t *>out_buffer.buf,
                               out_buffer.strides[0], FillRule.even_odd, threads)
+        return out
+    except MemoryError:
+        return None
     finally:
-        PyBuffer_Release(&out_buffer)
-    return out
+        if holds_out:
+            PyBuffer_Release(&out_buffer)
 
 
 def thread_count(int threads=0):
@@ -246,36 +252,6 @@ def core_info():
         "threading": info.threading.decode(),
         "thread_cap": info.thread_cap,
     }
-
-
-def core_ring_status(vertices):
-    """polymask._validation.as_vertices' one-step test of the common case.
-
-    -2 unless `vertices` is already what the core takes (a C-contiguous
-    (N, 2) ndarray of native float64), else first_non_finite's answer: -1
-    when every coordinate is finite, or the first row that is not.
-    """
-    if type(vertices) is not np.ndarray:
-        return -2
-    cdef Py_buffer view
-    try:
-        PyObject_GetBuffer(vertices, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
-    except (BufferError, ValueError):  # not C-contiguous
-        return -2
-    cdef const double *xy = <const double *>view.buf
-    cdef Py_ssize_t k
-    cdef double value
-    try:
-        if not (view.ndim == 2 and view.shape[1] == 2 and view.itemsize == 8
-                and view.format != NULL and strcmp(view.format, b"d") == 0):
-            return -2
-        for k in range(2 * view.shape[0]):
-            value = xy[k]
-            if value - value != 0.0:  # NaN, or +-inf (inf - inf is NaN)
-                return k // 2
-        return -1
-    finally:
-        PyBuffer_Release(&view)
 
 
 def first_non_finite(const double[:, ::1] vertices not None):

@@ -20,16 +20,12 @@ from numpy.typing import NDArray
 
 from polymask import _coverage_sweep as _sweep
 from polymask import _inputs
+from polymask._arguments import as_fill_rule, as_shape, window_origin
 from polymask._bounds import polygon_bounds
 from polymask._masks import Crop
 from polymask._outputs import output_dtype, result_array
 from polymask._rings import PolygonList
 from polymask._threads import as_threads
-from polymask._validation import (
-    as_fill_rule,
-    as_shape,
-    window_origin,
-)
 from polymask.typing import (
     CoverageArray,
     DTypeLike,

@@ -49,7 +49,7 @@ def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not
 
     zeroed=True promises that `out` is all zero already (a fresh np.zeros):
     then only the ones are written.  all_touched: the code of
-    polymask._validation.as_all_touched, 1 (True, with the side tolerance) or
+    polymask._arguments.as_all_touched, 1 (True, with the side tolerance) or
     2 ("exact").
     """
     cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])

@@ -18,6 +18,7 @@ import numpy as np
 from polymask import _core, _coverage_sweep, _polygons
 from polymask._bounds import polygon_bounds
 from polymask._describe import short_repr
+from polymask._outputs import result_array
 from polymask._rings import PolygonList
 
 #: Default block side: 4096 x 4096 is 16 MiB of mask, 64 MiB of int32
@@ -157,10 +158,15 @@ def _window(block_id: Any, starts: Any) -> tuple[int, int, int, int]:
     return row0, col0, row_starts[row_block + 1] - row0, col_starts[col_block + 1] - col0
 
 
+#: The way out named when a block does not fit in memory.
+BLOCK_HINT = "pass smaller chunks="
+
+
 def mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: int = 0,
                 block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
-    block = np.zeros((height, width), dtype=bool)  # calloc: only the spans are written
+    # calloc: only the spans are written
+    block = result_array(None, (height, width), bool, zeroed=True, what="mask block", hint=BLOCK_HINT)
     if all_touched:
         _coverage_sweep.fill_touched(rings.vertices, block.view(np.uint8), row0, col0, rule, threads,
                                      rings.ring_ends, True, all_touched)
@@ -173,7 +179,7 @@ def mask_block(rings: Any, rule: int, threads: int, starts: Any, all_touched: in
 def rasterize_block(burn: Burn, rule: int, threads: int, starts: Any, all_touched: int = 0,
                     add: bool = False, block_id: Any = None) -> np.ndarray:
     row0, col0, height, width = _window(block_id, starts)
-    block = np.zeros((height, width), dtype=burn.labels.dtype)
+    block = result_array(None, (height, width), burn.labels.dtype, zeroed=True, what="label block", hint=BLOCK_HINT)
     flat, labels = burn.reaching(row0, col0, height, width)
     _polygons.rasterize(flat.vertices, flat.ring_ends, flat.polygon_ends, labels, block, row0, col0, rule,
                         threads, all_touched, add)
@@ -184,6 +190,7 @@ def coverage_block(rings: Any, rule: int, threads: int, dtype: np.dtype, starts:
                     block_id: Any = None) -> np.ndarray:
     coordinates, ring_ends = rings
     row0, col0, height, width = _window(block_id, starts)
-    block = np.zeros((height, width), dtype=dtype)  # calloc: only the cells the region meets are written
+    # calloc: only the cells the region meets are written
+    block = result_array(None, (height, width), dtype, zeroed=True, what="coverage block", hint=BLOCK_HINT)
     _coverage_sweep.coverage(coordinates, block, row0, col0, rule, threads, ring_ends, True)
     return block

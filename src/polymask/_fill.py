@@ -25,7 +25,7 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
     `shape` the image's (rows, cols), `out` None or a checked bool / uint8
     array of the result's shape, `window` None or a checked
     (row0, col0, height, width), `ring_ends` None (one ring) or the rings'
-    cumulative vertex counts, `all_touched` a code of polymask._validation.as_all_touched.
+    cumulative vertex counts, `all_touched` a code of polymask._arguments.as_all_touched.
     """
     row0, col0, out_shape = (0, 0, shape) if window is None else (window[0], window[1], window[2:])
     if out is None:
@@ -46,18 +46,3 @@ def fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None
                ring_ends=ring_ends)
     return out
 
-
-def plain_fill(coordinates: np.ndarray, shape: tuple[int, int], out: np.ndarray | None, threads: int,
-               all_touched: bool) -> np.ndarray:
-    """fill() of one ring over the whole image under the even-odd rule, in one call into the core.
-
-    polymask.mask's fast branch: the arguments are checked by the funnel, as
-    every call's are; only the call into the core is shorter (no keyword
-    arguments, no memoryviews).
-    """
-    try:
-        return _core.plain_mask(coordinates, shape[0], shape[1], threads, out, all_touched)
-    except MemoryError:
-        if out is not None:
-            raise
-        raise fill_memory_error(shape, len(coordinates), "mask", MASK_HINT) from None

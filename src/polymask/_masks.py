@@ -21,12 +21,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from polymask import _inputs, _points, _polygons
+from polymask._arguments import as_fill_rule, as_shape
 from polymask._bounds import polygon_bounds
 from polymask._describe import describe as _describe
 from polymask._outputs import result_array
 from polymask._rings import PolygonList, vertex_ranges
 from polymask._threads import as_threads
-from polymask._validation import as_fill_rule, as_shape
 from polymask.typing import FillRule, MaskArray, PolygonsLike, ShapeLike, TransformLike
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)

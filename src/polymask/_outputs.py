@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from polymask._describe import describe
+from polymask._one_step import mask_out_ready
 
 #: The way out named when a whole mask does not fit in memory.
 MASK_HINT = "fill it in windows, or use polymask.dask for masks larger than memory"
@@ -54,9 +55,8 @@ def result_array(out: Any, shape: tuple[int, ...], dtype: DTypeLike = bool, *, z
     `out_kinds` completes "out must be a NumPy array" in the TypeError.
     `axes` names the dimensions in a shape error, e.g. " (polygons, rows, cols)".
     """
-    if (dtype is bool and type(out) is np.ndarray and out.dtype in _MASK_DTYPES and out.shape == shape
-            and out.flags.c_contiguous and out.flags.writeable):
-        return out  # a mask's out= that passes every check below, in one step
+    if dtype is bool and out is not None and mask_out_ready(out, shape):
+        return out  # type: ignore[no-any-return]  # a mask's out= that passes every check below, in one step
     dtype = np.dtype(dtype)
     if out is None:
         new = new_array(shape, dtype, zeroed, what, hint)

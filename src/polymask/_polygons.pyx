@@ -46,7 +46,7 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     pixels, in order; pixels inside no polygon keep what `out` held.
     all_touched: a polygon's pixels are the cells that meet its region
     (csrc/src/touched.cpp), not the centres inside it, as
-    polymask._validation.as_all_touched codes it (1: with
+    polymask._arguments.as_all_touched codes it (1: with
     kTouchedSideTolerance, 2: exactly).  add: each polygon adds its value to
     its pixels instead of replacing them (merge="add"), in polygon order.
     """

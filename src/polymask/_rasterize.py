@@ -15,20 +15,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from polymask import _inputs, _polygons
-from polymask._describe import describe as _describe
+from polymask._arguments import as_all_touched, as_fill_rule, as_shape, window_origin
 from polymask._describe import short_repr
 from polymask._geometries import column_values
+from polymask._label_dtypes import label_dtype, label_values, smallest_dtype
 from polymask._lines import LineRaster
-from polymask._outputs import output_dtype, result_array
+from polymask._outputs import result_array
 from polymask._rings import PolygonList
 from polymask._skipping import skipped_message, valid_polygons
 from polymask._threads import as_threads
-from polymask._validation import (
-    as_all_touched,
-    as_fill_rule,
-    as_shape,
-    window_origin,
-)
 from polymask.typing import (
     AllTouched,
     DTypeLike,
@@ -46,14 +41,6 @@ _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 #: (A Union of Literals, as polymask.typing spells FillRule, so it is one at run time too.)
 MergeRule = Union[Literal["last"], Literal["first"], Literal["add"], Literal["min"], Literal["max"],
                   Literal["count"]]
-
-#: The label types the core is compiled for (csrc/src/rasterize.cpp).
-LABEL_DTYPES = tuple(np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.uint32, np.int64,
-                                           np.float32, np.float64))
-
-#: Default label types, smallest first, when neither dtype nor out says.
-_DEFAULT_INTEGER_DTYPES: tuple[np.dtype[np.integer[Any]], ...] = tuple(
-    np.dtype(t) for t in (np.uint8, np.uint16, np.int32, np.int64))
 
 
 # The result's dtype is out's, else dtype's, else the smallest that holds the values.
@@ -306,7 +293,7 @@ def _sum_labels(labels: NDArray[Any], dtype_free: bool, out: NDArray[Any] | None
     if dtype_free:
         # The sums bounded with room for float64's rounding of them, as whole numbers.
         bounds = [np.floor(low * (1 + 1e-9)) - (low < 0), np.ceil(high * (1 + 1e-9)) + (high > 0)]
-        chosen = _smallest_dtype(np.array(bounds))
+        chosen = smallest_dtype(np.array(bounds))
         return np.ascontiguousarray(labels, dtype=chosen)
     if out is not None and out.size:
         high, low = high + float(out.max()), low + float(out.min())
@@ -336,64 +323,6 @@ def _ranges(starts: NDArray[Any], lengths: NDArray[Any]) -> NDArray[np.int64]:
         return np.zeros(0, dtype=np.int64)
     shifts = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
     return (shifts + np.arange(total)).astype(np.int64)
-
-
-def label_dtype(dtype: Any, out: Any) -> np.dtype[Any] | None:
-    """The dtype asked for by `dtype` or `out`, or None to choose from the values."""
-    names = ", ".join(str(t) for t in LABEL_DTYPES)
-    return output_dtype(dtype, out, LABEL_DTYPES, f"one of {names}", f"one of the dtypes {names}")
-
-
-def label_values(values: Any, count: int, dtype: np.dtype[Any] | None) -> NDArray[Any]:
-    """The P labels as a contiguous array of the label dtype, checked to fit exactly."""
-    if values is None:
-        numbers = np.arange(1, count + 1, dtype=np.int64)
-    else:
-        if isinstance(values, (str, bytes)):
-            raise TypeError(f"values must be numbers, got {_describe(values)}")
-        try:
-            numbers = np.asarray(values)
-        except (TypeError, ValueError) as error:
-            raise TypeError(f"values must be a number or a sequence of {count} numbers: {error}") from None
-        if numbers.dtype.kind == "b" or numbers.dtype.kind not in "iuf":
-            raise TypeError(f"values must be real numbers, got dtype {numbers.dtype}")
-        if numbers.ndim == 0:
-            numbers = np.full(count, numbers)
-        elif numbers.ndim != 1 or len(numbers) != count:
-            raise ValueError(f"values must be a scalar or hold one value per polygon ({count}), "
-                             f"got shape {numbers.shape}")
-    if dtype is None:
-        dtype = _smallest_dtype(numbers)
-    if dtype.kind == "f":
-        return np.ascontiguousarray(numbers, dtype=dtype)  # stored rounded to the float type, as NumPy does
-    _check_integers_fit(numbers, dtype)
-    return np.ascontiguousarray(numbers, dtype=dtype)
-
-
-def _smallest_dtype(numbers: np.ndarray) -> np.dtype:
-    """The smallest default label type that holds 0 (the background) and every value."""
-    if numbers.dtype.kind == "f" and not np.all(np.isfinite(numbers) & (numbers == np.round(numbers))):
-        return np.dtype(np.float64)
-    low = min(0, numbers.min()) if len(numbers) else 0
-    high = max(0, numbers.max()) if len(numbers) else 0
-    for candidate in _DEFAULT_INTEGER_DTYPES:
-        info = np.iinfo(candidate)
-        if info.min <= low and high <= info.max:
-            return candidate
-    return np.dtype(np.float64)
-
-
-def _check_integers_fit(numbers: np.ndarray, dtype: np.dtype) -> None:
-    """Integer labels must be stored exactly: no wrap-around, no truncation."""
-    info = np.iinfo(dtype)
-    with np.errstate(invalid="ignore"):
-        bad = (numbers < info.min) | (numbers > info.max)
-        if numbers.dtype.kind == "f":
-            bad |= ~np.isfinite(numbers) | (numbers != np.round(numbers))
-    if np.any(bad):
-        index = int(np.argmax(bad))
-        raise ValueError(f"values[{index}] = {numbers[index].item()!r} does not fit {dtype} exactly "
-                         f"(integers in [{info.min}, {info.max}]); pass a wider dtype")
 
 
 def _label_image(out: Any, shape: tuple[int, int], dtype: np.dtype[Any]) -> NDArray[Any]:

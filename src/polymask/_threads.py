@@ -19,7 +19,7 @@ import contextlib
 import contextvars
 from typing import Callable, Iterator
 
-from polymask._validation import MAX_THREADS, checked_thread_count
+from polymask._arguments import MAX_THREADS, checked_thread_count
 
 #: The count set by the innermost polymask.threads(n) block (None: no block).
 _pinned: contextvars.ContextVar[int | None] = contextvars.ContextVar("polymask_threads", default=None)

@@ -17,6 +17,9 @@ most have ended finish one by one, from the same state.
 from __future__ import annotations
 
 import math
+import operator
+from types import SimpleNamespace
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -134,13 +137,7 @@ def _walk(
         col, row = np.floor(x), np.floor(y)
         inside = (row >= 0) & (row < height)
         found.append((segment[inside], row[inside].astype(np.int64), col[inside].astype(np.int64)))
-        step_x = np.floor(x + 1.0) - x
-        step_y = step_x * slope
-        same_row = np.floor(y + step_y) == row
-        # onto the next row's side (at least a hair, so the walk advances)
-        across = np.where(slope < 0, np.minimum(row - y, -_ROW_STEP), np.maximum(row + 1 - y, _ROW_STEP))
-        x = np.where(same_row, x + step_x, x + across / slope)
-        y = np.where(same_row, y + step_y, y + across)
+        x, y = _step(x, y, row, slope, np)
         walking = _walking(x, y, x_end, slope, height)
         segment, x, y, x_end, slope = segment[walking], x[walking], y[walking], x_end[walking], slope[walking]
     for k in range(len(segment)):
@@ -156,17 +153,49 @@ def _walk(
     )
 
 
-def _walking(
-    x: NDArray[np.float64], y: NDArray[np.float64], x_end: NDArray[np.float64], slope: NDArray[np.float64], height: int
-) -> NDArray[np.bool_]:
+def _walking(x: Any, y: Any, x_end: Any, slope: Any, height: int, xp: Any = np) -> Any:
     """Which walks go on: x still before x_end, and y not yet past the image in the walk's direction.
+
+    Arrays with `xp` NumPy, or one walk's floats with `xp` _ONE_WALK.
 
     GDAL walks on to x_end, whose clip can leave it far beyond the image's
     last row (a line from -1e9 to 1e9 took 10^9 steps); y only moves one
     way along a walk, so once past the image no later cell burns, and
     stopping there burns the same cells.
     """
-    return (x >= 0.0) & (x < x_end) & ~((slope > 0) & (y >= height)) & ~((slope < 0) & (y < 0.0))
+    return (
+        (x >= 0.0) & (x < x_end) & xp.logical_not((slope > 0) & (y >= height)) & xp.logical_not((slope < 0) & (y < 0.0))
+    )
+
+
+def _step(x: Any, y: Any, row: Any, slope: Any, xp: Any) -> tuple[Any, Any]:
+    """GDAL's step from (x, y) in cell row `row`: to the next column on the same row, else onto the next row's side.
+
+    The one step rule of both walks: arrays of every walking segment with
+    `xp` NumPy, one walk's floats with `xp` _ONE_WALK.
+    """
+    step_x = xp.floor(x + 1.0) - x
+    step_y = step_x * slope
+    same_row = xp.floor(y + step_y) == row
+    # onto the next row's side (at least a hair, so the walk advances)
+    across = xp.where(slope < 0, xp.minimum(row - y, -_ROW_STEP), xp.maximum(row + 1 - y, _ROW_STEP))
+    return xp.where(same_row, x + step_x, x + xp.divide(across, slope)), xp.where(same_row, y + step_y, y + across)
+
+
+def _pick(condition: bool, chosen: float, other: float) -> float:
+    """np.where for one walk's floats."""
+    return chosen if condition else other
+
+
+def _quotient(numerator: float, denominator: float) -> float:
+    """np.divide for one walk's floats: a slope of 0 (an overflowed one) keeps every step on its row, unused."""
+    return numerator / denominator if denominator else math.inf
+
+
+#: What _step and _walking call NumPy for, on one walk's Python floats (math and min are far quicker there than NumPy).
+_ONE_WALK = SimpleNamespace(
+    floor=math.floor, minimum=min, maximum=max, logical_not=operator.not_, where=_pick, divide=_quotient
+)
 
 
 def _walk_one(
@@ -175,18 +204,10 @@ def _walk_one(
     """(rows, cols) of one walk from (x, y) rightwards to x_end, the same steps as the walk of many."""
     rows: list[int] = []
     cols: list[int] = []
-    while 0.0 <= x < x_end and not (slope > 0 and y >= height) and not (slope < 0 and y < 0.0):
+    while _walking(x, y, x_end, slope, height, _ONE_WALK):
         col, row = math.floor(x), math.floor(y)
         if 0 <= row < height:
             rows.append(row)
             cols.append(col)
-        step_x = math.floor(x + 1.0) - x
-        step_y = step_x * slope
-        if math.floor(y + step_y) == row:  # the next column on the same row
-            x += step_x
-            y += step_y
-            continue
-        step_y = min(row - y, -_ROW_STEP) if slope < 0 else max(row + 1 - y, _ROW_STEP)
-        x += step_y / slope
-        y += step_y
+        x, y = _step(x, y, row, slope, _ONE_WALK)
     return np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)

@@ -19,7 +19,7 @@ cdef extern from "polymask/coverage.hpp" namespace "polymask" nogil:
     const double kTouchedSideTolerance
 
 
-# fill_touched's side_tolerance for an all_touched code of polymask._validation.as_all_touched:
+# fill_touched's side_tolerance for an all_touched code of polymask._arguments.as_all_touched:
 # 1 (True) the tolerance, 2 ("exact") none.
 cdef inline double side_tolerance(int all_touched) noexcept nogil:
     return kTouchedSideTolerance if all_touched == 1 else 0.0

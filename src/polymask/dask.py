@@ -43,6 +43,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from polymask import _inputs
+from polymask._arguments import as_all_touched, as_fill_rule, as_shape
 from polymask._coverage import coverage_dtype
 from polymask._dask_blocks import DEFAULT_CHUNK as DEFAULT_CHUNK  # documented as this module's, like MAX_BLOCKS
 from polymask._dask_blocks import MAX_BLOCKS as MAX_BLOCKS
@@ -54,11 +55,11 @@ from polymask._dask_blocks import (
     mask_block,
     rasterize_block,
 )
+from polymask._label_dtypes import label_dtype
 from polymask._lines import LineRaster
-from polymask._rasterize import MergeRule, as_merge, label_dtype, merged_burn, polygons_and_labels
+from polymask._rasterize import MergeRule, as_merge, merged_burn, polygons_and_labels
 from polymask._rings import PolygonList, Rings
 from polymask._threads import as_threads
-from polymask._validation import as_all_touched, as_fill_rule, as_shape
 from polymask.typing import AllTouched, DTypeLike, FillRule, PolygonLike, PolygonsLike, ShapeLike, TransformLike
 
 __all__ = ["coverage", "mask", "rasterize"]

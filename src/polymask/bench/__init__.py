@@ -24,7 +24,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from polymask._validation import MAX_THREADS
+from polymask._arguments import MAX_THREADS
 from polymask.bench import report as reports
 from polymask.bench.output import OutputFailed, check_output_path, check_plot_format, check_stages, output, print_table
 from polymask.bench.records import BenchOptions

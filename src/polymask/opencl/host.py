@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from polymask import _inputs
+from polymask._arguments import as_shape
 from polymask._outputs import result_array
-from polymask._validation import as_shape
 from polymask.opencl._state import check_not_forked
 from polymask.opencl.buffers import is_device_array, wait_in_python
 from polymask.opencl.common import OpenCLError, cl, device_label

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import DTypeLike
 
-from polymask._validation import as_shape
+from polymask._arguments import as_shape
 from polymask.opencl.buffers import check_device_vertices
 from polymask.opencl.common import OpenCLMemoryError, cl, device_label
 from polymask.opencl.engine_state import EngineState

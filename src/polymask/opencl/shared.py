@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast, overload
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from polymask._arguments import as_shape
 from polymask._describe import short_repr
-from polymask._validation import as_shape
 from polymask.opencl._state import CACHE, check_not_forked
 from polymask.opencl.buffers import is_device_array
 from polymask.opencl.common import DEVICE_ENV, PYOPENCL_ENV
