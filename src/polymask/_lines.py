@@ -10,8 +10,12 @@ in GDAL's pixel frame, where cell (row, col) is the square
 * ``all_touched=True``: each segment burns the cells it passes through,
   GDAL's clipped walk (polymask._touched holds its rules).
 
-The cells of one line part (a LineString, LinearRing, or one line of a
-MultiLineString) are joined into runs along rows, and each run becomes a
+The core walks the lines (csrc/src/line_walk.cpp); lines reaching 2**30
+pixels, past the core's integers, are walked here in NumPy and Python's
+integers, the same steps.  Lines alone are burned straight from their
+cells (polymask/_rasterize_lines.py).  Among polygons, the cells of one
+line part (a LineString, LinearRing, or one line of a MultiLineString)
+are joined into runs along rows, and each run becomes a
 rectangle in the contract's sample frame: it holds exactly the sample
 points of its cells and shares area with no other cell.  The line becomes
 one polygon with a ring per rectangle; the rectangles never overlap, so
@@ -28,8 +32,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from polymask import _line_cells
 from polymask._touched import touched_cells
 from polymask._transform import Transform
+
+#: The core walks lines whose pixel coordinates stay below this (csrc/include/polymask/lines.hpp).
+CORE_REACH = 2.0**30
 
 
 class LineRaster(NamedTuple):
@@ -64,8 +72,27 @@ def lines_cells(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """(line, row, col) of every cell inside the image that each line (vertices in the pixel frame) burns.
 
-    Unique per line and sorted by line, row, column.
+    Unique per line and sorted by line, row, column.  The core walks the
+    lines (csrc/include/polymask/lines.hpp) unless one reaches CORE_REACH
+    pixels; then NumPy does (walked_lines_cells).
     """
+    if not lines:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    pixels = np.ascontiguousarray(np.concatenate(lines), dtype=np.float64)
+    if not np.abs(pixels).max() < CORE_REACH:
+        return walked_lines_cells(lines, shape, all_touched)
+    ends = np.cumsum([len(line) for line in lines], dtype=np.int64)
+    cell_ends, cells = _line_cells.cells(pixels, ends, shape[0], shape[1], all_touched)
+    line = np.repeat(np.arange(len(lines), dtype=np.int64), np.diff(cell_ends, prepend=0))
+    rows, cols = np.divmod(cells, shape[1])
+    return line, rows, cols
+
+
+def walked_lines_cells(
+    lines: list[NDArray[np.float64]], shape: tuple[int, int], all_touched: bool
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """lines_cells walked in NumPy, lines of any reach: far segments take Python's integers."""
     height, width = shape
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
