@@ -87,7 +87,7 @@ def mask_2d(samples):
     for kind, top_right in (("boxes apart", 30), ("sharing slanted sides", 33)):
         regions = np.array(
             [
-                shapely.Polygon([(x, y), (x + 30, y), (x + top_right, y + 30), (x + 3, y + 30)])
+                shapely.Polygon([(x, y), (x + 30, y), (min(x + top_right, 180), y + 30), (x + 3, y + 30)])
                 for x in range(-180, 180, 30)
                 for y in range(-90, 90, 30)
             ],
