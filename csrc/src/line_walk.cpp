@@ -151,19 +151,30 @@ void line_cells(const double *xy, int64_t n_vertices, const int64_t *line_ends, 
     detail::Poller poller;
     std::vector<int64_t> cells;
     const CellSink sink{height, width, cells};
+    // A line's cells made unique: at its end, and whenever they have doubled since,
+    // so a line crossing the image again and again holds no more than twice its cells.
+    const auto unique_cells = [&cells]() {
+        std::sort(cells.begin(), cells.end());
+        cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    };
     for (int64_t k = 0, first = 0; k < n_lines; first = line_ends[k++]) {
-        if (poller.should_stop()) throw Interrupted();
         cells.clear();
+        size_t compacted = 0;
         for (int64_t i = first; i + 1 < line_ends[k]; ++i) {
+            if (poller.should_stop()) throw Interrupted();
             const double *start = xy + 2 * i, *end = start + 2;
             if (all_touched) {
                 touched(start[0], start[1], end[0], end[1], sink);
             } else {  // from the second end; the first end's cell on the first segment only
                 bresenham(end[0], end[1], start[0], start[1], i == first, sink);
             }
+            if (cells.size() > std::max<size_t>(2 * compacted, size_t{1} << 22)) {
+                unique_cells();
+                compacted = cells.size();
+            }
         }
-        std::sort(cells.begin(), cells.end());
-        pixels.insert(pixels.end(), cells.begin(), std::unique(cells.begin(), cells.end()));
+        unique_cells();
+        pixels.insert(pixels.end(), cells.begin(), cells.end());
         cell_ends[static_cast<size_t>(k)] = static_cast<int64_t>(pixels.size());
     }
 }

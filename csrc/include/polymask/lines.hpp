@@ -33,7 +33,7 @@ namespace polymask {
 // vertices [line_ends[k-1], line_ends[k]) of xy ((x, y) pairs; line_ends[-1]
 // taken as 0).  Writes line k's cells as flat indices row * width + col,
 // ascending, into pixels[cell_ends[k-1], cell_ends[k]).  Polls the interrupt
-// check between lines (Interrupted).  Throws std::invalid_argument for bad
+// check between segments (Interrupted).  Throws std::invalid_argument for bad
 // ends, a non-finite coordinate or one of 2^30 or more.
 POLYMASK_API void line_cells(const double *xy, int64_t n_vertices, const int64_t *line_ends, int64_t n_lines,
                              int64_t height, int64_t width, bool all_touched, std::vector<int64_t> &cell_ends,
