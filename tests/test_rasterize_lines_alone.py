@@ -180,3 +180,14 @@ def test_a_geodataframe_of_lines_takes_its_value_column():
     frame = geopandas.GeoDataFrame({"road": np.arange(10, 50)}, geometry=lines)
     got = polymask.rasterize(frame, SHAPE, "road")
     np.testing.assert_array_equal(got, polymask.rasterize([*lines, Polygon()], SHAPE, list(range(10, 51))))
+
+
+def test_the_core_walk_refuses_what_it_cannot_walk():
+    ends = np.array([2], dtype=np.int64)
+    for xy in ([[0.0, 0.0], [np.nan, 1.0]], [[0.0, 0.0], [2.0**30, 1.0]], [[-np.inf, 0.0], [1.0, 1.0]]):
+        with pytest.raises(ValueError, match=r"coordinates must be finite and below 2\^30"):
+            _line_cells.cells(np.array(xy), ends, 5, 5, False)
+    with pytest.raises(ValueError, match=r"line_ends must be non-decreasing and at most the vertex count"):
+        _line_cells.cells(np.zeros((2, 2)), np.array([3], dtype=np.int64), 5, 5, True)
+    cell_ends, pixels = _line_cells.cells(np.zeros((0, 2)), np.zeros(0, dtype=np.int64), 5, 5, True)
+    assert len(cell_ends) == len(pixels) == 0
