@@ -33,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from polymask import _line_cells
+from polymask._rasterize_order import index_ranges
 from polymask._touched import touched_cells
 from polymask._transform import Transform
 
@@ -237,45 +238,30 @@ def burned_lines(
     without rings holding its place) to the line's vertices in the pixel
     frame; one polygon whose rings are the rectangles of its cells takes its
     place.  The rectangles never overlap, so under either fill rule the
-    polygon is their union.  The polygons between lines are copied as
-    slices: a Python step per line.
+    polygon is their union.  The rings are gathered in polygon order in one
+    pass, without a Python step per line.
     """
-    vertex_ends = np.concatenate([[0], ring_ends]).astype(np.int64)[np.concatenate([[0], polygon_ends])]
-    ring_counts = np.diff(np.concatenate([[0], ring_ends])).astype(np.int64)
-    polygon_rings = np.diff(np.concatenate([[0], polygon_ends])).astype(np.int64)
-    line_polygons = sorted(line_pixels)
-    all_runs, run_line = cell_runs(*lines_cells([line_pixels[p] for p in line_polygons], shape, all_touched))
-    run_bounds = np.searchsorted(run_line, np.arange(len(line_polygons) + 1))
-    pieces: list[tuple[Any, Any, Any, Any]] = []
-    done = 0  # polygons before this one are in pieces
-    for n, p in enumerate(line_polygons):
-        first_ring, last_ring = int(polygon_ends[done - 1]) if done else 0, int(polygon_ends[p - 1]) if p else 0
-        pieces.append(
-            (
-                vertices[vertex_ends[done] : vertex_ends[p]],
-                ring_counts[first_ring:last_ring],
-                polygon_rings[done:p],
-                owners[done:p],
-            )
-        )
-        runs = all_runs[run_bounds[n] : run_bounds[n + 1]]
-        if len(runs) == 0:  # no cell: a ring without area outside the image keeps the line's place and member
-            runs = np.full((1, 5, 2), -1.0)
-        pieces.append(
-            (
-                runs.reshape(-1, 2),
-                np.full(len(runs), 5, dtype=np.int64),
-                np.array([len(runs)], dtype=np.int64),  # one polygon, a ring per run
-                owners[p : p + 1],
-            )
-        )
-        done = p + 1
-    first_ring = int(polygon_ends[done - 1]) if done else 0
-    pieces.append((vertices[vertex_ends[done] :], ring_counts[first_ring:], polygon_rings[done:], owners[done:]))
-    joined = np.ascontiguousarray(np.concatenate([piece[0] for piece in pieces]), dtype=np.float64)
+    line_polygons = np.array(sorted(line_pixels), dtype=np.int64)
+    runs, run_line = cell_runs(*lines_cells([line_pixels[int(p)] for p in line_polygons], shape, all_touched))
+    # A line without a cell keeps its place and member with a ring without area outside the image.
+    cell_less = np.flatnonzero(np.bincount(run_line, minlength=len(line_polygons)) == 0)
+    runs = np.concatenate([runs, np.full((len(cell_less), 5, 2), -1.0)])
+    run_line = np.concatenate([run_line, cell_less])
+    polygon_rings = np.diff(polygon_ends, prepend=0).astype(np.int64)
+    polygon_rings[line_polygons] = np.bincount(run_line, minlength=len(line_polygons))
+    # Every ring (the polygons' own, then the lines' runs) by its polygon, stable: each keeps its order.
+    ring_counts = np.diff(ring_ends, prepend=0).astype(np.int64)
+    ring_polygon = np.concatenate(
+        [np.repeat(np.arange(len(polygon_ends)), np.diff(polygon_ends, prepend=0)), line_polygons[run_line]]
+    )
+    order = np.argsort(ring_polygon, kind="stable")
+    counts = np.concatenate([ring_counts, np.full(len(run_line), 5, dtype=np.int64)])[order]
+    starts = np.concatenate([np.cumsum(ring_counts) - ring_counts, len(vertices) + 5 * np.arange(len(run_line))])
+    source = np.concatenate([vertices, runs.reshape(-1, 2)])
+    joined = np.ascontiguousarray(source[index_ranges(starts[order], counts)], dtype=np.float64)
     return (
         joined,
-        np.cumsum(np.concatenate([piece[1] for piece in pieces]), dtype=np.int64),
-        np.cumsum(np.concatenate([piece[2] for piece in pieces]), dtype=np.int64),
-        np.concatenate([piece[3] for piece in pieces]).astype(np.int64),
+        np.cumsum(counts, dtype=np.int64),
+        np.cumsum(polygon_rings, dtype=np.int64),
+        np.asarray(owners, dtype=np.int64),
     )
