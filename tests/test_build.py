@@ -61,7 +61,7 @@ def test_the_installed_distribution_carries_the_license():
     assert dist.metadata["License-Expression"] == "BSD-3-Clause"
 
 
-COMPILED_MODULES = ["_core", "_one_step", "_polygons", "_coco", "_coverage_sweep", "_points"]
+COMPILED_MODULES = ["_core", "_one_step", "_polygons", "_coco", "_coverage_sweep", "_line_cells", "_points"]
 
 
 @pytest.mark.parametrize("name", COMPILED_MODULES)

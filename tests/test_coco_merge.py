@@ -81,3 +81,28 @@ def test_a_few_refused_rles_are_named_as_among_many():
         coco.merge([[1, 2], rles[1]])
     with pytest.raises(ValueError, match="rles is empty"):
         coco.merge([])
+
+
+def test_a_lone_surrogate_in_counts_is_named_not_raised_from_inside():
+    rles = coco.encode(random_segmentations(2, 3, 20, 20), 20, 20)
+    with pytest.raises(ValueError, match=r"rles\[1\]\['counts'\] is not a COCO counts string"):
+        coco.merge([rles[0], {"size": [20, 20], "counts": "\ud800"}])
+
+
+@pytest.mark.parametrize("count", [2, 10, 300])
+@pytest.mark.parametrize("intersect", [False, True])
+def test_many_boxes_on_a_photo_merge_to_pycocotools_bytes(count, intersect):
+    """COCO's case: boxes on a 480 x 640 image, counts as str; 300 of them take the depth count."""
+    rng = np.random.default_rng(count)
+    rles = []
+    for _ in range(count):
+        image = np.zeros((480, 640), dtype=np.uint8, order="F")
+        y, x = rng.integers(0, 380), rng.integers(0, 540)
+        image[y : y + int(rng.integers(20, 100)), x : x + int(rng.integers(20, 100))] = 1
+        rle = cocomask.encode(image)
+        rles.append({"size": rle["size"], "counts": rle["counts"].decode()})
+    merged = coco.merge(rles, intersect=intersect)
+    assert merged == cocomask.merge(rles, intersect=intersect)
+    masks = coco.decode(rles).astype(bool)
+    expected = masks.all(axis=-1) if intersect else masks.any(axis=-1)
+    np.testing.assert_array_equal(coco.decode(merged).astype(bool), expected)

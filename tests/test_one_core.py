@@ -29,9 +29,9 @@ import polymask
 
 PACKAGE_DIR = Path(polymask.__file__).resolve().parent
 #: The modules that call the core (the other stages are plain Cython on purpose).
-CORE_CLIENTS = ["polymask._core", "polymask._coco", "polymask._coverage_sweep", "polymask._points",
-                "polymask._polygons", "polymask.course.stages.cython_cpp", "polymask.course.stages.cython_class",
-                "polymask.course.stages.cython_prange"]
+CORE_CLIENTS = ["polymask._core", "polymask._coco", "polymask._coverage_sweep", "polymask._line_cells",
+                "polymask._points", "polymask._polygons", "polymask.course.stages.cython_cpp",
+                "polymask.course.stages.cython_class", "polymask.course.stages.cython_prange"]
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads ELF files and /proc")
 

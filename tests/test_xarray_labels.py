@@ -1,11 +1,13 @@
-"""mask_2d's one-burn label image, and mask_3d(drop=True) burning a lazy label image once.
+"""mask_2d's label image burned straight into float64, and mask_3d(drop=True) burning a lazy label image once.
 
-The eager regular-grid path of ``mask_2d`` burns small integer labels once,
-each region adding a count above its index, so a point two regions hold is
-found in the same burn.  The reference is the lazy path (``chunks=``), which
-burns block by block and checks overlaps with a second, reversed burn, and
-plain NumPy over each region's ``polymask.mask``.  Region counts cover every
-packing (below 128, below 256, and more), with and without an overlap.
+The eager regular-grid path of ``mask_2d`` burns the region numbers once
+into the float64 result, after a burn of counts that finds a point two
+regions hold, unless no two regions' boxes share a grid point.  The
+reference is the lazy path (``chunks=``), which burns block by block and
+checks overlaps with a second, reversed burn, and plain NumPy over each
+region's ``polymask.mask``.  Region counts cover boxes compared (up to 256)
+and not, every width of count (below 255, and more), with and without an
+overlap; the box comparison is checked against a burn of counts.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from shapely.geometry import box
 import polymask
 import polymask._dask_blocks
 import polymask.xarray as pxr
+from polymask import _inputs
+from polymask._xarray_labels import boxes_apart
 
 LON = np.arange(-179.5, 180, 1.0)
 LAT = np.arange(-89.5, 90, 1.0)
@@ -68,6 +72,42 @@ def test_an_overlap_among_many_regions_is_still_named(count):
     later = pxr.mask_2d(tiles, LON, LAT, later_wins=True).values
     row, col = int(north + 89), int(east + 179)  # the point (east - 0.5, north - 0.5)
     assert (later[row - 1 : row + 1, col - 1 : col + 1] == count - 1).all()
+
+
+def _apart(polygons):
+    flat = _inputs.polygons(polygons, on_pixels=False)
+    return boxes_apart(flat.vertices, flat)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_boxes_apart_only_when_no_grid_point_is_in_two_regions(seed):
+    rng = np.random.default_rng(seed)
+    half = (seed % 2) * 0.5  # region sides on grid points, or between them
+    apart_seen = 0
+    for _ in range(40):
+        count = int(rng.integers(2, 6))
+        corners = np.round(rng.uniform(0, 30, (count, 2))) + half
+        sides = np.round(rng.uniform(1, 8, (count, 2)))
+        quads = [
+            [(x, y), (x + w, y), (x + w + rng.uniform(-1, 1), y + h), (x, y + h)]
+            for (x, y), (w, h) in zip(corners, sides)
+        ]
+        if _apart(quads):
+            apart_seen += 1
+            assert polymask.rasterize(quads, (40, 40), merge="count").max() <= 1, quads
+    assert apart_seen > 0
+    assert not _apart([[(0, 0), (4, 0), (4, 4)], [(4, 0), (8, 0), (8, 4)]])  # a shared side on grid points
+    assert _apart([[(0.5, 0.5), (4.5, 0.5), (4.5, 4.5)], [(4.5, 0.5), (8.5, 0.5), (8.5, 4.5)]])
+
+
+def test_regions_sharing_sides_on_grid_points_give_each_point_one_number():
+    west, east = box(-180, -90, 0, 90), box(0, -90, 180, 90)  # 0 E is a column of grid points
+    lon = np.arange(-180.0, 180.0, 1.0)
+    got = pxr.mask_2d([west, east], lon, LAT, numbers=[1, 2]).values
+    np.testing.assert_array_equal(got, pxr.mask_2d([west, east], lon, LAT, numbers=[1, 2], chunks=(60, 90)).values)
+    expected = regionmask.Regions([west, east], numbers=[1, 2], overlap=False).mask(lon, LAT)
+    np.testing.assert_array_equal(got, expected.values)
+    assert {1.0, 2.0} == set(np.unique(got))
 
 
 def test_mask_3d_drop_burns_a_lazy_label_image_once(monkeypatch):

@@ -167,8 +167,10 @@ std::vector<uint32_t> rle_merge_many(const std::vector<std::vector<uint32_t>> &r
         n_counts += rle.size();
     }
     // A depth per pixel costs 4 bytes and one step a pixel: worth it while the
-    // pixels are few against the runs the pairwise chain would walk again and again.
-    const bool dense = n_pixels <= 8 * n_counts + 4096 && rles.size() < 0x7fffffff;
+    // pixels are few against the runs the pairwise chain would walk again and again
+    // (the growing result once per RLE: about RLEs x counts / 2 steps).
+    const uint64_t chain_steps = static_cast<uint64_t>(rles.size()) * n_counts / 2;
+    const bool dense = (n_pixels <= 8 * n_counts + 4096 || n_pixels <= chain_steps / 2) && rles.size() < 0x7fffffff;
     if (!dense) {
         std::vector<uint32_t> merged = rles[0];
         for (size_t k = 1; k < rles.size(); ++k) {

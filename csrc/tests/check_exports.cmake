@@ -14,8 +14,8 @@
 # the core's and are ignored.
 cmake_minimum_required(VERSION 3.21)
 
-# The public API, once: what core.hpp, masks.hpp, rasterize.hpp, coverage.hpp,
-# points.hpp and rle.hpp mark POLYMASK_API.  Functions by name (any
+# The public API, once: what core.hpp, masks.hpp, rasterize.hpp, lines.hpp,
+# coverage.hpp, points.hpp and rle.hpp mark POLYMASK_API.  Functions by name (any
 # overload; a template at any of its instantiations), classes by name (their
 # members, typeinfo and vtable: Interrupted's are caught across modules).
 set(public_functions
@@ -27,6 +27,8 @@ set(public_functions
   fill_masks mask_boxes fill_mask_crops
   # rasterize.hpp
   polygons_from_rings rasterize rasterize_touched
+  # lines.hpp
+  line_cells
   # coverage.hpp
   coverage coverage_crops fill_touched
   # points.hpp

@@ -11,7 +11,9 @@ from polymask._outputs import result_array
 
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 from libcpp.string cimport string
+from libcpp.numeric cimport accumulate
 from libcpp.vector cimport vector
 
 from polymask.core cimport FillRule, throw_if_interrupted
@@ -108,12 +110,12 @@ def merge_dicts(list rles not None, bint intersect=False, bint compressed=True):
     None when an RLE is not a dict with the first's size and a counts string covering it: polymask/coco.py
     then reads the RLEs one by one for the message that names the culprit.
     """
-    cdef Py_ssize_t k, count = len(rles)
+    cdef Py_ssize_t k, count = len(rles), n_chars
     cdef vector[vector[uint32_t]] runs
     cdef vector[uint32_t] merged
     cdef string text
-    cdef uint64_t total, n_pixels
-    cdef uint32_t run
+    cdef const char *chars
+    cdef uint64_t n_pixels
     if count == 0 or type(rles[0]) is not dict:
         return None
     size = (<dict>rles[0]).get("size")
@@ -129,23 +131,26 @@ def merge_dicts(list rles not None, bint intersect=False, bint compressed=True):
         if type(rle) is not dict or (<dict>rle).get("size") != size:
             return None
         counts = (<dict>rle).get("counts")
-        if type(counts) is str:
-            if not (<str>counts).isascii():
-                return None
-            counts = (<str>counts).encode("ascii")
-        elif type(counts) is not bytes:
-            return None
         try:
-            runs[k] = rle_decompress(<bytes>counts, len(<bytes>counts))
-        except ValueError:
+            if type(counts) is str:  # read in place: a non-ASCII character is outside '0'..'o', refused
+                chars = PyUnicode_AsUTF8AndSize(counts, &n_chars)
+            elif type(counts) is bytes:
+                chars = <bytes>counts
+                n_chars = len(<bytes>counts)
+            else:
+                return None
+            runs[k] = rle_decompress(chars, n_chars)
+        except ValueError:  # corrupt counts, or a lone surrogate (UnicodeError)
             return None
-        total = 0
-        for run in runs[k]:
-            total += run
-        if total != n_pixels:
+        if accumulate(runs[k].begin(), runs[k].end(), <uint64_t>0) != n_pixels:  # counts covering the image
             return None
     with nogil:
-        merged = rle_merge_many(runs, intersect)
+        if count > 16:  # rle_merge_many chooses the depth count or the chain
+            merged = rle_merge_many(runs, intersect)
+        else:  # the chain of pairwise merges, without copying the first or counting the pixels again
+            merged.swap(runs[0])
+            for k in range(1, count):
+                merged = rle_merge(merged.data(), merged.size(), runs[k].data(), runs[k].size(), intersect)
         if compressed:
             text = rle_compress(merged.data(), merged.size())
     return {"size": [height, width], "counts": bytes(text) if compressed else list(merged)}
@@ -154,10 +159,7 @@ def merge_dicts(list rles not None, bint intersect=False, bint compressed=True):
 cdef void _bbox(const uint32_t[::1] counts, int64_t height, int64_t *box) noexcept nogil:
     """Column-major bounding box of the ones: box = (col0, col1, row0, row1), inclusive; col0 > col1 if empty."""
     cdef int64_t position = 0, k, begin, last, c0, c1
-    box[0] = 1
-    box[1] = 0
-    box[2] = height
-    box[3] = -1
+    box[0], box[1], box[2], box[3] = 1, 0, height, -1
     for k in range(counts.shape[0]):
         if k % 2 == 1 and counts[k] > 0:
             begin = position
@@ -188,12 +190,10 @@ def intersection_areas(list left not None, list right not None, int64_t height):
     result = result_array(None, (n_left, n_right), np.uint64, zeroed=True, what="matrix of intersection areas",
                           hint="compare the annotations in parts")
     cdef uint64_t[:, ::1] areas = result
-    boxes_left = np.zeros((n_left, 4), dtype=np.int64)
-    boxes_right = np.zeros((n_right, 4), dtype=np.int64)
+    boxes_left, boxes_right = np.zeros((n_left, 4), dtype=np.int64), np.zeros((n_right, 4), dtype=np.int64)
     cdef int64_t[:, ::1] bl = boxes_left
     cdef int64_t[:, ::1] br = boxes_right
-    cdef const uint32_t[::1] a
-    cdef const uint32_t[::1] b
+    cdef const uint32_t[::1] a, b
     for i in range(n_left):
         _bbox(left[i], max(height, 1), &bl[i, 0])
     for j in range(n_right):

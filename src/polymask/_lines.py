@@ -10,8 +10,12 @@ in GDAL's pixel frame, where cell (row, col) is the square
 * ``all_touched=True``: each segment burns the cells it passes through,
   GDAL's clipped walk (polymask._touched holds its rules).
 
-The cells of one line part (a LineString, LinearRing, or one line of a
-MultiLineString) are joined into runs along rows, and each run becomes a
+The core walks the lines (csrc/src/line_walk.cpp); lines reaching 2**30
+pixels, past the core's integers, are walked here in NumPy and Python's
+integers, the same steps.  Lines alone are burned straight from their
+cells (polymask/_rasterize_lines.py).  Among polygons, the cells of one
+line part (a LineString, LinearRing, or one line of a MultiLineString)
+are joined into runs along rows, and each run becomes a
 rectangle in the contract's sample frame: it holds exactly the sample
 points of its cells and shares area with no other cell.  The line becomes
 one polygon with a ring per rectangle; the rectangles never overlap, so
@@ -28,8 +32,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from polymask import _line_cells
+from polymask._rasterize_order import index_ranges
 from polymask._touched import touched_cells
 from polymask._transform import Transform
+
+#: The core walks lines whose pixel coordinates stay below this (csrc/include/polymask/lines.hpp).
+CORE_REACH = 2.0**30
 
 
 class LineRaster(NamedTuple):
@@ -64,8 +73,27 @@ def lines_cells(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
     """(line, row, col) of every cell inside the image that each line (vertices in the pixel frame) burns.
 
-    Unique per line and sorted by line, row, column.
+    Unique per line and sorted by line, row, column.  The core walks the
+    lines (csrc/include/polymask/lines.hpp) unless one reaches CORE_REACH
+    pixels; then NumPy does (walked_lines_cells).
     """
+    if not lines:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    pixels = np.ascontiguousarray(np.concatenate(lines), dtype=np.float64)
+    if not np.abs(pixels).max() < CORE_REACH:
+        return walked_lines_cells(lines, shape, all_touched)
+    ends = np.cumsum([len(line) for line in lines], dtype=np.int64)
+    cell_ends, cells = _line_cells.cells(pixels, ends, shape[0], shape[1], all_touched)
+    line = np.repeat(np.arange(len(lines), dtype=np.int64), np.diff(cell_ends, prepend=0))
+    rows, cols = np.divmod(cells, shape[1])
+    return line, rows, cols
+
+
+def walked_lines_cells(
+    lines: list[NDArray[np.float64]], shape: tuple[int, int], all_touched: bool
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """lines_cells walked in NumPy, lines of any reach: far segments take Python's integers."""
     height, width = shape
     if not lines:
         empty = np.zeros(0, dtype=np.int64)
@@ -210,45 +238,30 @@ def burned_lines(
     without rings holding its place) to the line's vertices in the pixel
     frame; one polygon whose rings are the rectangles of its cells takes its
     place.  The rectangles never overlap, so under either fill rule the
-    polygon is their union.  The polygons between lines are copied as
-    slices: a Python step per line.
+    polygon is their union.  The rings are gathered in polygon order in one
+    pass, without a Python step per line.
     """
-    vertex_ends = np.concatenate([[0], ring_ends]).astype(np.int64)[np.concatenate([[0], polygon_ends])]
-    ring_counts = np.diff(np.concatenate([[0], ring_ends])).astype(np.int64)
-    polygon_rings = np.diff(np.concatenate([[0], polygon_ends])).astype(np.int64)
-    line_polygons = sorted(line_pixels)
-    all_runs, run_line = cell_runs(*lines_cells([line_pixels[p] for p in line_polygons], shape, all_touched))
-    run_bounds = np.searchsorted(run_line, np.arange(len(line_polygons) + 1))
-    pieces: list[tuple[Any, Any, Any, Any]] = []
-    done = 0  # polygons before this one are in pieces
-    for n, p in enumerate(line_polygons):
-        first_ring, last_ring = int(polygon_ends[done - 1]) if done else 0, int(polygon_ends[p - 1]) if p else 0
-        pieces.append(
-            (
-                vertices[vertex_ends[done] : vertex_ends[p]],
-                ring_counts[first_ring:last_ring],
-                polygon_rings[done:p],
-                owners[done:p],
-            )
-        )
-        runs = all_runs[run_bounds[n] : run_bounds[n + 1]]
-        if len(runs) == 0:  # no cell: a ring without area outside the image keeps the line's place and member
-            runs = np.full((1, 5, 2), -1.0)
-        pieces.append(
-            (
-                runs.reshape(-1, 2),
-                np.full(len(runs), 5, dtype=np.int64),
-                np.array([len(runs)], dtype=np.int64),  # one polygon, a ring per run
-                owners[p : p + 1],
-            )
-        )
-        done = p + 1
-    first_ring = int(polygon_ends[done - 1]) if done else 0
-    pieces.append((vertices[vertex_ends[done] :], ring_counts[first_ring:], polygon_rings[done:], owners[done:]))
-    joined = np.ascontiguousarray(np.concatenate([piece[0] for piece in pieces]), dtype=np.float64)
+    line_polygons = np.array(sorted(line_pixels), dtype=np.int64)
+    runs, run_line = cell_runs(*lines_cells([line_pixels[int(p)] for p in line_polygons], shape, all_touched))
+    # A line without a cell keeps its place and member with a ring without area outside the image.
+    cell_less = np.flatnonzero(np.bincount(run_line, minlength=len(line_polygons)) == 0)
+    runs = np.concatenate([runs, np.full((len(cell_less), 5, 2), -1.0)])
+    run_line = np.concatenate([run_line, cell_less])
+    polygon_rings = np.diff(polygon_ends, prepend=0).astype(np.int64)
+    polygon_rings[line_polygons] = np.bincount(run_line, minlength=len(line_polygons))
+    # Every ring (the polygons' own, then the lines' runs) by its polygon, stable: each keeps its order.
+    ring_counts = np.diff(ring_ends, prepend=0).astype(np.int64)
+    ring_polygon = np.concatenate(
+        [np.repeat(np.arange(len(polygon_ends)), np.diff(polygon_ends, prepend=0)), line_polygons[run_line]]
+    )
+    order = np.argsort(ring_polygon, kind="stable")
+    counts = np.concatenate([ring_counts, np.full(len(run_line), 5, dtype=np.int64)])[order]
+    starts = np.concatenate([np.cumsum(ring_counts) - ring_counts, len(vertices) + 5 * np.arange(len(run_line))])
+    source = np.concatenate([vertices, runs.reshape(-1, 2)])
+    joined = np.ascontiguousarray(source[index_ranges(starts[order], counts)], dtype=np.float64)
     return (
         joined,
-        np.cumsum(np.concatenate([piece[1] for piece in pieces]), dtype=np.int64),
-        np.cumsum(np.concatenate([piece[2] for piece in pieces]), dtype=np.int64),
-        np.concatenate([piece[3] for piece in pieces]).astype(np.int64),
+        np.cumsum(counts, dtype=np.int64),
+        np.cumsum(polygon_rings, dtype=np.int64),
+        np.asarray(owners, dtype=np.int64),
     )

@@ -21,6 +21,8 @@ from polymask._geometries import column_values
 from polymask._label_dtypes import label_dtype, label_values, smallest_dtype
 from polymask._lines import LineRaster
 from polymask._outputs import result_array
+from polymask._rasterize_lines import burn_lines, line_parts
+from polymask._rasterize_order import reordered
 from polymask._rings import PolygonList
 from polymask._skipping import skipped_message, valid_polygons
 from polymask._threads import as_threads
@@ -185,17 +187,23 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     requested = label_dtype(dtype, out)
     rows_cols = as_shape(shape)
     touched = as_all_touched(all_touched)
+    rule = as_fill_rule(fill_rule)
+    thread_count = as_threads(threads)
+    row0, col0, out_shape = window_origin(window, rows_cols)
+    lines = line_parts(polygons, transform, invalid)
+    if lines is not None:  # lines alone: their cells burned straight into the image
+        labels = label_values(column_values(polygons, values), lines.member_count, requested)[lines.owners]
+        order, labels, add = merge_plan(labels, rule_of_merge, requested is None, out)
+        result = _label_image(out, out_shape, labels.dtype)
+        burn_lines(lines, order, labels, bool(touched), rows_cols, result, (row0, col0), add)
+        return result
     flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid,
                                        LineRaster(rows_cols, bool(touched)))
     flat, labels, add = merged_burn(flat, labels, rule_of_merge, requested is None, out)
     vertices = flat.vertices
-    rule = as_fill_rule(fill_rule)
-    thread_count = as_threads(threads)
-    row0, col0, out_shape = window_origin(window, rows_cols)
     result = _label_image(out, out_shape, labels.dtype)
-    # The core writes `result` while it reads labels and vertices: inputs that
-    # are views into `out` would change under it (threads make it a race), so
-    # they are snapshotted first.  may_share_memory only compares bounds: cheap.
+    # The core writes `result` while it reads labels and vertices: views into `out` would
+    # change under it (threads make it a race), so they are snapshotted (a cheap bounds check).
     if np.may_share_memory(labels, result):
         labels = labels.copy()
     if np.may_share_memory(vertices, result):
@@ -260,28 +268,28 @@ def as_merge(merge: Any, values: Any) -> str:
     return merge
 
 
-def merged_burn(flat: PolygonList, labels: NDArray[Any], merge: str, dtype_free: bool,
-                out: NDArray[Any] | None = None) -> tuple[PolygonList, NDArray[Any], bool]:
-    """(polygons, labels, add) whose burn, later over earlier (or added), gives the merge rule.
+def merge_plan(labels: NDArray[Any], merge: str, dtype_free: bool,
+               out: NDArray[Any] | None = None) -> tuple[NDArray[Any] | None, NDArray[Any], bool]:
+    """(order, labels, add): polygons burned in `order` (None: as given), later over earlier, give the merge rule.
 
     "first", "min" and "max" are "last" in another order: reversed, or by
     value (NaN first, so any number lands over it); "add" and "count" add.
     `dtype_free`: the label type was chosen from the values, so "add" and
-    "count" choose the smallest that holds every sum instead.
+    "count" take the smallest that holds every sum.
     """
     if merge == "last" or len(labels) == 0 and merge not in ("add", "count"):
-        return flat, labels, False
+        return None, labels, False
     if merge == "first":
-        return reordered(flat, np.arange(len(labels))[::-1]), labels[::-1].copy(), False
+        return np.arange(len(labels))[::-1], labels[::-1].copy(), False
     if merge in ("min", "max"):
         ascending = np.argsort(labels, kind="stable")  # NaN last
         unknown = np.isnan(labels[ascending]) if labels.dtype.kind == "f" else np.zeros(len(labels), dtype=bool)
         numbers = ascending[~unknown]
         order = np.concatenate([ascending[unknown], numbers if merge == "max" else numbers[::-1]])
-        return reordered(flat, order), np.ascontiguousarray(labels[order]), False
+        return order, np.ascontiguousarray(labels[order]), False
     if merge == "count":
         labels = np.ones(len(labels), dtype=labels.dtype)
-    return flat, _sum_labels(labels, dtype_free, out), True
+    return None, _sum_labels(labels, dtype_free, out), True
 
 
 def _sum_labels(labels: NDArray[Any], dtype_free: bool, out: NDArray[Any] | None) -> NDArray[Any]:
@@ -304,25 +312,11 @@ def _sum_labels(labels: NDArray[Any], dtype_free: bool, out: NDArray[Any] | None
     return labels
 
 
-def reordered(flat: PolygonList, order: NDArray[Any]) -> PolygonList:
-    """The polygons of `flat` in `order`, without a Python step per polygon."""
-    ring_ends = np.concatenate([[0], flat.ring_ends]).astype(np.int64)
-    polygon_ends = np.concatenate([[0], flat.polygon_ends]).astype(np.int64)
-    ring_counts = np.diff(polygon_ends)[order]
-    rings = _ranges(polygon_ends[:-1][order], ring_counts)
-    vertex_counts = np.diff(ring_ends)[rings]
-    vertices = flat.vertices[_ranges(ring_ends[:-1][rings], vertex_counts)]
-    return PolygonList(np.ascontiguousarray(vertices), np.cumsum(vertex_counts, dtype=np.int64),
-                       np.cumsum(ring_counts, dtype=np.int64))
-
-
-def _ranges(starts: NDArray[Any], lengths: NDArray[Any]) -> NDArray[np.int64]:
-    """The concatenation of range(starts[k], starts[k] + lengths[k]) over k."""
-    total = int(lengths.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    shifts = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
-    return (shifts + np.arange(total)).astype(np.int64)
+def merged_burn(flat: PolygonList, labels: NDArray[Any], merge: str, dtype_free: bool,
+                out: NDArray[Any] | None = None) -> tuple[PolygonList, NDArray[Any], bool]:
+    """(polygons, labels, add) whose burn, later over earlier (or added), gives the merge rule (merge_plan)."""
+    order, labels, add = merge_plan(labels, merge, dtype_free, out)
+    return (flat if order is None else reordered(flat, order)), labels, add
 
 
 def _label_image(out: Any, shape: tuple[int, int], dtype: np.dtype[Any]) -> NDArray[Any]:

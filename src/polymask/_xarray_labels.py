@@ -2,9 +2,9 @@
 
 ``burn`` gives the float64 numbers (NaN where no region holds a point) in
 the grid's order, in memory or as a lazy Dask array.  ``region_numbers`` is
-its fast path for a regular grid in memory: one burn of small integer
-labels and one table look-up, the overlap check folded into the same burn
-(each region adds a count in the high bits and its index in the low ones).
+its fast path for a regular grid in memory: the numbers burned straight
+into the float64 result, after a burn of small counts when overlaps are
+refused.
 """
 
 from __future__ import annotations
@@ -31,21 +31,6 @@ ChunkCheck = Callable[[Any, tuple[int, int], np.dtype[Any]], tuple[tuple[int, ..
 LAZY_POINTS = 2**26
 
 
-def _packing(count: int, one_each: bool) -> tuple[int, type[np.unsignedinteger[Any]] | type[np.int64]]:
-    """(shift, dtype) of the burned labels: index + 1 below `shift` bits, and with `one_each` a count above.
-
-    The smallest type whose sums over every region cannot wrap, so a count
-    of 2 or more is always seen: count * (2**shift + count) < 2**bits.
-    """
-    if not one_each:
-        return 0, (np.uint8 if count < 2**8 else np.uint16 if count < 2**16 else np.uint32)
-    if count < 2**7:
-        return 8, np.uint16
-    if count < 2**8:
-        return 24, np.uint32
-    return 32, np.int64
-
-
 def region_numbers(
     grid: Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], one_each: bool, chunks: Any
 ) -> NDArray[np.float64] | None:
@@ -61,21 +46,48 @@ def region_numbers(
     if shape[0] * shape[1] > LAZY_POINTS:
         return None
     frame = grid.sample_frame(flat.vertices)
-    shift, dtype = _packing(len(flat), one_each)
-    index = np.arange(1, len(flat) + 1, dtype=np.int64)
-    values = (index + (1 << shift) if one_each else index).astype(dtype)
-    burned = result_array(None, shape, dtype, zeroed=True, what="grid of region numbers", hint=GRID_HINT)
-    _polygons.rasterize(
-        frame, flat.ring_ends, flat.polygon_ends, values, burned, 0, 0, _core.EVEN_ODD, as_threads(None), 0, one_each
-    )
-    if one_each:
-        if len(flat) and burned.max() >= (2 << shift):  # a point with a count of 2 or more
+    threads = as_threads(None)
+    if one_each and not boxes_apart(frame, flat):  # how many regions hold each point, in a type no count can wrap
+        dtype = np.uint8 if len(flat) < 2**8 - 1 else np.uint16 if len(flat) < 2**16 - 1 else np.uint32
+        counts = result_array(None, shape, dtype, zeroed=True, what="grid of region counts", hint=GRID_HINT)
+        ones = np.ones(len(flat), dtype=dtype)
+        rings = (flat.ring_ends, flat.polygon_ends)
+        _polygons.rasterize(frame, *rings, ones, counts, 0, 0, _core.EVEN_ODD, threads, 0, True)
+        if len(flat) and counts.max() >= 2:
             return None
-        np.bitwise_and(burned, (1 << shift) - 1, out=burned)
-    table = np.concatenate([[np.nan], np.asarray(numbers, dtype=np.float64)])
-    numbers_by_point = grid.reorder(table[burned])
+    # The numbers burned straight into the float64 result, NaN where no region holds a point.
+    out = result_array(None, shape, np.float64, fill_value=np.nan, what="grid of region numbers", hint=GRID_HINT)
+    values = np.ascontiguousarray(numbers, dtype=np.float64)
+    _polygons.rasterize(frame, flat.ring_ends, flat.polygon_ends, values, out, 0, 0, _core.EVEN_ODD, threads)
+    numbers_by_point = grid.reorder(out)
     assert isinstance(numbers_by_point, np.ndarray)  # reordering an array in memory gives one
     return numbers_by_point
+
+
+#: Up to this many regions, their boxes are compared pairwise before a burn of counts.
+BOXES_COMPARED = 256
+
+
+def boxes_apart(frame: NDArray[np.float64], flat: PolygonList) -> bool:
+    """Whether no two regions' boxes share a grid point (sample frame), so no point is in two regions.
+
+    A point a region holds lies between its smallest and largest x and y: a
+    crossing lies on each side of it, and a crossing rounds to within an ulp
+    of its edge, so each box is widened by a billionth before its integers
+    are taken.  False for more than BOXES_COMPARED regions (not compared).
+    """
+    if len(flat) > BOXES_COMPARED:
+        return False
+    begin, end = vertex_ranges(flat)
+    starts = begin[end > begin]  # the regions holding vertices, each up to the next one's first
+    if len(starts) < 2:
+        return True
+    low, high = np.minimum.reduceat(frame, starts, axis=0), np.maximum.reduceat(frame, starts, axis=0)
+    margin = 1e-9 * np.maximum(1.0, np.maximum(np.abs(low), np.abs(high)))
+    first, last = np.ceil(low - margin), np.floor(high + margin)  # the integer x and y each box may hold
+    meet = np.all((first[:, None] <= last[None, :]) & (first[None, :] <= last[:, None]), axis=2)
+    np.fill_diagonal(meet, False)
+    return not meet.any()
 
 
 def burn(grid: Grid | PointGrid, flat: PolygonList, numbers: NDArray[Any], chunks: Any) -> LazyOrEager:

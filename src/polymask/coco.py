@@ -303,12 +303,13 @@ def merge(rles: Sequence[RLELike], intersect: bool = False, *, compressed: bool 
     >>> polymask.coco.area(union), polymask.coco.area(both)
     (20, 4)
     """
+    if type(rles) is list:  # the common case, in one core call; None where something needs a closer look
+        result = _coco.merge_dicts(rles, intersect, compressed)
+        if result is not None:
+            return result  # type: ignore[return-value]  # the dict the core built: size and counts
     items, _ = as_rle_list(rles, "rles")
     if not items:
         raise ValueError("rles is empty: merge needs at least one RLE")
-    result = _coco.merge_dicts(items, bool(intersect), bool(compressed))  # the common case, in one core call
-    if result is not None:
-        return result  # type: ignore[return-value]  # the dict the core built: size and counts
     size = size_of(items[0], "rles[0]")
     merged = counts_of(items[0], "rles[0]")  # refused somewhere: read each by name, so the culprit is named
     for k, rle in enumerate(items[1:], start=1):

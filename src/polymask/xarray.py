@@ -48,7 +48,7 @@ xarray is an optional extra: ``pip install 'polymask[xarray]'``.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, cast
+from typing import Any, NewType, Union, cast, overload
 
 try:
     import xarray as xr
@@ -80,11 +80,21 @@ from polymask._xarray_regions import in_crs_of, regions_of
 from polymask._xarray_stack import Stack
 from polymask.typing import PolygonLike
 
-__all__ = ["mask", "mask_2d", "mask_3d"]
+__all__ = ["LazyDataArray", "MaybeLazyDataArray", "mask", "mask_2d", "mask_3d"]
+
+#: A DataArray backed by a lazy Dask array, filled block by block when computed:
+#: ``.compute()`` (or ``.load()``, in place) gives it in memory, ``.values`` the NumPy array.
+LazyDataArray = NewType("LazyDataArray", xr.DataArray)
+#: What mask, mask_2d and mask_3d return: a DataArray in memory, or a LazyDataArray with
+#: ``chunks=`` or when the result holds more than LAZY_POINTS grid points (mask_3d: regions
+#: times points).  ``isinstance(result.data, numpy.ndarray)`` tells which.
+MaybeLazyDataArray = Union[xr.DataArray, LazyDataArray]
+#: ``chunks=``: blocks for every axis, a tuple of them per axis, or a dict by dim (dask's forms).
+Chunks = Union[int, tuple[Any, ...], dict[Any, Any], str]
 
 
 def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
-         wrap_lon: bool | float | None = None, chunks: Any = None) -> xr.DataArray:
+         wrap_lon: bool | float | None = None, chunks: Any = None) -> MaybeLazyDataArray:
     """The grid points (or cells) inside one polygon, as a bool DataArray (lat, lon).
 
     Parameters
@@ -147,9 +157,17 @@ def mask(polygon: PolygonLike, lon: ArrayLike | None = None, lat: ArrayLike | No
     return grid.to_dataarray(labels == 1, "mask")
 
 
+@overload
+def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
+            numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None, chunks: None = None,
+            later_wins: bool = False) -> MaybeLazyDataArray: ...
+@overload
+def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
+            numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None, chunks: Chunks,
+            later_wins: bool = False) -> LazyDataArray: ...
 def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
             numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None,
-            chunks: Any = None, later_wins: bool = False) -> xr.DataArray:
+            chunks: Chunks | None = None, later_wins: bool = False) -> MaybeLazyDataArray:
     """Each grid point's region number, NaN outside every region (float64), as regionmask's ``mask``.
 
     A grid point held by two regions has no one number: as in regionmask,
@@ -247,9 +265,17 @@ def mask_2d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = 
     return grid.to_dataarray(labels, "mask")
 
 
+@overload
 def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
             numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None, drop: bool = True,
-            chunks: Any = None) -> xr.DataArray:
+            chunks: None = None) -> MaybeLazyDataArray: ...
+@overload
+def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
+            numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None, drop: bool = True,
+            chunks: Chunks) -> LazyDataArray: ...
+def mask_3d(regions: Any, lon: ArrayLike | None = None, lat: ArrayLike | None = None, *, like: Any = None,
+            numbers: ArrayLike | None = None, wrap_lon: bool | float | None = None, drop: bool = True,
+            chunks: Chunks | None = None) -> MaybeLazyDataArray:
     """A bool stack (region, lat, lon), one layer per region, as regionmask's ``mask_3D``.
 
     Overlapping regions both hold a point, except for a regionmask.Regions

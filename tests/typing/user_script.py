@@ -55,3 +55,16 @@ def coco_annotations(segmentations: list[list[list[float]]]) -> list[RLE]:
 
 def coco_uncompressed(segmentations: list[list[list[float]]]) -> list[RLE]:
     return polymask.coco.encode(segmentations, 8, 8, compressed=False)
+
+
+def regions_on_a_grid(lon: np.ndarray, lat: np.ndarray) -> None:
+    """The xarray masks say when they are lazy: with chunks= always (LazyDataArray), else above LAZY_POINTS.
+
+    Without chunks= the type is MaybeLazyDataArray, which mypy shows as the DataArray it always is.
+    """
+    import polymask.xarray
+
+    reveal_type(polymask.xarray.mask_3d(shapes, lon, lat))  # xarray.core.dataarray.DataArray
+    reveal_type(polymask.xarray.mask_3d(shapes, lon, lat, chunks=256))  # polymask.xarray.LazyDataArray
+    reveal_type(polymask.xarray.mask_2d(shapes, lon, lat, chunks=(90, 180)))  # polymask.xarray.LazyDataArray
+    reveal_type(polymask.xarray.mask_2d(shapes, lon, lat))  # xarray.core.dataarray.DataArray
