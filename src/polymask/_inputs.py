@@ -203,8 +203,8 @@ def _geojson_points_and_lines(collection: Any, layout: Layout, members: Any, lay
     geometric = (Layout.GEOJSON, Layout.GEO_INTERFACE, Layout.SHAPELY)
     if not all(member_layout in geometric for member_layout in layouts):
         return collection, layout
-    if not any(member_layout is not Layout.SHAPELY and _geojson.holds_points_or_lines(member)
-               for member, member_layout in zip(members, layouts)):
+    # A shapely member mixed with GeoJSON ones is asked too: read one by one, it could not be a line.
+    if not any(_geojson.holds_points_or_lines(member) for member in members):
         return collection, layout
     shapes = [member if member_layout is Layout.SHAPELY else _geojson.as_shapely(member, f"{name}[{p}]")
               for p, (member, member_layout) in enumerate(zip(members, layouts))]

@@ -24,6 +24,7 @@ from polymask._outputs import result_array
 from polymask._rasterize_lines import burn_lines, line_parts
 from polymask._rasterize_order import reordered
 from polymask._rings import PolygonList
+from polymask._shapes import shapes_and_values
 from polymask._skipping import skipped_message, valid_polygons
 from polymask._threads import as_threads
 from polymask.typing import (
@@ -93,6 +94,9 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         burns: a Bresenham line between the cells of each segment's ends
         (`all_touched` False), or every cell the line passes through (True
         or "exact"); each line burns a cell once, even for "add".
+        rasterio's "shapes" are taken as they are: ``(geometry, value)``
+        pairs (``zip(frame.geometry, frame["code"])``), whose values then
+        take the place of `values`; an iterator is read once.
     shape : (rows, cols)
         The image shape.
     values : scalar, sequence of P numbers or column name, optional
@@ -183,6 +187,7 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
            [1, 1, 2, 2, 0],
            [1, 1, 2, 2, 0]], dtype=uint8)
     """
+    polygons, values = shapes_and_values(polygons, values)  # rasterio's (geometry, value) pairs
     rule_of_merge = as_merge(merge, values)
     requested = label_dtype(dtype, out)
     rows_cols = as_shape(shape)

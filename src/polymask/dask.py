@@ -59,6 +59,7 @@ from polymask._label_dtypes import label_dtype
 from polymask._lines import LineRaster
 from polymask._rasterize import MergeRule, as_merge, merged_burn, polygons_and_labels
 from polymask._rings import PolygonList, Rings
+from polymask._shapes import shapes_and_values
 from polymask._threads import as_threads
 from polymask.typing import AllTouched, DTypeLike, FillRule, PolygonLike, PolygonsLike, ShapeLike, TransformLike
 
@@ -191,6 +192,7 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
     >>> labels.compute()[1]
     array([1, 1, 1, 1, 0, 2, 2, 2], dtype=uint8)
     """
+    polygons, values = shapes_and_values(polygons, values)  # rasterio's (geometry, value) pairs
     rule_of_merge = as_merge(merge, values)
     requested = label_dtype(dtype, None)
     rows_cols = as_shape(shape)
