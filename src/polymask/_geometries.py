@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 
 from polymask import _core
 from polymask._describe import short_repr
+from polymask._gdal_rings import counter_clockwise_rings
 from polymask._layouts import is_geometry_array
 
 #: shapely's type ids (shapely.GeometryType) this module treats by name.
@@ -180,7 +181,7 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
     if lines is not None:
         is_line = ((kinds == _LINESTRING) | (kinds == _LINEARRING)) & ~shapely.is_empty(parts)
         if is_line.any():
-            parts = parts.copy()
+            parts = counter_clockwise_rings(parts).copy()  # a LinearRing walks as GDAL walks it
             found_lines = _line_coordinates(parts, is_line, owner, name)
             parts[is_line] = shapely.Polygon()  # a polygon without rings holds the line's place
             kinds = np.where(is_line, _POLYGON, kinds)

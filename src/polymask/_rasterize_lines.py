@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from polymask import _line_cells
+from polymask._gdal_rings import counter_clockwise_rings
 from polymask._geometries import geometry_array
 from polymask._lines import CORE_REACH, pixel_frame
 from polymask._rasterize_order import index_ranges
@@ -53,6 +54,7 @@ def line_parts(polygons: Any, transform: Any, invalid: Any) -> LineParts | None:
     if not (isinstance(invalid, str) and invalid == "raise") and shapely.is_empty(geometries).any():
         return None  # skipped with a warning by the general path
     parts, owners = shapely.get_parts(geometries, return_index=True)
+    parts = counter_clockwise_rings(parts)  # a LinearRing walks as GDAL walks it
     coordinates, part_of_vertex = shapely.get_coordinates(parts, return_index=True)  # Z and M dropped
     frame = pixel_frame(np.ascontiguousarray(coordinates, dtype=np.float64), as_transform(transform))
     if len(frame) and not np.abs(frame).max() < CORE_REACH:  # NaN fails this too
