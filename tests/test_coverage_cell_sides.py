@@ -114,3 +114,32 @@ def _rectilinear(draw):
 )
 def test_property_rectilinear_polygons_on_cell_sides(cells, transform, rule):
     _check(cells, TRANSFORMS[transform], rule)
+
+
+def _staircase(steps: int = 30) -> np.ndarray:
+    """Steps 3 columns wide and 10.3 rows high: vertical edges on cell sides, ends at tenths."""
+    points = [(1.5, -0.2)]
+    for k in range(steps):
+        x = 1.5 + 3 * (k + 1)
+        points += [(x, 10.3 * k - 0.2), (x, 10.3 * (k + 1) - 0.2)]
+    points.append((1.5, 10.3 * steps - 0.2))
+    return np.array(points)
+
+
+def test_threads_crops_and_dask_agree_on_cell_sides():
+    import polymask.dask
+
+    # 300 rows: enough for two threads, and columns to crop and chunk.
+    stairs = _staircase()
+    shape = (300, 96)
+    one = polymask.coverage(stairs, shape, threads=1)
+    np.testing.assert_array_equal(polymask.coverage(stairs, shape), one)
+    np.testing.assert_array_equal(polymask.coverage(stairs, shape, threads=2), one)
+    corner = exact_coverage(stairs, None, "evenodd", window=(0, 0, 45, 20))  # the first steps, exactly
+    assert max_error(one[:45, :20], corner) <= BOUND
+    np.testing.assert_array_equal(one[:45, :20] > 0, positive(corner))
+    (crop,) = polymask.coverages([stairs], shape)
+    np.testing.assert_array_equal(crop.mask, one[crop.slices])
+    lazy = polymask.dask.coverage(stairs, shape, chunks=(64, 27))
+    np.testing.assert_array_equal(lazy.compute(), one)
+    np.testing.assert_array_equal(polymask.mask(stairs, shape, all_touched=True), one > 0)
