@@ -68,16 +68,25 @@ struct SegmentT {
     double origin;
     Wide dx0, dx1;  // x0 - origin, x1 - origin
 
-    // x on the edge at ordinate y (clamped to the edge); the ends are exact.
+    // x on the edge at ordinate y (clamped to the edge); the ends are exact,
+    // a vertical edge's x is its own, and x never leaves [x0, x1].  The
+    // numerator's two products need not sum to (x - origin) times the height
+    // where y0 or y1 is not dyadic (y0 = -0.2 put a vertical edge on the cell
+    // side 1.5 at 1.4999999999999996, giving the next cell a residue of area
+    // where the exact answer is 0): the line's true x lies in [x0, x1], so
+    // clamping only moves x towards it.
     Wide x_at(double y) const
     {
         if (y <= y0) return x0;
         if (y >= y1) return x1;
+        if (x0 == x1) return x0;
         const Wide below = static_cast<Wide>(y) - static_cast<Wide>(y0);
         const Wide above = static_cast<Wide>(y1) - static_cast<Wide>(y);
         const Wide x = static_cast<Wide>(origin) +
                        (dx0 * above + dx1 * below) / (static_cast<Wide>(y1) - static_cast<Wide>(y0));
-        return x == x ? x : Wide(0);  // overflow on absurd input: keep sorting well-defined
+        if (!(x == x)) return Wide(0);  // overflow on absurd input: keep sorting well-defined
+        const Wide low = x0 < x1 ? x0 : x1, high = x0 < x1 ? x1 : x0;
+        return x < low ? low : (x > high ? high : x);
     }
 };
 

@@ -199,6 +199,27 @@ TEST(Coverage, TouchedIsCoveragePositive)
     for (size_t k = 0; k < touched.size(); ++k) EXPECT_EQ(touched[k], fractions[k] > 0.0 ? 1 : 0) << k;
 }
 
+// Vertical edges on the cell sides x = 1.5 and 4.5 with ends at y = -0.2 and
+// 3.7, not dyadic: interpolated, their abscissae used to land an ulp outside
+// the side in some rows, giving the cells beyond a residue of area (and a
+// touch) where the exact answer is 0.
+TEST(Coverage, VerticalEdgesOnCellSidesLeaveTheNextCellsEmpty)
+{
+    const std::vector<double> xy{1.5, -0.2, 4.5, -0.2, 4.5, 3.7, 1.5, 3.7};
+    const Polygon polygon(xy.data(), 4);
+    const auto fractions = coverage_of(polygon, Window{0, 0, 4, 7});
+    std::vector<uint8_t> touched(4 * 7, 0xAA);
+    polymask::fill_touched(polygon, Window{0, 0, 4, 7}, touched.data(), 7);
+    for (int64_t r = 0; r < 4; ++r) {
+        for (int64_t c = 0; c < 7; ++c) {
+            const double value = fractions[static_cast<size_t>(r * 7 + c)];
+            if (c < 2 || c > 4) EXPECT_EQ(value, 0.0) << r << ", " << c;
+            if (c >= 2 && c <= 4 && r >= 1 && r <= 2) EXPECT_EQ(value, 1.0) << r << ", " << c;
+            EXPECT_EQ(touched[static_cast<size_t>(r * 7 + c)], value > 0.0 ? 1 : 0) << r << ", " << c;
+        }
+    }
+}
+
 // fill_touched marks edges (touched.cpp) unless edges may overlap, when the
 // area sweep decides; both must equal coverage > 0, on both rules, any
 // window, any thread count, with `zeroed` writing only the ones, and with
