@@ -217,7 +217,8 @@ verdict(f"2000 tiles converting every call took {abs(saved) * 1e3:.2f} ms {'more
         compared("reusing one Polygon", "converting every call",
                  tiles["converting every call"].seconds / tiles["one Polygon reused"].seconds)
         if -0.1 * saving_bound <= saved <= 1.1 * saving_bound
-        else "the difference lies outside what the conversions cost: it is noise, not the conversion",
+        else "the difference lies outside what the conversions cost: it is not the conversion but the rest of the "
+        "two calls' work (a function against a method, each with its own result) or the machine",
         build, *tiles.values())
 
 # %%
@@ -233,9 +234,11 @@ verdict(f"on one {SIZE}x{SIZE} image, the kept Polygon took {kept.seconds * 1e3:
 # %% [markdown]
 # Read these numbers against each other. Building the C++ polygon costs the microseconds
 # printed first, so converting once can save at most the bound printed in the tiles'
-# verdict. A measured difference above that bound, or below zero, is not the conversion
-# but the machine: on a busy one the two tile timings differ by noise of either sign,
-# often more than the conversion could explain. On one big image (the table just above)
+# verdict. A measured difference above that bound, or below zero, is not the conversion:
+# the two calls differ in more than it (a module function against a method, each making
+# its own result), and on a busy machine the two timings differ by noise of either sign,
+# often more than the conversion could explain. A difference that keeps its sign on a
+# quiet machine is the rest of the calls' work; one that flips from run to run is noise. On one big image (the table just above)
 # the conversion is a far smaller share still. The 2014 notes give 0.270 s → 0.118 s for this step. What
 # survives on any machine is the design lesson — keep state next to the work, convert
 # once — and the habit of measuring before believing a speed-up.

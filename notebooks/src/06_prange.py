@@ -22,8 +22,8 @@ import numpy as np
 
 import polymask
 from polymask.course.stages import cython_prange
-from lesson import (SIZE, alternated_measured, busy_core, compared, load_average, machine_load, problem, show_source,
-                    usable_cores, verdict)
+from lesson import (SIZE, alternated_measured, busy_core, busy_reason, compared, load_average, machine_load, problem,
+                    show_source, usable_cores, verdict)
 
 show_source("cython_prange")
 
@@ -144,7 +144,8 @@ show("scaling.png")
 team = max(count for count in counts if count <= cores)  # the largest team with a core per thread
 at_cores = scaling[f"dynamic {team}"]
 verdict(f"{team} threads (dynamic) ran {baseline / at_cores.seconds:.2f}x the 1-thread speed, the ideal {team}x",
-        f"{baseline / at_cores.seconds / team:.0%} of the ideal", scaling["dynamic 1"], at_cores, threads=team)
+        f"{baseline / at_cores.seconds / team:.0%} of the ideal",
+        reason="; ".join(filter(None, [busy_reason(scaling["dynamic 1"]), busy_reason(at_cores, threads=team)])))
 static_team = scaling[f"static {team}"]
 verdict(f"at {team} threads, static took {static_team.seconds * 1e3:.2f} ms and dynamic {at_cores.seconds * 1e3:.2f} ms",
         compared("dynamic", "static", static_team.seconds / at_cores.seconds), at_cores, static_team, threads=team)
