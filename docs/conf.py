@@ -167,7 +167,9 @@ def _append_public_constants(app, docname, source):
     constants = [name for name in getattr(module, "__all__", [])
                  if not (inspect.isroutine(getattr(module, name)) or inspect.isclass(getattr(module, name))
                          or inspect.ismodule(getattr(module, name)))]
-    lines = [f".. autodata:: {module_name}.{name}\n   :no-value:\n" for name in constants]
+    # A name the page writes out itself (a type alias autodoc cannot render) is left to the page.
+    lines = [f".. autodata:: {module_name}.{name}\n   :no-value:\n" for name in constants
+             if f".. py:data:: {name}\n" not in source[0]]
     if lines:
         source[0] += "\nConstants\n---------\n\n" + "\n".join(lines)
 
