@@ -15,51 +15,18 @@ import warnings
 import numpy as np
 import pytest
 import rasterio.features
-from affine import Affine
 from shapely.geometry import LinearRing, LineString, MultiLineString, Polygon
 
 import polymask
 import polymask._rasterize
 from polymask import _line_cells
 from polymask._lines import pixel_frame, walked_lines_cells
-
-SHAPE = (29, 37)
-TRANSFORMS = [
-    Affine.identity(),
-    Affine(0.1, 0.0, -1.0, 0.0, -0.1, 2.0),
-    Affine(0.37, 0.05, 3.0, 0.02, -0.41, 7.0),
-    Affine(2.0, 0.0, 10.0, 0.0, 0.5, -4.0),
-]
-
-
-def _pixel_lines(seed, count):
-    """Polylines in pixel units: random, on half and whole pixels, near an axis, through corners, far out."""
-    rng = np.random.default_rng(seed)
-    height, width = SHAPE
-    lines = []
-    for k in range(count):
-        n = int(rng.integers(2, 7))
-        reach = 6.0 if k % 3 else 60.0
-        cols, rows = rng.uniform(-reach, width + reach, n), rng.uniform(-reach, height + reach, n)
-        if k % 4 == 1:
-            cols, rows = np.cumsum(rng.normal(0, 1.5, n)) + cols[0], np.cumsum(rng.normal(0, 1.5, n)) + rows[0]
-        if k % 5 == 0:
-            cols, rows = np.round(cols * 2) / 2, np.round(rows * 2) / 2
-        if k % 6 == 0:
-            cols, rows = np.round(cols), np.round(rows)
-        if k % 7 == 0:
-            cols = cols[0] + rng.uniform(-0.012, 0.012, n)
-        if k % 11 == 0:
-            rows = rows[0] + rng.uniform(-0.012, 0.012, n)
-        if k % 13 == 0:
-            rows = rows[0] + (cols - cols[0]) * rng.choice([1.0, -1.0, 0.5, -2.0])
-        lines.append(np.stack([cols, rows], axis=1))
-    return lines
+from tests._line_cases import SHAPE, TRANSFORMS, pixel_lines
 
 
 def _geometries(seed, count, transform, rings=True):
     """Lines, LinearRings (with `rings`) and MultiLineStrings in world coordinates."""
-    pixel = _pixel_lines(seed, count)
+    pixel = pixel_lines(seed, count)
     world = [np.array([transform @ tuple(p) for p in line]) for line in pixel]
     geometries = []
     for k, xy in enumerate(world):
@@ -77,7 +44,7 @@ def _geometries(seed, count, transform, rings=True):
 def test_the_core_walks_the_cells_of_the_numpy_walk(transform, all_touched):
     lines = [
         pixel_frame(np.array([transform @ tuple(p) for p in line]), tuple(transform)[:6])
-        for line in _pixel_lines(300 + TRANSFORMS.index(transform), 400)
+        for line in pixel_lines(300 + TRANSFORMS.index(transform), 400)
     ]
     ends = np.cumsum([len(line) for line in lines], dtype=np.int64)
     cell_ends, pixels = _line_cells.cells(np.concatenate(lines), ends, SHAPE[0], SHAPE[1], all_touched)
