@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import polymask
 import polymask.course.problems
-from tests.coverage_reference import exact_coverage, max_error, positive
+from tests.coverage_reference import assert_matches_exact, exact_coverage, max_error, positive
 
 BOUND = 1e-10
 RULES = ("evenodd", "nonzero")
@@ -51,12 +51,7 @@ POLYGONS = {
 @pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize("name", sorted(POLYGONS))
 def test_simple_rows_match_exact_reference(name, rule):
-    polygon = POLYGONS[name]
-    fractions = polymask.coverage(polygon, SHAPE, fill_rule=rule)
-    exact = exact_coverage(polygon, SHAPE, rule)
-    assert max_error(fractions, exact) <= BOUND
-    np.testing.assert_array_equal(fractions > 0, positive(exact))
-    np.testing.assert_array_equal(polymask.mask(polygon, SHAPE, fill_rule=rule, all_touched="exact"), positive(exact))
+    assert_matches_exact(POLYGONS[name], SHAPE, rule, BOUND)
 
 
 def test_sliver_cells_hold_their_sliver():

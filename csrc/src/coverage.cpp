@@ -38,12 +38,15 @@
 // 2^21 long through a cell, 4e-12 for edges 2^17 long in double, under the
 // promised 1e-10 for coordinates within +-2^20.
 //
-// The sweep itself is in four internal headers: coverage_pieces.hpp (the
-// small parts), coverage_row.hpp (RowSweep, one row strip),
-// coverage_integrate.hpp (its crossings and integrals) and
+// The sweep itself is in five internal headers: coverage_pieces.hpp (the
+// small parts), coverage_row.hpp (RowSweep, one row strip, and the general
+// sweep), coverage_integrate.hpp (its crossings and integrals),
 // coverage_simple_row.hpp (the one-pass path for a strip no vertex or
-// crossing falls in, most rows); this file plans the rows over threads and
-// holds the public entry points.
+// crossing falls in, most rows) and coverage_vertex_row.hpp (a strip that
+// vertices cut but no crossing does); this file plans the rows over threads
+// and holds the public entry points.  A row takes the first of the three
+// paths its own strip allows, so the path never depends on the window or
+// the thread count.
 #include "polymask/coverage.hpp"
 #include "edges.hpp"
 
@@ -59,7 +62,7 @@
 #include "cell_geometry.hpp"
 #include "checks.hpp"
 #include "coverage_integrate.hpp"
-#include "coverage_simple_row.hpp"
+#include "coverage_vertex_row.hpp"
 #include "parallel.hpp"
 #include "scanline.hpp"
 #include "sorting.hpp"
@@ -210,7 +213,7 @@ void sweep_window(const Polygon &polygon, const Window &window, FillRule rule, i
                 continue;
             }
             sweep.use_flats(flats_begin, flats_end);
-            if (!sweep.sweep_simple(row, active)) sweep.sweep(row, active);
+            if (!sweep.sweep_simple(row, active) && !sweep.sweep_pieces(row, active)) sweep.sweep(row, active);
             store_row(row, &sweep);
         }
         slot.busy.store(false, std::memory_order_release);

@@ -84,6 +84,37 @@ struct EdgeStateT {
     int64_t marked_first, marked_last;  // the columns sweep() marked for it (window-relative)
 };
 
+// An edge of a simple row strip (or of a piece of one): its x at the
+// strip's top and bottom (key, other and x_top, x_bottom as in CrossingT)
+// and its boundary sign.
+template <class Wide>
+struct SimpleEdgeT {
+    double key, other;
+    int32_t segment;
+    int sign;
+    Wide x_top, x_bottom;
+};
+
+// What a simple strip writes for an edge of nonzero sign: +1 where it opens
+// an inside run (-1 where it closes one), its open cells in the window
+// [first, last], and its cells [origin, origin + cells) unclipped with its
+// abscissae relative to the left side of the first (low, high) and
+// 1 / (high - low).
+struct EdgeRun {
+    int step;
+    int64_t first, last, origin, cells;
+    double low, high, inverse;
+};
+
+// A piece of a row strip cut at vertices: its height, and its edges
+// [begin, end) (in the sweep, then its runs in the store) and its inside
+// count left of the column the store has reached.
+struct Piece {
+    double height;
+    size_t begin, end;
+    int inside;
+};
+
 template <class Crossing>
 bool crossing_less(const Crossing &a, const Crossing &b)
 {

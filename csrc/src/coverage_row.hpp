@@ -29,6 +29,7 @@ class RowSweep {
     using Segment = SegmentT<Wide>;
     using Crossing = CrossingT<Wide>;
     using EdgeState = EdgeStateT<Wide>;
+    using SimpleEdge = SimpleEdgeT<Wide>;
     static constexpr int kLeft = 2;  // EdgeState::sign of an edge that has left the strip
 
 public:
@@ -39,7 +40,8 @@ public:
     RowSweep(const std::vector<Segment> &segments, const Window &window, FillRule rule, bool exact_zeros)
         : segments_(segments), window_(window), rule_(rule), exact_zeros_(exact_zeros),
           area_(static_cast<size_t>(window.width), 0.0), crossed_(static_cast<size_t>(window.width), 0),
-          step_(static_cast<size_t>(window.width), 0.0)
+          step_(static_cast<size_t>(window.width), 0.0), floor_(exact_zeros ? kTiny : 0.0),
+          snap_(exact_zeros ? 0.0 : kResidue)
     {
     }
 
@@ -59,7 +61,6 @@ public:
         base_ = 0.0;
         const double y_top = static_cast<double>(row) - 0.5;
         const double y_bottom = static_cast<double>(row) + 0.5;
-        y_top_ = y_top;
         y_bottom_ = y_bottom;
 
         state_.clear();
@@ -161,6 +162,13 @@ public:
     template <class Value, class Convert>
     void store_simple(Value *line, Convert convert, bool zeroed);
 
+    // The same for a row strip that vertices cut but no two edges cross and
+    // no horizontal edge meets (coverage_vertex_row.hpp); false, with
+    // `active` unchanged, for any other row.  store_pieces() stores it.
+    bool sweep_pieces(int64_t row, std::vector<int32_t> &active);
+    template <class Value, class Convert>
+    void store_pieces(Value *line, Convert convert, bool zeroed);
+
     // Write the row into line[0, width): touched cells get their area
     // (clamped to [0, 1]), the runs between them exactly 0 or 1, written as
     // spans.  area_ is cleared on the way, ready for the next row.
@@ -169,6 +177,10 @@ public:
     {
         if (simple_row_) {
             store_simple(line, convert, zeroed);
+            return;
+        }
+        if (pieces_row_) {
+            store_pieces(line, convert, zeroed);
             return;
         }
         // Both lists come in runs sorted by x (edges are visited in x order),
@@ -346,26 +358,32 @@ private:
     std::vector<Event> events_, by_edge_;  // a piece's crossings, as found and by edge
     std::vector<size_t> first_event_, fill_at_;
     std::vector<Crossing> current_;  // the edges spanning the current piece
-    // An edge of a simple row: its x at the strip's top and bottom (key,
-    // other and x_top, x_bottom as in Crossing), its boundary sign, and the
-    // closed cells [first, last] it passes, in absolute columns.
-    struct SimpleEdge {
-        double key, other;
-        int32_t segment;
-        int sign;
-        Wide x_top, x_bottom;
-        int64_t first, last;
-    };
-    struct EdgeSpan {
-        double low, high, inverse;
-    };
-    static EdgeSpan edge_span(const SimpleEdge &edge);
-    void add_simple_edge(const SimpleEdge &edge, int64_t from);
+    static bool ordered(const SimpleEdge &a, const SimpleEdge &b);
+    bool follow_simple(double y_bottom, const std::vector<int32_t> &active);
+    bool build_simple(double y_top, double y_bottom, std::vector<int32_t> &active);
+    void edge_run(Wide x_top, Wide x_bottom, int sign, EdgeRun &run) const;
+    static double right_share(const EdgeRun &edge, int64_t k);
+    static double first_share(const EdgeRun &edge);
+    static double last_share(const EdgeRun &edge);
+    double crossed_value(double value) const;
     template <class Value, class Convert>
-    void write_lone_run(const SimpleEdge &edge, int64_t from, int64_t to, double running, Value *line,
-                        Convert convert);
-    std::vector<SimpleEdge> simple_;  // the edges of a simple row, in x order
+    void write_run(const EdgeRun &edge, int inside, Value *out, Convert convert);
+    template <class Value, class Convert>
+    int store_cluster(size_t begin, size_t end, int64_t last, int inside, Value *line, Convert convert);
+    std::vector<SimpleEdge> simple_;  // the edges of a simple row in x order, or a cut row's by piece
+    std::vector<EdgeRun> runs_;       // a cluster's runs, or a cut row's by piece
     bool simple_row_ = false;         // the last row was swept by sweep_simple
+    bool pieces_row_ = false;         // ... by sweep_pieces
+    std::vector<Piece> pieces_;       // a cut row's pieces, top to bottom
+    std::vector<double> piece_ends_;  // their ordinates
+    std::vector<int64_t> gap_breaks_; // columns where an edge on a cell side changes the inside
+    // simple_ holds the row simple_last_row_ (sweep_simple's), unless a
+    // general sweep came since.
+    bool simple_valid_ = false;
+    int64_t simple_last_row_ = 0;
+    // crossed_value's bounds: an edge through the open cell leaves at least
+    // floor_ (exact_zeros_), and values below snap_ are rounding (otherwise).
+    double floor_, snap_;
     std::vector<EdgeState> state_;   // every edge of the row's strip, by slot
     struct Leaving {
         double y;  // the edge's lower end, inside the strip
@@ -376,7 +394,7 @@ private:
     const Flat *row_flats_begin_ = nullptr, *row_flats_end_ = nullptr;  // the horizontal edges of the row
     detail::InterruptTicker ticker_;
     double base_ = 0.0;  // added to every column of the row
-    double y_top_ = 0.0, y_bottom_ = 0.0;  // the current strip
+    double y_bottom_ = 0.0;  // the current strip's bottom
 };
 
 }  // namespace polymask::detail::coverage_sweep

@@ -2,18 +2,34 @@
 // strip (RowSweep::sweep_simple and store_simple): no vertex and no
 // horizontal edge inside or on the strip, and no two edges crossing in it.
 // Most rows of most polygons are simple (24 random vertices over 1,024 rows
-// leave over 95% of them so), and there the general sweep's pieces,
-// crossings and sign changes reduce to one integral per edge over the whole
-// strip, under the sign its place in the x order gives it.  Each edge then
-// covers one run of columns, the runs come in x order, and every column
-// outside them is exactly 0 or 1: the row is written left to right in one
-// pass, the runs' cells from the same integrals the general sweep takes, in
-// the same order, so a simple row equals the general sweep's bit for bit.
+// leave over 95% of them so).  There every edge spans the whole strip and
+// keeps one place in the x order, so
+//
+//   * the order, and with it each edge's boundary sign, is the row above's
+//     when the row above was simple with the same edges: only x moves, and x
+//     at this strip's top is the row above's x at its bottom (the same
+//     x_at(row - 1/2), bit for bit);
+//   * the inside of the strip, in a column no edge passes through, is
+//     exactly 0 or 1, and an edge's share of a column it passes through is a
+//     closed form of its two abscissae (right_share): x runs linearly over
+//     the strip, so it is spread evenly over [lo, hi], and the cell's area
+//     right of the edge is a square over 2(hi - lo) in the edge's first and
+//     last cell and linear between;
+//   * the row is written left to right in one pass: runs between edges as
+//     spans, an edge's cells straight from the closed form, and only where
+//     two edges share a cell (a cluster) are shares summed in area_.
+//
+// A cell's value is (inside count left of it) + (the shares of the edges
+// passing through it, summed in x order from 0.0), whichever way the row is
+// cut into clusters and windows, so windows equal slices bit for bit; the
+// order is the sorted order (key, other, segment), so threads change nothing.
 // Internal: included by coverage.cpp.
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "coverage_row.hpp"
@@ -25,9 +41,56 @@ template <class Wide>
 bool RowSweep<Wide>::sweep_simple(int64_t row, std::vector<int32_t> &active)
 {
     simple_row_ = false;
+    const bool follows = simple_valid_ && row == simple_last_row_ + 1;
+    simple_valid_ = false;
     if (row_flats_begin_ != row_flats_end_) return false;
     const double y_top = static_cast<double>(row) - 0.5;
     const double y_bottom = static_cast<double>(row) + 0.5;
+    if (!(follows && follow_simple(y_bottom, active)) && !build_simple(y_top, y_bottom, active)) return false;
+    ticker_.tick(static_cast<int64_t>(simple_.size()));
+    simple_valid_ = true;
+    simple_last_row_ = row;
+    simple_row_ = true;
+    return true;
+}
+
+// Whether a comes before b in the sorted order (crossing_less) and the two
+// do not cross in the strip (a's bottom is not right of b's).
+template <class Wide>
+bool RowSweep<Wide>::ordered(const SimpleEdge &a, const SimpleEdge &b)
+{
+    return crossing_less(a, b) && a.other <= b.other;
+}
+
+// The row below a simple row, with the same edges in `active` (which that
+// row left in its order): each edge's top is its old bottom.  False, with
+// simple_ spoilt, where an edge ends in the strip or the order breaks.
+template <class Wide>
+bool RowSweep<Wide>::follow_simple(double y_bottom, const std::vector<int32_t> &active)
+{
+    if (active.size() != simple_.size()) return false;
+    for (size_t k = 0; k < simple_.size(); ++k) {
+        SimpleEdge &edge = simple_[k];
+        if (active[k] != edge.segment) return false;
+        const Segment &seg = segments_[edge.segment];
+        if (seg.y1 < y_bottom) return false;  // its lower vertex is inside the strip
+        edge.x_top = edge.x_bottom;
+        edge.key = edge.other;
+        edge.x_bottom = seg.x_at(y_bottom);
+        edge.other = static_cast<double>(edge.x_bottom);
+        if (k > 0 && !ordered(simple_[k - 1], edge)) return false;
+    }
+    return true;
+}
+
+// The edges of a simple strip from scratch: x at both sides, sorted, the
+// order checked at the bottom, the signs from the order.  False for a strip
+// that is not simple.  Whether it is depends on the strip alone (a sort that
+// runs out of insertion moves finishes with std::sort), so every thread
+// count and window takes the same path for the same row.
+template <class Wide>
+bool RowSweep<Wide>::build_simple(double y_top, double y_bottom, std::vector<int32_t> &active)
+{
     simple_.clear();
     for (int32_t s : active) {
         const Segment &seg = segments_[s];
@@ -45,15 +108,11 @@ bool RowSweep<Wide>::sweep_simple(int64_t row, std::vector<int32_t> &active)
     }
     // `active` is the previous row's order at this row's top: sorted already, nearly always.
     if (!detail::insertion_sort(simple_.data(), simple_.size(), crossing_less<SimpleEdge>, 4 * simple_.size() + 32)) {
-        return false;
+        std::sort(simple_.begin(), simple_.end(), crossing_less<SimpleEdge>);
     }
     for (size_t k = 1; k < simple_.size(); ++k) {
         if (simple_[k - 1].other > simple_[k].other) return false;  // two edges cross in the strip
     }
-    // Simple: every edge keeps one boundary sign over the whole strip, and
-    // its run (the closed cells it passes, as integrate() takes them) is in
-    // x order with the others', by first and by last column alike.
-    constexpr int64_t far = int64_t{1} << 60;
     const bool even_odd = rule_ == FillRule::even_odd;
     int left = 0;
     active.clear();
@@ -61,14 +120,87 @@ bool RowSweep<Wide>::sweep_simple(int64_t row, std::vector<int32_t> &active)
         const int winding = segments_[edge.segment].winding;
         edge.sign = boundary_sign(left, winding, even_odd);
         left += even_odd ? 1 : winding;
-        const Wide lo = std::min(edge.x_top, edge.x_bottom), hi = std::max(edge.x_top, edge.x_bottom);
-        edge.first = detail::ceil_clamped(static_cast<double>(lo - 0.5), -far, far);
-        edge.last = floor_clamped(static_cast<double>(hi + 0.5), -far, far);
         active.push_back(edge.segment);
     }
-    ticker_.tick(static_cast<int64_t>(simple_.size()));
-    simple_row_ = true;
     return true;
+}
+
+// The run of an edge of nonzero sign for store_simple: its open cells in
+// the window (first > last where it passes through none there; first is
+// then the first column wholly right of it) and its shape for right_share.
+template <class Wide>
+void RowSweep<Wide>::edge_run(Wide x_top, Wide x_bottom, int sign, EdgeRun &run) const
+{
+    constexpr int64_t far = int64_t{1} << 60;
+    const int64_t col0 = window_.col0, col_end = window_.col0 + window_.width;
+    run.step = sign < 0 ? 1 : -1;
+    const Wide lo = std::min(x_top, x_bottom), hi = std::max(x_top, x_bottom);
+    // The cells it passes, unclipped: [origin, origin + cells); clipped to
+    // the window they are open_cells' (which takes the same floors).
+    if constexpr (std::is_same_v<Wide, double>) {
+        // Vertices within 2^16 (double_is_enough): no floor needs clamping.
+        run.origin = static_cast<int64_t>(std::floor(lo - 0.5)) + 1;
+        run.cells = static_cast<int64_t>(std::ceil(hi + 0.5)) - run.origin;
+    } else {
+        run.origin = floor_clamped(static_cast<double>(std::floor(lo - static_cast<Wide>(0.5))), -far, far) + 1;
+        run.cells = detail::ceil_clamped(static_cast<double>(std::ceil(hi + static_cast<Wide>(0.5))), -far, far) -
+                    run.origin;
+    }
+    run.first = std::clamp(run.origin, col0, col_end);
+    run.last = std::clamp(run.origin + run.cells - 1, col0 - 1, col_end - 1);
+    if constexpr (!std::is_same_v<Wide, double>) {
+        // open_cells decides in Wide, beyond 2^53 too.
+        detail::open_cells(lo, hi, col0, col_end, run.first, run.last);
+    }
+    if (run.first > run.last) return;
+    // The sides of cell origin + k at k and k + 1 in the frame of low and high.
+    const Wide side = static_cast<Wide>(run.origin) - static_cast<Wide>(0.5);
+    run.low = static_cast<double>(lo - side);
+    run.high = static_cast<double>(hi - side);
+    const double width = run.high - run.low;
+    // Below 2^-900 the edge is taken as vertical (an error below 2^-900).
+    run.inverse = run.cells > 1 && width > 0x1p-900 ? 1.0 / width : 0.0;
+}
+
+// The area of the edge's cell k (k in [0, cells)) right of the edge, per
+// unit of the strip's height: with x spread evenly over [low, high],
+//   one cell:   1 - (low + high) / 2;
+//   first cell: (1 - low)^2 / (2 w);
+//   last cell:  1 - (high - k)^2 / (2 w);
+//   between:    (k + 1/2 - low) / w,
+// w = high - low.  Each a few ulps of its value, with no difference of
+// large terms, so long shallow edges lose nothing.
+template <class Wide>
+double RowSweep<Wide>::right_share(const EdgeRun &edge, int64_t k)
+{
+    if (edge.cells == 1) return 1.0 - 0.5 * (edge.low + edge.high);
+    if (k == 0) return first_share(edge);
+    if (k == edge.cells - 1) return last_share(edge);
+    return (static_cast<double>(k) + 0.5 - edge.low) * edge.inverse;
+}
+
+template <class Wide>
+double RowSweep<Wide>::first_share(const EdgeRun &edge)
+{
+    const double d = 1.0 - edge.low;
+    return 0.5 * d * (d * edge.inverse);
+}
+
+template <class Wide>
+double RowSweep<Wide>::last_share(const EdgeRun &edge)
+{
+    const double d = edge.high - static_cast<double>(edge.cells - 1);
+    return 1.0 - 0.5 * d * (d * edge.inverse);
+}
+
+// cell_value() of a cell an edge passes through, without branches: the
+// floor and snap of this polygon (exact_zeros_) are in floor_ and snap_.
+template <class Wide>
+double RowSweep<Wide>::crossed_value(double value) const
+{
+    value = value > 1.0 - kResidue ? 1.0 : value;
+    value = value >= snap_ ? value : 0.0;  // NaN -> 0
+    return value >= floor_ ? value : floor_;
 }
 
 // See RowSweep::store_simple in coverage_row.hpp.
@@ -78,117 +210,113 @@ void RowSweep<Wide>::store_simple(Value *line, Convert convert, bool zeroed)
 {
     simple_row_ = false;
     const int64_t col0 = window_.col0, col_end = window_.col0 + window_.width;
-    // Left of every run the edges add sign/2 each, right of one -sign/2
-    // (integrate's base and steps); each a multiple of 1/2, so exact in any order.
-    double running = 0.0;
-    for (const SimpleEdge &edge : simple_) running += 0.5 * edge.sign;
-    const size_t n = simple_.size();
-    size_t stepped = 0;  // edges whose run ends left of `column`: their step is in `running`
-    size_t next = 0;     // the next run to write
+    const Value outside = convert(0.0), full = convert(1.0);
+    const auto fill = [&](int64_t from, int64_t to, int inside) {  // columns [from, to), wholly in or out
+        if (from < to && (inside != 0 || !zeroed)) {
+            std::fill(line + (from - col0), line + (to - col0), inside != 0 ? full : outside);
+        }
+    };
+    // One pass over the edges in x order, each edge's run computed one ahead
+    // of the one being written, to see whether their cells meet.  An edge
+    // of sign 0 (nonzero rule, inside on both sides) changes nothing.
+    const SimpleEdge *next_edge = simple_.data(), *const edges_end = next_edge + simple_.size();
+    const auto next_run = [&](EdgeRun &run) {
+        while (next_edge != edges_end && next_edge->sign == 0) ++next_edge;
+        if (next_edge == edges_end) return false;
+        edge_run(next_edge->x_top, next_edge->x_bottom, next_edge->sign, run);
+        ++next_edge;
+        return true;
+    };
+    EdgeRun pair[2];
+    int current = 0;  // pair[current] is the run to write, pair[1 - current] the one after it
+    bool have = next_run(pair[0]);
+    bool have_next = have && next_run(pair[1]);
+    int inside = 0;  // left of every edge: outside
     int64_t column = col0;
-    while (column < col_end) {
-        while (stepped < n && simple_[stepped].last < column) running -= simple_[stepped++].sign;
-        while (next < n && simple_[next].last < column) ++next;
-        const int64_t run_first = next < n ? std::min(std::max(simple_[next].first, column), col_end) : col_end;
-        if (column < run_first) {
-            // Between runs: wholly inside or wholly outside.
-            if (running > 0.5 || !zeroed) {
-                std::fill(line + (column - col0), line + (run_first - col0), convert(running > 0.5 ? 1.0 : 0.0));
+    while (have) {
+        const EdgeRun &run = pair[current];
+        fill(column, run.first, inside);
+        int64_t last = run.last;
+        if (!have_next || pair[1 - current].first > last) {
+            // One edge's cells alone (the usual case): straight into the row.
+            if (run.first <= last) write_run(run, inside, line + (run.first - col0), convert);
+            inside += run.step;
+        } else {
+            // Cells shared with the next edges: gather the cluster.
+            runs_.clear();
+            runs_.push_back(run);
+            while (have_next && pair[1 - current].first <= last) {
+                runs_.push_back(pair[1 - current]);
+                last = std::max(last, pair[1 - current].last);
+                have_next = next_run(pair[1 - current]);
             }
-            column = run_first;
-            continue;
+            inside = store_cluster(0, runs_.size(), last, inside, line, convert);
         }
-        int64_t run_last = simple_[next].last;
-        if (next + 1 == n || simple_[next + 1].first > run_last) {
-            // One edge's run alone (the usual case): its cells straight into the row.
-            run_last = std::min(run_last, col_end - 1);
-            write_lone_run(simple_[next], column, run_last, running, line, convert);
-            ++next;
-            column = run_last + 1;
-            continue;
-        }
-        // A cluster of overlapping runs: their integrals into area_, in x order.
-        size_t member = next;
-        for (; member < n && simple_[member].first <= run_last; ++member) {
-            const SimpleEdge &edge = simple_[member];
-            run_last = std::max(run_last, edge.last);
-            add_simple_edge(edge, column);
-        }
-        run_last = std::min(run_last, col_end - 1);
-        next = member;
-        ticker_.tick(run_last - column + 1);
-        for (; column <= run_last; ++column) {
-            while (stepped < n && simple_[stepped].last < column) running -= simple_[stepped++].sign;
-            const size_t at = static_cast<size_t>(column - col0);
-            line[at] = convert(cell_value(area_[at] + running, crossed_[at] != 0, running));
-            area_[at] = 0.0;
-            crossed_[at] = 0;
-        }
+        column = std::max(column, last + 1);
+        current = 1 - current;
+        have = have_next;
+        have_next = have && next_run(pair[1 - current]);
     }
+    fill(column, col_end, inside);
 }
 
-// The cells [from, to] of one edge's run that no other run meets, written
-// straight into line (window-relative): what store_simple's cluster loop
-// writes for them, without area_ and crossed_ (0.0 + x is x exactly).
+// The open cells [first, last] of an edge no other edge's cells meet, from
+// `out` on: inside (0 or 1, left of the edge) plus its share.  The same
+// values as store_cluster's (0.0 + x is x), with the edge's first and last
+// cell taken apart from the loop where the window holds them.
 template <class Wide>
 template <class Value, class Convert>
-void RowSweep<Wide>::write_lone_run(const SimpleEdge &edge, int64_t from, int64_t to, double running, Value *line,
-                                    Convert convert)
+void RowSweep<Wide>::write_run(const EdgeRun &run, int inside, Value *out, Convert convert)
 {
-    const int64_t col0 = window_.col0;
-    ticker_.tick(to - from + 1);
-    int64_t open_first = from, open_last = to;  // the cells crossed_ would mark
-    if (exact_zeros_) {
-        const Wide lo = std::min(edge.x_top, edge.x_bottom), hi = std::max(edge.x_top, edge.x_bottom);
-        detail::open_cells(lo, hi, col0, col0 + window_.width, open_first, open_last);
-    } else if (edge.sign == 0) {
-        open_last = from - 1;  // integrate() marks nothing for an edge of no sign
-    }
-    if (edge.sign == 0) {
-        for (int64_t c = from; c <= to; ++c) {
-            line[c - col0] = convert(cell_value(running, c >= open_first && c <= open_last, running));
-        }
+    // Locals, not members: a uint8 output may alias anything, so every byte
+    // stored would otherwise reload the run and the bounds from memory.
+    const EdgeRun edge = run;
+    const double base = inside, step = edge.step, floor = floor_, snap = snap_;
+    const auto value = [base, step, floor, snap, convert](double share) {
+        double v = base + step * share;  // crossed_value, with the bounds in registers
+        v = v > 1.0 - kResidue ? 1.0 : v;
+        v = v >= snap ? v : 0.0;
+        return convert(v >= floor ? v : floor);
+    };
+    ticker_.tick(edge.last - edge.first + 1);
+    if (edge.cells == 1) {
+        *out = value(1.0 - 0.5 * (edge.low + edge.high));
         return;
     }
-    const EdgeSpan span = edge_span(edge);
-    for (int64_t c = from; c <= to; ++c) {
-        const double offset = static_cast<double>(c - edge.first);
-        const double area = edge.sign * (cell_mean(span.low - offset, span.high - offset, span.inverse) - 0.5);
-        line[c - col0] = convert(cell_value(area + running, c >= open_first && c <= open_last, running));
+    const int64_t end = edge.origin + edge.cells - 1;  // the last cell
+    if (edge.first != edge.origin || edge.last != end) {
+        for (int64_t c = edge.first; c <= edge.last; ++c) *out++ = value(right_share(edge, c - edge.origin));
+        return;
     }
+    *out++ = value(first_share(edge));
+    const double offset = 0.5 - edge.low;
+    for (int64_t k = 1; k < edge.cells - 1; ++k) *out++ = value((static_cast<double>(k) + offset) * edge.inverse);
+    *out = value(last_share(edge));
 }
 
-// The edge's abscissae over the strip relative to its first column, low to
-// high, and the reciprocal of their distance (integrate()'s, for height 1).
+// Edges [begin, end) of runs_ whose open cells chain together up to
+// `last`: each cell is the inside count left of it plus the shares of the
+// edges passing through it, summed in x order in area_.  Returns the
+// inside count right of them.
 template <class Wide>
-typename RowSweep<Wide>::EdgeSpan RowSweep<Wide>::edge_span(const SimpleEdge &edge)
+template <class Value, class Convert>
+int RowSweep<Wide>::store_cluster(size_t begin, size_t end, int64_t last, int inside, Value *line,
+                                  Convert convert)
 {
-    const Wide origin = static_cast<Wide>(edge.first);
-    double low = static_cast<double>(edge.x_top - origin), high = static_cast<double>(edge.x_bottom - origin);
-    if (low > high) std::swap(low, high);
-    return {low, high, high - low > 0x1p-900 ? 1.0 / (high - low) : 0.0};
-}
-
-// One edge's integral over the whole strip into area_ for the columns of
-// its run from `from` on, inside the window (integrate() with height 1,
-// without its base and step, which store_simple keeps), and its crossed_
-// marks as the general sweep makes them.
-template <class Wide>
-void RowSweep<Wide>::add_simple_edge(const SimpleEdge &edge, int64_t from)
-{
-    const int64_t col0 = window_.col0, col_end = window_.col0 + window_.width;
-    const int64_t begin = std::max(edge.first, from), end = std::min(edge.last, col_end - 1);
-    if (exact_zeros_) {
-        mark_open(std::min(edge.x_top, edge.x_bottom), std::max(edge.x_top, edge.x_bottom));
+    const int64_t col0 = window_.col0;
+    for (size_t k = begin; k < end; ++k) {
+        const EdgeRun &edge = runs_[k];
+        ticker_.tick(edge.last - edge.first + 1);
+        for (int64_t c = edge.first; c <= edge.last; ++c) area_[c - col0] += edge.step * right_share(edge, c - edge.origin);
     }
-    if (edge.sign == 0 || begin > end) return;
-    if (!exact_zeros_) std::fill(crossed_.begin() + (begin - col0), crossed_.begin() + (end - col0) + 1, uint8_t{1});
-    const EdgeSpan span = edge_span(edge);
-    double *area = area_.data() + (begin - col0);
-    for (int64_t k = 0; k <= end - begin; ++k) {
-        const double offset = static_cast<double>(begin + k - edge.first);
-        area[k] += edge.sign * (cell_mean(span.low - offset, span.high - offset, span.inverse) - 0.5);
+    size_t passed = begin;  // edges wholly left of the column: their steps are in `inside`
+    for (int64_t c = runs_[begin].first; c <= last; ++c) {
+        for (; passed < end && runs_[passed].last < c; ++passed) inside += runs_[passed].step;
+        line[c - col0] = convert(crossed_value(inside + area_[c - col0]));
+        area_[c - col0] = 0.0;
     }
+    for (; passed < end; ++passed) inside += runs_[passed].step;
+    return inside;
 }
 
 }  // namespace polymask::detail::coverage_sweep
