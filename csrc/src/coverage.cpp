@@ -244,15 +244,11 @@ void coverage(const Polygon &polygon, const Window &window, Value *out, int64_t 
             if (!zeroed) std::fill(line, line + window.width, Value(0));
             return;
         }
-        sweep->store(line, [](double value) {
-            if constexpr (std::is_same_v<Value, uint8_t>) {
-                // value is in [0, 1] here, so truncation is the floor (and
-                // no libm call per cell, which took a twelfth of the sweep).
-                return static_cast<uint8_t>(static_cast<int>(value * 255.0 + 0.5));
-            } else {
-                return static_cast<Value>(value);
-            }
-        }, zeroed);
+        if constexpr (std::is_same_v<Value, uint8_t>) {
+            sweep->store(line, detail::coverage_sweep::ToByte{}, zeroed);
+        } else {
+            sweep->store(line, [](double value) { return static_cast<Value>(value); }, zeroed);
+        }
     });
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "cell_geometry.hpp"
@@ -83,6 +84,24 @@ struct EdgeStateT {
     Wide x_strip_bottom;  // x where the edge leaves the strip, min(y1, row + 1/2)
     int64_t marked_first, marked_last;  // the columns sweep() marked for it (window-relative)
 };
+
+// Coverage in bytes: value * 255, rounded.  value is in [0, 1] here, so
+// truncation is the floor (and no libm call per cell, which took a twelfth
+// of the sweep).  The sweep may also hand it a crossed cell's raw sum, which
+// is within 2^-40 of [0, 1] (kResidue): such a sum rounds to the byte its
+// clamped and snapped value would, so the clamps are skipped
+// (kTakesRawSums), taking three selects off each cell's chain.
+struct ToByte {
+    static constexpr bool kTakesRawSums = true;
+    uint8_t operator()(double value) const { return static_cast<uint8_t>(static_cast<int>(value * 255.0 + 0.5)); }
+};
+
+// Whether Convert rounds a crossed cell's raw sum as it would its clamped value.
+template <class Convert, class = void>
+struct TakesRawSums : std::false_type {};
+template <class Convert>
+struct TakesRawSums<Convert, std::void_t<decltype(Convert::kTakesRawSums)>>
+    : std::bool_constant<Convert::kTakesRawSums> {};
 
 // An edge of a simple row strip (or of a piece of one): its x at the
 // strip's top and bottom (key, other and x_top, x_bottom as in CrossingT)

@@ -273,8 +273,9 @@ void RowSweep<Wide>::write_run(const EdgeRun &run, int inside, Value *out, Conve
     const EdgeRun edge = run;
     const double base = inside, step = edge.step, floor = floor_, snap = snap_;
     const auto value = [base, step, floor, snap, convert](double share) {
-        double v = base + step * share;  // crossed_value, with the bounds in registers
-        v = v > 1.0 - kResidue ? 1.0 : v;
+        double v = base + step * share;
+        if constexpr (TakesRawSums<Convert>::value) return convert(v);
+        v = v > 1.0 - kResidue ? 1.0 : v;  // crossed_value, with the bounds in registers
         v = v >= snap ? v : 0.0;
         return convert(v >= floor ? v : floor);
     };
