@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "coverage_simple_row.hpp"
@@ -44,7 +45,8 @@ bool RowSweep<Wide>::sweep_pieces(int64_t row, std::vector<int32_t> &active)
         if (seg.y0 > y_top) piece_ends_.push_back(seg.y0);
         if (seg.y1 < y_bottom) piece_ends_.push_back(seg.y1);
     }
-    std::sort(piece_ends_.begin() + 1, piece_ends_.end());
+    // A few ordinates, usually one or two: insertion sort.
+    detail::insertion_sort(piece_ends_.data() + 1, piece_ends_.size() - 1, std::less<double>());
     piece_ends_.erase(std::unique(piece_ends_.begin(), piece_ends_.end()), piece_ends_.end());
     if (piece_ends_.back() != y_bottom) piece_ends_.push_back(y_bottom);
     if (piece_ends_.size() > kMostPieces + 1) return false;
@@ -121,8 +123,12 @@ void RowSweep<Wide>::store_pieces(Value *line, Convert convert, bool zeroed)
         piece.end = runs_.size();
         piece.inside = 0;
     }
-    std::sort(touched_.begin(), touched_.end(), [](const Columns &a, const Columns &b) { return a.first < b.first; });
-    std::sort(gap_breaks_.begin(), gap_breaks_.end());
+    // Each piece's runs come in x order, the pieces one after the other:
+    // nearly sorted, and few.
+    sort_mostly_sorted(touched_, [](const Columns &a, const Columns &b) {
+        return a.first < b.first || (a.first == b.first && a.last < b.last);
+    });
+    sort_mostly_sorted(gap_breaks_, std::less<int64_t>());
     // A piece's inside count at window column c: its runs wholly left of c
     // (runs come in order of their last column, as edges do not cross).
     const auto inside_at = [&](Piece &piece, int64_t c) {
