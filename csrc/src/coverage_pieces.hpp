@@ -85,6 +85,16 @@ struct EdgeStateT {
     int64_t marked_first, marked_last;  // the columns sweep() marked for it (window-relative)
 };
 
+// An edge's boundary sign from the edges left of it (`left`: their count
+// under even-odd, their winding under nonzero): -1 where it opens an inside
+// run (a left boundary), +1 where it closes one, 0 for neither.
+inline int boundary_sign(int left, int winding, bool even_odd)
+{
+    if (even_odd) return (left & 1) ? 1 : -1;
+    const bool was_inside = left != 0, inside = left + winding != 0;
+    return was_inside == inside ? 0 : (inside ? -1 : 1);
+}
+
 // Coverage in bytes: value * 255, rounded.  value is in [0, 1] here, so
 // truncation is the floor (and no libm call per cell, which took a twelfth
 // of the sweep).  The sweep may also hand it a crossed cell's raw sum, which

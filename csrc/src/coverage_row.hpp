@@ -321,14 +321,6 @@ private:
         edge.x_from = x_to;
     }
 
-    // -1: the edge opens an inside run (left boundary); +1: it closes one.
-    static int boundary_sign(int left, int winding, bool even_odd)
-    {
-        if (even_odd) return (left & 1) ? 1 : -1;
-        const bool was_inside = left != 0, inside = left + winding != 0;
-        return was_inside == inside ? 0 : (inside ? -1 : 1);
-    }
-
     // Add sign * integral over [y0, y1] of clamp(x(y) - c, -1/2, 1/2) to
     // every column c: +sign*h/2 for columns left of the edge (a constant,
     // base_), -sign*h/2 right of it (a step in steps_), the exact mean for
@@ -354,7 +346,7 @@ private:
     std::vector<double> step_;
     std::vector<Step> steps_left_;
     std::vector<Columns> touched_;  // runs of columns some edge passes
-    std::vector<double> breaks_;
+    std::vector<double> breaks_;  // the general sweep's piece ends
     std::vector<Event> events_, by_edge_;  // a piece's crossings, as found and by edge
     std::vector<size_t> first_event_, fill_at_;
     std::vector<Crossing> current_;  // the edges spanning the current piece
@@ -377,10 +369,11 @@ private:
     std::vector<Piece> pieces_;       // a cut row's pieces, top to bottom
     std::vector<double> piece_ends_;  // their ordinates
     std::vector<int64_t> gap_breaks_; // columns where an edge on a cell side changes the inside
-    // simple_ holds the row simple_last_row_ (sweep_simple's), unless a
-    // general sweep came since.
+    // simple_[0, follow_size_) holds the edges at the bottom of row
+    // simple_last_row_ (simple, or cut: its bottom piece) while simple_valid_.
     bool simple_valid_ = false;
     int64_t simple_last_row_ = 0;
+    size_t follow_size_ = 0;
     // crossed_value's bounds: an edge through the open cell leaves at least
     // floor_ (exact_zeros_), and values below snap_ are rounding (otherwise).
     double floor_, snap_;

@@ -46,10 +46,17 @@ bool RowSweep<Wide>::sweep_simple(int64_t row, std::vector<int32_t> &active)
     if (row_flats_begin_ != row_flats_end_) return false;
     const double y_top = static_cast<double>(row) - 0.5;
     const double y_bottom = static_cast<double>(row) + 0.5;
-    if (!(follows && follow_simple(y_bottom, active)) && !build_simple(y_top, y_bottom, active)) return false;
+    if (!(follows && follow_simple(y_bottom, active))) {
+        // A vertex inside the strip: not simple, and no x is worth taking.
+        for (int32_t s : active) {
+            if (segments_[s].y0 > y_top || segments_[s].y1 < y_bottom) return false;
+        }
+        if (!build_simple(y_top, y_bottom, active)) return false;
+    }
     ticker_.tick(static_cast<int64_t>(simple_.size()));
     simple_valid_ = true;
     simple_last_row_ = row;
+    follow_size_ = simple_.size();
     simple_row_ = true;
     return true;
 }
@@ -62,12 +69,14 @@ bool RowSweep<Wide>::ordered(const SimpleEdge &a, const SimpleEdge &b)
     return crossing_less(a, b) && a.other <= b.other;
 }
 
-// The row below a simple row, with the same edges in `active` (which that
-// row left in its order): each edge's top is its old bottom.  False, with
+// The row below a simple row (or below the last piece of a cut row), with
+// the same edges in `active` (which that row left in its order): each
+// edge's top is its old bottom.  False, with
 // simple_ spoilt, where an edge ends in the strip or the order breaks.
 template <class Wide>
 bool RowSweep<Wide>::follow_simple(double y_bottom, const std::vector<int32_t> &active)
 {
+    simple_.resize(follow_size_);  // a cut row above: its bottom piece
     if (active.size() != simple_.size()) return false;
     for (size_t k = 0; k < simple_.size(); ++k) {
         SimpleEdge &edge = simple_[k];

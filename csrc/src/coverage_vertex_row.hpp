@@ -12,9 +12,9 @@
 // passes through in any piece lies in one connected part of the plane
 // minus the boundary, so it is wholly in or out: exactly 0 or 1.  A cell
 // some edge passes through is the pieces' shares, summed in area_ (piece by
-// piece, edges in x order), plus h of every piece that is inside there,
-// taken in piece order: each term depends on the strip and the cell alone,
-// so windows equal slices and threads change nothing.
+// piece from the bottom, edges in x order), plus h of every piece that is
+// inside there, taken in the same order: each term depends on the strip
+// and the cell alone, so windows equal slices and threads change nothing.
 // Internal: included by coverage.cpp.
 #pragma once
 
@@ -53,7 +53,9 @@ bool RowSweep<Wide>::sweep_pieces(int64_t row, std::vector<int32_t> &active)
     pieces_.clear();
     simple_.clear();
     const bool even_odd = rule_ == FillRule::even_odd;
-    for (size_t p = 0; p + 1 < piece_ends_.size(); ++p) {
+    // Bottom to top: the bottom piece's edges then lead simple_, where the
+    // next row follows them (follow_simple).
+    for (size_t p = piece_ends_.size() - 1; p-- > 0;) {
         const double ya = piece_ends_[p], yb = piece_ends_[p + 1];
         const size_t begin = simple_.size();
         for (int32_t s : active) {
@@ -81,9 +83,14 @@ bool RowSweep<Wide>::sweep_pieces(int64_t row, std::vector<int32_t> &active)
         pieces_.push_back({yb - ya, begin, simple_.size(), 0});
     }
     ticker_.tick(static_cast<int64_t>(simple_.size()));
-    // The next row starts from the order at this one's bottom (nearly sorted).
+    // The next row starts from the order at this one's bottom, and a simple
+    // next row with the same edges follows the last piece as it would a
+    // simple row: its edges' x at the bottom and their signs.
     active.clear();
-    for (size_t k = pieces_.back().begin; k < pieces_.back().end; ++k) active.push_back(simple_[k].segment);
+    for (size_t k = pieces_.front().begin; k < pieces_.front().end; ++k) active.push_back(simple_[k].segment);
+    follow_size_ = pieces_.front().end;
+    simple_valid_ = true;
+    simple_last_row_ = row;
     pieces_row_ = true;
     return true;
 }
