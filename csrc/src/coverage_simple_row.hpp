@@ -185,7 +185,9 @@ double RowSweep<Wide>::right_share(const EdgeRun &edge, int64_t k)
     if (edge.cells == 1) return 1.0 - 0.5 * (edge.low + edge.high);
     if (k == 0) return first_share(edge);
     if (k == edge.cells - 1) return last_share(edge);
-    return (static_cast<double>(k) + 0.5 - edge.low) * edge.inverse;
+    // Rounded as write_run's loop rounds it, so a window cutting the run
+    // changes no bit.
+    return (static_cast<double>(k) + (0.5 - edge.low)) * edge.inverse;
 }
 
 template <class Wide>
