@@ -137,10 +137,12 @@ def coverage(polygon: PolygonLike, shape: ShapeLike, *, transform: TransformLike
     rule = as_fill_rule(fill_rule)
     thread_count = as_threads(threads)
     row0, col0, out_shape = window_origin(window, rows_cols)
-    result = _fraction_buffer(out, out_shape, coverage_dtype(dtype, out))
-    # A fresh result is np.zeros (calloc): the sweep then writes only the
-    # cells the region meets, and pages it never reaches stay untouched.
-    _sweep.coverage(coordinates, result, row0, col0, rule, thread_count, ring_ends, out is None)
+    chosen = coverage_dtype(dtype, out)
+    if out is None:  # allocated as a new mask is: see _coverage_sweep.new_coverage
+        return _sweep.new_coverage(coordinates, ring_ends, row0, col0, *out_shape, chosen, rule, thread_count,
+                                   _RASTER, _RASTER_HINT)
+    result = _fraction_buffer(out, out_shape, chosen)
+    _sweep.coverage(coordinates, result, row0, col0, rule, thread_count, ring_ends, False)
     return result
 
 
@@ -262,7 +264,9 @@ def coverage_dtype(dtype: Any, out: Any) -> np.dtype[Any]:
     return np.dtype(np.float64) if chosen is None else chosen
 
 
+_RASTER, _RASTER_HINT = "coverage raster", "compute it in windows, or use polymask.dask.coverage"
+
+
 def _fraction_buffer(out: Any, shape: tuple[int, int], dtype: np.dtype[Any]) -> NDArray[Any]:
-    return result_array(out, shape, dtype, zeroed=True, what="coverage raster",
-                        hint="compute it in windows, or use polymask.dask.coverage",
+    return result_array(out, shape, dtype, zeroed=True, what=_RASTER, hint=_RASTER_HINT,
                         out_kinds=" of float64, float32 or uint8")

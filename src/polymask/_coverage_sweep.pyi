@@ -14,6 +14,19 @@ def coverage(
     ring_ends: npt.NDArray[np.int64] | None = None,
     zeroed: bool = False,
 ) -> None: ...
+def new_coverage(
+    vertices: npt.NDArray[np.float64],
+    ring_ends: npt.NDArray[np.int64] | None,
+    row0: int,
+    col0: int,
+    height: int,
+    width: int,
+    dtype: npt.DTypeLike,
+    rule: int,
+    threads: int,
+    what: str,
+    hint: str,
+) -> npt.NDArray[Any]: ...
 def fill_touched(
     vertices: npt.NDArray[np.float64],
     out: npt.NDArray[np.uint8],

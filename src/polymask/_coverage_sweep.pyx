@@ -9,6 +9,8 @@ from libc.stdint cimport int64_t, uint8_t
 from libcpp.memory cimport unique_ptr
 from libcpp.vector cimport vector
 
+import numpy as np
+
 from polymask.core cimport MaskBox, Polygon, Window
 from polymask.coverage cimport (
     coverage as core_coverage,
@@ -16,7 +18,9 @@ from polymask.coverage cimport (
     fill_touched as core_fill_touched,
     side_tolerance,
 )
-from polymask.views cimport as_rule, flat_polygons, new_polygon, window_at
+from polymask.views cimport as_rule, flat_polygons, new_polygon, window_at, writes_every_byte
+
+from polymask._outputs import new_array as _new_array
 
 
 ctypedef fused fraction_t:
@@ -40,6 +44,26 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
     polygon.reset(new_polygon(vertices, ring_ends))
     with nogil:
         core_coverage(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
+
+
+def new_coverage(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends, int64_t row0, int64_t col0,
+                 int64_t height, int64_t width, dtype, int rule, int threads, str what, str hint):
+    """A new coverage raster of the window (dtype float64, float32 or uint8), filled.
+
+    Allocated as a new mask is (views.pxd: writes_every_byte): np.empty with
+    every element written where the region spans most rows of a heap-served
+    array (np.zeros would memset it first, a second pass over every byte),
+    else np.zeros with only the cells the region meets written.  `what` and
+    `hint` word the MemoryError (polymask._outputs.new_array).
+    """
+    cdef Window window = window_at(row0, col0, height, width)
+    cdef unique_ptr[Polygon] polygon
+    polygon.reset(new_polygon(vertices, ring_ends))
+    dtype = np.dtype(dtype)
+    cdef bint write_all = writes_every_byte(polygon.get()[0], window, dtype.itemsize)
+    result = _new_array((height, width), dtype, not write_all, what, hint)
+    coverage(vertices, result, row0, col0, rule, threads, ring_ends, not write_all)
+    return result
 
 
 def fill_touched(const double[:, ::1] vertices not None, uint8_t[:, ::1] out not None,

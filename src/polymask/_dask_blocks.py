@@ -190,7 +190,6 @@ def coverage_block(rings: Any, rule: int, threads: int, dtype: np.dtype, starts:
                     block_id: Any = None) -> np.ndarray:
     coordinates, ring_ends = rings
     row0, col0, height, width = _window(block_id, starts)
-    # calloc: only the cells the region meets are written
-    block = result_array(None, (height, width), dtype, zeroed=True, what="coverage block", hint=BLOCK_HINT)
-    _coverage_sweep.coverage(coordinates, block, row0, col0, rule, threads, ring_ends, True)
-    return block
+    # Allocated as a new mask is (np.zeros, or np.empty with every element written).
+    return _coverage_sweep.new_coverage(coordinates, ring_ends, row0, col0, height, width, dtype, rule, threads,
+                                        "coverage block", BLOCK_HINT)
