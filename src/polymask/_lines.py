@@ -13,7 +13,8 @@ in GDAL's pixel frame, where cell (row, col) is the square
 The core walks the lines (csrc/src/line_walk.cpp); lines reaching 2**30
 pixels, past the core's integers, are walked here in NumPy and Python's
 integers, the same steps.  Lines alone are burned straight from their
-cells (polymask/_rasterize_lines.py).  Among polygons, the cells of one
+cells (polymask/_rasterize_lines.py), and so are shapely lines beside
+polygons (polymask/_rasterize_mixed.py).  Otherwise, among polygons, the cells of one
 line part (a LineString, LinearRing, or one line of a MultiLineString)
 are joined into runs along rows, and each run becomes a
 rectangle in the contract's sample frame: it holds exactly the sample

@@ -1,7 +1,8 @@
 """Label images of lines alone: the cells GDAL burns, written straight into the image.
 
-``polymask.rasterize`` burns lines among polygons as polygons made of their
-cells (polymask/_lines.py).  When every geometry is a line (a shapely
+Lines among polygons burn as polygons made of their cells
+(polymask/_lines.py), or, shapely's in bulk, beside the polygons' fill
+(polymask/_rasterize_mixed.py).  When every geometry is a line (a shapely
 LineString, LinearRing or MultiLineString, in bulk), nothing needs a fill:
 the core walks each line (csrc/include/polymask/lines.hpp) and its cells
 take its label, line after line in burn order.  The cells and the merge
@@ -74,10 +75,13 @@ def burn_lines(
     result: NDArray[Any],
     origin: tuple[int, int],
     add: bool,
+    under: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None,
 ) -> None:
     """Burn the line parts in `order` (None: as given) with `labels` (one per part, in that order) into `result`.
 
-    `result` is the window at `origin` of the `shape` image.
+    `result` is the window at `origin` of the `shape` image.  `under`:
+    (each part's burn position, the window's positions already burned), so
+    a part writes only over earlier ones (polymask/_rasterize_mixed.py).
     """
     frame, line_ends = lines.frame, lines.line_ends
     if order is not None:
@@ -86,4 +90,5 @@ def burn_lines(
         frame = np.ascontiguousarray(frame[index_ranges(starts, counts)])
         line_ends = np.cumsum(counts, dtype=np.int64)
     cell_ends, pixels = _line_cells.cells(frame, line_ends, shape[0], shape[1], all_touched)
-    _line_cells.burn(cell_ends, pixels, labels, result, origin[0], origin[1], shape[1], add)
+    positions, below = under if under is not None else (None, None)
+    _line_cells.burn(cell_ends, pixels, labels, result, origin[0], origin[1], shape[1], add, positions, below)
