@@ -157,3 +157,19 @@ def test_float_sums_alternating_too_often_take_the_general_path(monkeypatch, mer
     general = polymask.rasterize(geometries, SHAPE, values, transform=transform, merge=merge)
     np.testing.assert_array_equal(fast, general)
     np.testing.assert_array_equal(fewer_runs, general)
+
+
+def test_without_memory_for_the_positions_the_general_path_burns(monkeypatch):
+    transform = TRANSFORMS[1]
+    geometries = _mixed_geometries(9, 40, transform)
+    expected = polymask.rasterize(geometries, SHAPE, transform=transform, dtype=np.int32)
+
+    def refused(shape):
+        raise MemoryError(f"no room for {shape}")
+
+    monkeypatch.setattr(_rasterize_mixed, "positions_image", refused)
+    fills = []
+    real = _rasterize_mixed._polygons.rasterize
+    monkeypatch.setattr(_rasterize_mixed._polygons, "rasterize", lambda *a, **k: fills.append(1) or real(*a, **k))
+    np.testing.assert_array_equal(polymask.rasterize(geometries, SHAPE, transform=transform, dtype=np.int32), expected)
+    assert len(fills) == 1  # the general path's one fill: nothing was burned before the refusal

@@ -134,12 +134,20 @@ def burn_in_order(
             burn(mixed, sequence[begin:end], labels[begin:end], add, target)
         return True
     polygons, lines = np.flatnonzero(~kinds), np.flatnonzero(kinds)
+    try:
+        positions = positions_image(target.result.shape)
+    except MemoryError:  # the general path needs no such image
+        return False
     _burn_polygons(mixed, sequence[polygons], labels[polygons], False, target)
-    positions = np.zeros(target.result.shape, dtype=np.int64)  # pages no polygon burns cost nothing
     _burn_polygons(mixed, sequence[polygons], polygons + 1, False, target._replace(result=positions))
     under = (np.ascontiguousarray(lines + 1, dtype=np.int64), positions)
     _burn_lines(mixed, sequence[lines], labels[lines], False, target, under)
     return True
+
+
+def positions_image(shape: tuple[int, ...]) -> NDArray[np.int64]:
+    """A zeroed image of burn positions (pages no polygon burns cost nothing)."""
+    return np.zeros(shape, dtype=np.int64)
 
 
 def _burn_polygons(mixed: MixedBurn, parts: NDArray[Any], labels: NDArray[Any], add: bool, target: Target) -> None:
