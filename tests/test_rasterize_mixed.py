@@ -4,8 +4,8 @@
 apart when each geometry is a line or holds none, fills the polygons and
 burns the lines' cells straight, one run of a kind after the other in the
 order the merge rule asks for.  The reference is rasterio (GDAL) for
-"last", and for every merge rule the same composition in NumPy of each
-geometry part's own rasterio burn; orders alternating too often, and
+"last" and "add", and for every merge rule the same composition in NumPy of
+each geometry's own rasterio burn (a MultiPolygon's parts each); orders alternating too often, and
 collections, take the general path and must agree too.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import rasterio.enums
 import rasterio.features
 import shapely
 
@@ -50,14 +51,14 @@ def _mixed_geometries(seed, count, transform):
 
 
 def _rasterio_each(geometries, transform, all_touched):
-    """How many of each geometry's parts hold each cell, each part burned alone by GDAL (as GDAL burns them)."""
+    """How many of each geometry's parts hold each cell, as GDAL counts them: a MultiPolygon's parts each, else once."""
     return np.stack(
         [
             sum(
                 rasterio.features.rasterize(
                     [(part, 1)], out_shape=SHAPE, transform=transform, all_touched=all_touched, dtype="int32"
                 )
-                for part in shapely.get_parts(g)
+                for part in (shapely.get_parts(g) if g.geom_type == "MultiPolygon" else [g])
             )
             for g in geometries
         ]
@@ -99,13 +100,14 @@ def test_mixed_lists_burn_each_geometry_as_gdal_under_every_merge_rule(transform
         dtype=np.int32,
     )
     np.testing.assert_array_equal(got, expected)
-    if merge == "last":  # rasterio's own burn ("add" differs where two lines of a MultiLineString meet a cell)
+    if merge in ("last", "add"):  # rasterio's own burn
         gdal = rasterio.features.rasterize(
             zip(geometries, values.tolist()),
             out_shape=SHAPE,
             transform=transform,
             all_touched=all_touched,
             dtype="int32",
+            merge_alg=rasterio.enums.MergeAlg.add if merge == "add" else rasterio.enums.MergeAlg.replace,
         )
         np.testing.assert_array_equal(got, gdal)
 

@@ -134,7 +134,8 @@ def rasterize(
         any `all_touched`.  A line burns the cells GDAL's line rasterizer
         burns: a Bresenham line between the cells of each segment's ends
         (`all_touched` False), or every cell the line passes through (True
-        or "exact"); each line burns a cell once, even for "add".
+        or "exact"); each line (a MultiLineString's lines together) burns
+        a cell once, even for "add".
         rasterio's "shapes" are taken as they are: ``(geometry, value)``
         pairs (``zip(frame.geometry, frame["code"])``), whose values then
         take the place of `values`; an iterator is read once.
