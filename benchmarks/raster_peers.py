@@ -14,6 +14,8 @@ Cases:
   on 1000x1000 cells, ``polymask.rasterize`` against
   ``rasterio.features.rasterize``, ``all_touched`` False and True;
 * ``points``: 20,000 random points, likewise;
+* ``lines among polygons``: the lines with every tenth one a random polygon
+  (3-8 vertices, radius 5-25 cells), likewise;
 * ``mask_2d``: 72 regions on a 0.25-degree global grid, ``polymask.xarray.mask_2d``
   against ``polymask.rasterize`` of the same regions on the same cells (uint8
   labels, and float64 labels, mask_2d's own output type), for regions whose
@@ -53,7 +55,14 @@ def lines_and_points(samples):
         steps = rng.normal(0, 20, (int(rng.integers(1, 5)), 2))
         polylines.append(shapely.LineString([transform * tuple(p) for p in np.cumsum(np.vstack([start, steps]), 0)]))
     points = list(shapely.points([transform * tuple(p) for p in rng.uniform(0, 1000, (20000, 2))]))
-    for kind, geometries in (("lines", polylines), ("points", points)):
+    # Lines among polygons: every tenth geometry a random 3-8-gon of radius ~15 cells, in place of a line.
+    mixed = list(polylines)
+    for k in range(0, len(mixed), 10):
+        centre, radius = rng.uniform(0, 1000, 2), rng.uniform(5, 25)
+        angles = np.sort(rng.uniform(0, 2 * np.pi, int(rng.integers(3, 9))))
+        ring = centre + radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        mixed[k] = shapely.Polygon([transform * tuple(p) for p in ring])
+    for kind, geometries in (("lines", polylines), ("points", points), ("lines among polygons", mixed)):
         bulk = np.array(geometries, dtype=object)
         values = np.arange(1, len(geometries) + 1, dtype=np.int32)
         for all_touched in (False, True):

@@ -1,11 +1,12 @@
 """``polymask.coco.merge`` of many RLEs: pycocotools' bytes, on dense and sparse images.
 
-The core merges many RLEs in one pass: a depth count per pixel when the
-image has few pixels per run (COCO's images with many objects), the
-pairwise chain otherwise.  Both must give pycocotools' ``merge`` byte for
+The core merges up to 16 RLEs in pairs, then pairs of those; more in one
+pass: a depth count per pixel when the image has few pixels per run
+(COCO's images with many objects), the pairwise chain otherwise.  Both must give pycocotools' ``merge`` byte for
 byte, and the union (intersection) of the decoded masks; RLEs given in
 other forms (uncompressed, str counts) or refused take the reading one by one.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,12 +21,15 @@ from tests.test_coco_loaders import random_segmentations
 pytestmark = pytest.mark.filterwarnings("ignore:__array__ implementation:DeprecationWarning")
 
 
-@pytest.mark.parametrize(("count", "height", "width"), [
-    (300, 48, 40),     # dense: far fewer pixels than 8 per run
-    (40, 120, 90),     # dense
-    (3, 900, 700),     # sparse: the pairwise chain
-    (1, 30, 20),
-])
+@pytest.mark.parametrize(
+    ("count", "height", "width"),
+    [
+        (300, 48, 40),  # dense: far fewer pixels than 8 per run
+        (40, 120, 90),  # dense
+        (3, 900, 700),  # sparse: the pairwise chain
+        (1, 30, 20),
+    ],
+)
 @pytest.mark.parametrize("intersect", [False, True])
 def test_merge_is_pycocotools_merge_and_the_decoded_union(count, height, width, intersect):
     rles = coco.encode(random_segmentations(count, count, height, width), height, width)
@@ -68,7 +72,8 @@ def test_a_few_rles_in_any_form_merge_to_pycocotools_bytes(count, intersect):
         assert coco.merge(form, intersect=intersect) == expected
     uncompressed = coco.merge(rles, intersect=intersect, compressed=False)
     assert coco.merge([{"size": [60, 80], "counts": uncompressed["counts"]}]) == cocomask.merge(
-        [expected], intersect=intersect)
+        [expected], intersect=intersect
+    )
 
 
 def test_a_few_refused_rles_are_named_as_among_many():
@@ -106,3 +111,30 @@ def test_many_boxes_on_a_photo_merge_to_pycocotools_bytes(count, intersect):
     masks = coco.decode(rles).astype(bool)
     expected = masks.all(axis=-1) if intersect else masks.any(axis=-1)
     np.testing.assert_array_equal(coco.decode(merged).astype(bool), expected)
+
+
+@pytest.mark.parametrize("count", range(1, 18))
+@pytest.mark.parametrize("intersect", [False, True])
+def test_up_to_16_rles_merged_in_pairs_are_pycocotools_bytes(count, intersect):
+    """Up to 16 RLEs merge in pairs, then pairs of those: every count, odd ones out included, and 17 past it."""
+    rng = np.random.default_rng(count)
+    rles = []
+    for _ in range(count):  # overlapping boxes, so that intersections are seldom empty
+        image = np.zeros((40, 50), dtype=np.uint8, order="F")
+        y, x = rng.integers(0, 15), rng.integers(0, 20)
+        image[y : y + int(rng.integers(10, 25)), x : x + int(rng.integers(15, 30))] = 1
+        rles.append(cocomask.encode(image))
+    merged = coco.merge(rles, intersect=intersect)
+    assert merged == cocomask.merge(rles, intersect=intersect)
+    masks = coco.decode(rles).astype(bool)
+    expected = masks.all(axis=-1) if intersect else masks.any(axis=-1)
+    np.testing.assert_array_equal(coco.decode(merged).astype(bool), expected)
+    if count == 1:  # one RLE is returned as it is, as pycocotools does
+        return
+    # Runs of length 0 inside the counts (valid, if not pycocotools' own) give the same result.
+    padded = []
+    for rle in rles:
+        counts = coco.merge([rle], compressed=False)["counts"]
+        at = int(rng.integers(1, len(counts)))
+        padded.append({"size": [40, 50], "counts": counts[:at] + [0, 0] + counts[at:]})
+    assert coco.merge(padded, intersect=intersect) == merged

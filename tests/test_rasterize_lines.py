@@ -263,3 +263,35 @@ def test_lines_burning_no_cell_keep_their_values_in_place():
         warnings.simplefilter("error")  # a line outside the image is neither invalid nor empty
         skipping = polymask.rasterize([far, far, near], (4, 8), [2, 3, 5], transform=Affine.identity(), invalid="skip")
     np.testing.assert_array_equal(skipping, got)
+
+
+@pytest.mark.parametrize("all_touched", [False, True])
+def test_a_multilinestring_adds_once_on_a_cell_its_lines_share_as_gdal(all_touched):
+    """GDAL burns a MultiLineString's lines as one: a cell two reach gets its value once (a collection's: twice)."""
+    rng = np.random.default_rng(int(all_touched))
+    pixel = _random_lines(40 + int(all_touched), 24)
+    multi = [MultiLineString([pixel[k], pixel[k + 1], pixel[k + 2]]) for k in range(0, 24, 3)]
+    collections = [GeometryCollection(list(m.geoms)) for m in multi[:3]]
+    polygons = [box(*corner, *(corner + rng.uniform(2, 9, 2))) for corner in rng.uniform(0, 30, (4, 2))]
+    for geometries in (multi, multi + polygons, polygons[:2] + multi + polygons[2:], collections + multi[3:]):
+        values = np.arange(1, len(geometries) + 1)
+        expected = _rasterio(
+            list(zip(geometries, values.tolist())),
+            transform=Affine.identity(),
+            all_touched=all_touched,
+            merge_alg=MergeAlg.add,
+        )
+        for form in (geometries, [mapping(g) for g in geometries]):  # shapely in bulk, and GeoJSON
+            got = polymask.rasterize(
+                form, SHAPE, values, transform=Affine.identity(), dtype=np.int32, all_touched=all_touched, merge="add"
+            )
+            np.testing.assert_array_equal(got, expected)
+    shared = polymask.rasterize(multi, SHAPE, transform=Affine.identity(), merge="count", all_touched=all_touched)
+    apart = polymask.rasterize(
+        [line for m in multi for line in m.geoms],
+        SHAPE,
+        transform=Affine.identity(),
+        merge="count",
+        all_touched=all_touched,
+    )
+    assert (shared < apart).any()  # the lines of one MultiLineString do meet on cells

@@ -1,13 +1,13 @@
 """mask_2d's label image burned straight into float64, and mask_3d(drop=True) burning a lazy label image once.
 
 The eager regular-grid path of ``mask_2d`` burns the region numbers once
-into the float64 result, after a burn of counts that finds a point two
-regions hold, unless no two regions' boxes share a grid point.  The
-reference is the lazy path (``chunks=``), which burns block by block and
-checks overlaps with a second, reversed burn, and plain NumPy over each
-region's ``polymask.mask``.  Region counts cover boxes compared (up to 256)
-and not, every width of count (below 255, and more), with and without an
-overlap; the box comparison is checked against a burn of counts.
+into the float64 result, and the same burn finds a point two regions hold,
+unless no two regions' boxes share a grid point.  The reference is the lazy
+path (``chunks=``), which burns block by block and checks overlaps with a
+second, reversed burn, and plain NumPy over each region's
+``polymask.mask``.  Region counts cover boxes compared (up to 256) and not,
+with and without an overlap; the box comparison and the burn's overlap
+answer are checked against a burn of counts.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from shapely.geometry import box
 import polymask
 import polymask._dask_blocks
 import polymask.xarray as pxr
-from polymask import _inputs
+from polymask import _core, _inputs, _polygons
 from polymask._xarray_labels import boxes_apart
 
 LON = np.arange(-179.5, 180, 1.0)
@@ -129,3 +129,48 @@ def test_mask_3d_drop_burns_a_lazy_label_image_once(monkeypatch):
     assert stack.region.values.tolist() == list(range(12))
     monkeypatch.undo()
     np.testing.assert_array_equal(values, pxr.mask_3d(regions, LON, LAT).values)
+
+
+def _slanted_tiles(rng, columns, rows, nudge):
+    """Quads in a grid of 10x10 cells whose right sides slant into the next quad, each corner moved by up to `nudge`."""
+    quads = []
+    for col in range(columns):
+        for row in range(rows):
+            x, y = 10.0 * col, 10.0 * row
+            corners = np.array([(x, y), (x + 10, y), (x + 11.3, y + 10), (x + 1.3, y + 10)])
+            quads.append(corners + rng.uniform(-nudge, nudge, corners.shape))
+    return quads
+
+
+def _overlap_found(quads, shape, row0, col0, threads):
+    flat = _inputs.polygons(quads, on_pixels=False)
+    out = np.full(shape, np.nan)
+    values = np.arange(len(quads), dtype=np.float64)
+    rings = (flat.ring_ends, flat.polygon_ends)
+    return _polygons.rasterize(flat.vertices, *rings, values, out, row0, col0, _core.EVEN_ODD, threads, 0, False, True)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_burn_finds_a_pixel_two_regions_hold_exactly_when_counts_do(seed):
+    rng = np.random.default_rng(seed)
+    found = {False: 0, True: 0}
+    for trial in range(30):
+        # Sides shared exactly (never two regions on one pixel), or moved by up to a third of a cell.
+        quads = _slanted_tiles(rng, 4, 3, 0.0 if trial % 3 == 0 else 0.33)
+        counts = polymask.rasterize(quads, (32, 46), merge="count", dtype=np.int32)
+        for row0, col0, height, width in ((0, 0, 32, 46), (5, 7, 20, 30), (29, 40, 3, 6)):
+            expected = bool(counts[row0 : row0 + height, col0 : col0 + width].max() >= 2)
+            for threads in (1, 2):
+                assert _overlap_found(quads, (height, width), row0, col0, threads) is expected, (trial, row0, threads)
+            found[expected] += 1
+    assert found[False] > 10 and found[True] > 10
+
+
+def test_regions_sharing_slanted_sides_are_one_number_each_and_an_overlap_is_named():
+    quads = [q * 2 - (180, 90) for q in _slanted_tiles(np.random.default_rng(0), 4, 3, 0.0)]
+    lon, lat = np.arange(-179.75, 180, 0.5), np.arange(-89.75, 90, 0.5)
+    eager = pxr.mask_2d(quads, lon, lat)
+    np.testing.assert_array_equal(eager.values, pxr.mask_2d(quads, lon, lat, chunks=(50, 70)).values)
+    quads[4] = quads[4] + (0.6, 0.0)  # over its slanted neighbour by more than a grid step
+    with pytest.raises(ValueError, match=r"regions \d+ and \d+ \(by position\) both hold the grid point"):
+        pxr.mask_2d(quads, lon, lat)

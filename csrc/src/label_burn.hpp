@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "checks.hpp"
@@ -38,7 +39,8 @@ namespace detail {
 // prepare(p, prepared, scratch) fills polygons[p]'s, in chunks of polygons;
 // each chunk has a Scratch of its own (reused over its polygons).
 // preparation_of(p) is that work in parallel.hpp's pixel units.
-// make_burner() is called once per band, on the thread that burns it, and
+// make_burner() -- or make_burner(band_begin, band_end), where it takes the
+// band's rows -- is called once per band, on the thread that burns it, and
 // returns burn(p, prepared, row_begin, row_end), which burns polygons[p]
 // over those rows (never empty, inside its rows and the band) with
 // whatever state it keeps for the band.  A burned row costs
@@ -74,7 +76,13 @@ void burn_labels(const char *who, int64_t n_polygons, const Polygon *polygons, c
     const double work_per_row = work_factor * burn_work_per_row(crossings, by_rows, window);
 
     for_row_bands(window, threads, [&](int64_t band_begin, int64_t band_end) {
-        auto burn = make_burner();
+        auto burn = [&] {
+            if constexpr (std::is_invocable_v<MakeBurner &, int64_t, int64_t>) {
+                return make_burner(band_begin, band_end);
+            } else {
+                return make_burner();
+            }
+        }();
         by_rows.for_each(band_begin, band_end, [&](int64_t p) {
             const Prepared &polygon = prepared[static_cast<size_t>(p)];
             const int64_t row_begin = std::max(band_begin, polygon.row_first);

@@ -7,9 +7,12 @@
 // crossing is computed, so 10,000 small polygons cost about what their
 // pixels cost, not 10,000 passes over the image.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "polymask/rasterize.hpp"
 #include "edges.hpp"
@@ -67,6 +70,65 @@ Extent extent_in_window(const Polygon &polygon, const Window &window)
     return extent;
 }
 
+// Which pixels of a band of rows the polygons burned so far hold, a bit
+// each (a window's worth costs an eighth of its uint8 labels): a span that
+// meets a set bit holds a pixel two polygons hold.
+class BandPixels {
+public:
+    BandPixels() = default;
+    BandPixels(int64_t row_begin, int64_t row_end, int64_t width)
+        : row_begin_(row_begin), words_per_row_((width + 63) / 64),
+          bits_(static_cast<size_t>((row_end - row_begin) * words_per_row_), 0)
+    {
+    }
+
+    // Mark columns [begin, end) of `row` (counted from the window's first);
+    // whether any was marked before.
+    bool mark(int64_t row, int64_t begin, int64_t end)
+    {
+        if (begin >= end) return false;
+        uint64_t *const line = bits_.data() + (row - row_begin_) * words_per_row_;
+        const int64_t first = begin >> 6, last = (end - 1) >> 6;
+        uint64_t seen = 0;
+        for (int64_t w = first; w <= last; ++w) {
+            uint64_t bits = ~uint64_t{0};
+            if (w == first) bits &= ~uint64_t{0} << (begin & 63);
+            if (w == last) bits &= ~uint64_t{0} >> (63 - ((end - 1) & 63));
+            seen |= line[w] & bits;
+            line[w] |= bits;
+        }
+        return seen != 0;
+    }
+
+private:
+    int64_t row_begin_ = 0;
+    int64_t words_per_row_ = 0;
+    std::vector<uint64_t> bits_;
+};
+
+// LabelSpanWriter's spans, noting in `pixels` whether one of them covered a
+// pixel an earlier polygon's span covered.
+template <class Label>
+struct OverlapSpanWriter {
+    detail::LabelSpanWriter<Label> &writer;
+    BandPixels &pixels;
+    bool found = false;
+    int64_t row = 0;
+
+    void begin_row(int64_t r)
+    {
+        row = r;
+        writer.begin_row(r);
+    }
+    void span(int64_t begin, int64_t end)
+    {
+        const int64_t col0 = writer.window.col0;
+        if (!found) found = pixels.mark(row, begin - col0, end - col0);
+        writer.span(begin, end);
+    }
+    void end_row() { writer.end_row(); }
+};
+
 }  // namespace
 
 // Finding a polygon's extent costs about this much an edge (two passes
@@ -117,9 +179,11 @@ void polygons_from_rings(const double *xy, int64_t n_vertices, const int64_t *ri
 
 template <class Label>
 void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
-               const Window &window, Label *out, int64_t row_stride, FillRule rule, int threads, bool add)
+               const Window &window, Label *out, int64_t row_stride, FillRule rule, int threads, bool add,
+               bool *overlap)
 {
     struct NoScratch {};
+    std::atomic<bool> found_overlap{false};
     // Each polygon's extent (a million polygons take a fifth of a second);
     // each polygon that reaches a band is swept over the band's rows with
     // the same sweep as its mask, by a writer that stores its value in spans.
@@ -127,32 +191,43 @@ void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
         "polymask::rasterize", n_polygons, polygons, values, window, out, row_stride, threads, 1.0,
         [polygons](int64_t p) { return kExtentPerEdge * static_cast<double>(edges_by_y(polygons[p]).size()); },
         [&](int64_t p, Extent &extent, NoScratch &) { extent = extent_in_window(polygons[p], window); },
-        [&] {
+        [&](int64_t band_begin, int64_t band_end) {
             // Reused across the band's polygons: edge rows of the polygon being
-            // burned, and the sweep's arrays (allocated once per band, not per polygon).
-            return [&, rows = std::vector<detail::EdgeRows>(), buffers = detail::SweepBuffers()](
-                       int64_t p, const Extent &, int64_t row_begin, int64_t row_end) mutable {
+            // burned, the sweep's arrays (allocated once per band, not per
+            // polygon), and the band's burned pixels when overlaps are looked for.
+            BandPixels pixels;
+            if (overlap != nullptr) pixels = BandPixels(band_begin, band_end, window.width);
+            return [&, rows = std::vector<detail::EdgeRows>(), buffers = detail::SweepBuffers(),
+                    pixels = std::move(pixels)](int64_t p, const Extent &, int64_t row_begin,
+                                                int64_t row_end) mutable {
                 const ConstSpan<Edge> edges = edges_by_y(polygons[p]);
                 detail::edge_rows_in_window(edges, window, rows);
                 detail::LabelSpanWriter<Label> writer{out, row_stride, window, values[p], nullptr, add};
-                detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);
+                if (overlap == nullptr) {
+                    detail::scan_rows(edges, rows, window, rule, row_begin, row_end, writer, buffers);
+                    return;
+                }
+                OverlapSpanWriter<Label> checked{writer, pixels};
+                detail::scan_rows(edges, rows, window, rule, row_begin, row_end, checked, buffers);
+                if (checked.found) found_overlap.store(true, std::memory_order_relaxed);
             };
         });
+    if (overlap != nullptr) *overlap = found_overlap.load();
 }
 
 template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &, uint8_t *,
-                                 int64_t, FillRule, int, bool);
+                                 int64_t, FillRule, int, bool, bool *);
 template void rasterize<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &, uint16_t *,
-                                  int64_t, FillRule, int, bool);
+                                  int64_t, FillRule, int, bool, bool *);
 template void rasterize<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &, int32_t *,
-                                 int64_t, FillRule, int, bool);
+                                 int64_t, FillRule, int, bool, bool *);
 template void rasterize<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &, uint32_t *,
-                                  int64_t, FillRule, int, bool);
+                                  int64_t, FillRule, int, bool, bool *);
 template void rasterize<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &, int64_t *,
-                                 int64_t, FillRule, int, bool);
+                                 int64_t, FillRule, int, bool, bool *);
 template void rasterize<float>(const Polygon *, int64_t, const float *, const Window &, float *, int64_t,
-                               FillRule, int, bool);
+                               FillRule, int, bool, bool *);
 template void rasterize<double>(const Polygon *, int64_t, const double *, const Window &, double *,
-                                int64_t, FillRule, int, bool);
+                                int64_t, FillRule, int, bool, bool *);
 
 }  // namespace polymask

@@ -5,6 +5,7 @@
 #include "polymask/rle.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -123,15 +124,10 @@ uint64_t total(const uint32_t *counts, int64_t n)
     return sum;
 }
 
-}  // namespace
-
-std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect)
+// Union or intersection of two RLEs covering the same pixels (unchecked).
+template <bool intersect>
+std::vector<uint32_t> merge_two(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b)
 {
-    const uint64_t n_pixels = total(a, n_a);
-    if (total(b, n_b) != n_pixels) {
-        throw std::invalid_argument("polymask::rle_merge: the two RLEs cover " + std::to_string(n_pixels) + " and " +
-                                    std::to_string(total(b, n_b)) + " pixels");
-    }
     std::vector<uint32_t> out;
     out.reserve(static_cast<size_t>(n_a + n_b + 1));  // a boundary of the result is one of a's or b's
     RunCursor ca(a, n_a), cb(b, n_b);
@@ -153,6 +149,48 @@ std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *
     return out;
 }
 
+std::vector<uint32_t> merge_two(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect)
+{
+    return intersect ? merge_two<true>(a, n_a, b, n_b) : merge_two<false>(a, n_a, b, n_b);
+}
+
+// Up to this many RLEs are merged in pairs, then pairs of those, and so on:
+// each run is walked once a level (log2 of the RLEs), where a chain walks
+// the growing result once per RLE.
+constexpr size_t kPairedRles = 16;
+
+std::vector<uint32_t> merge_in_pairs(const std::vector<std::vector<uint32_t>> &rles, bool intersect)
+{
+    const auto merge = [intersect](const std::vector<uint32_t> &a, const std::vector<uint32_t> &b) {
+        return merge_two(a.data(), static_cast<int64_t>(a.size()), b.data(), static_cast<int64_t>(b.size()), intersect);
+    };
+    if (rles.size() == 1) return rles[0];
+    std::array<std::vector<uint32_t>, kPairedRles / 2> level;  // on the stack: a call of a few RLEs is short
+    size_t n_level = 0;
+    for (size_t k = 0; k + 1 < rles.size(); k += 2) level[n_level++] = merge(rles[k], rles[k + 1]);
+    if (rles.size() % 2 == 1) level[n_level - 1] = merge(level[n_level - 1], rles.back());  // the odd one, uncopied
+    while (n_level > 1) {
+        size_t kept = 0;
+        for (size_t k = 0; k < n_level; k += 2) {
+            level[kept++] = k + 1 < n_level ? merge(level[k], level[k + 1]) : std::move(level[k]);
+        }
+        n_level = kept;
+    }
+    return std::move(level[0]);
+}
+
+}  // namespace
+
+std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect)
+{
+    const uint64_t n_pixels = total(a, n_a);
+    if (total(b, n_b) != n_pixels) {
+        throw std::invalid_argument("polymask::rle_merge: the two RLEs cover " + std::to_string(n_pixels) + " and " +
+                                    std::to_string(total(b, n_b)) + " pixels");
+    }
+    return merge_two(a, n_a, b, n_b, intersect);
+}
+
 std::vector<uint32_t> rle_merge_many(const std::vector<std::vector<uint32_t>> &rles, bool intersect)
 {
     if (rles.empty()) return {0};
@@ -166,6 +204,7 @@ std::vector<uint32_t> rle_merge_many(const std::vector<std::vector<uint32_t>> &r
         }
         n_counts += rle.size();
     }
+    if (rles.size() <= kPairedRles) return merge_in_pairs(rles, intersect);
     // A depth per pixel costs 4 bytes and one step a pixel: worth it while the
     // pixels are few against the runs the pairwise chain would walk again and again
     // (the growing result once per RLE: about RLEs x counts / 2 steps).

@@ -131,6 +131,58 @@ TEST(Rasterize, TrianglesSharingADiagonalCoverTheSquareOnce)
     }
 }
 
+// Whether a pixel of the window is inside two polygons, from each polygon's own per-pixel mask.
+bool two_on_a_pixel(const std::vector<Polygon> &polygons, int64_t rows, int64_t cols, const Window &window)
+{
+    std::vector<int> claims(static_cast<size_t>(rows * cols), 0);
+    for (const Polygon &polygon : polygons) {
+        const auto mask = full_mask(polygon, rows, cols, Fill::per_pixel);
+        for (size_t k = 0; k < mask.size(); ++k) claims[k] += mask[k];
+    }
+    for (int64_t r = window.row0; r < window.row0 + window.height; ++r) {
+        for (int64_t c = window.col0; c < window.col0 + window.width; ++c) {
+            if (claims[static_cast<size_t>(r * cols + c)] > 1) return true;
+        }
+    }
+    return false;
+}
+
+TEST(Rasterize, TheOverlapFlagSaysWhetherTwoPolygonsHoldAPixel)
+{
+    std::mt19937_64 rng(55);
+    const int64_t rows = 70, cols = 150;  // columns past 64 and 128: spans across words of the band's bits
+    int found[2] = {0, 0};
+    for (int trial = 0; trial < 40; ++trial) {
+        // Blobs that may overlap, or a row of slanted quads that share their sides (or reach a pixel into the next).
+        std::vector<Polygon> polygons;
+        if (trial % 2 == 0) {
+            polygons = random_polygons(rng, 4 + trial % 13, rows, cols);
+        } else {
+            const double width = trial % 4 == 3 ? 26.0 : 25.0;
+            for (int k = 0; k < 6; ++k) {
+                const double x = 25.0 * k - 3.0 + trial % 3;
+                const std::vector<double> quad = {x, -2, x + width, -2, x + width + 6, 72, x + 6, 72};
+                polygons.emplace_back(quad.data(), 4);
+            }
+        }
+        const std::vector<int32_t> values(polygons.size(), 7);
+        for (const Window window : {Window{0, 0, rows, cols}, Window{5, 60, 40, 80}, Window{69, 149, 1, 1}}) {
+            const bool expected = two_on_a_pixel(polygons, rows, cols, window);
+            for (int threads : {1, 4}) {
+                std::vector<int32_t> labels(static_cast<size_t>(window.height * window.width), 0);
+                bool overlap = !expected;
+                polymask::rasterize(polygons.data(), static_cast<int64_t>(polygons.size()), values.data(), window,
+                                    labels.data(), window.width, FillRule::even_odd, threads, false, &overlap);
+                EXPECT_EQ(overlap, expected) << "trial " << trial << ", window at " << window.row0 << ", "
+                                             << window.col0 << ", " << threads << " threads";
+            }
+            ++found[expected];
+        }
+    }
+    EXPECT_GT(found[0], 10);
+    EXPECT_GT(found[1], 10);
+}
+
 TEST(Rasterize, TiledWindowsEqualTheFullImage)
 {
     std::mt19937_64 rng(3);

@@ -142,17 +142,15 @@ def merge_dicts(list rles not None, bint intersect=False, bint compressed=True):
             runs[k] = rle_decompress(chars, n_chars)
         except ValueError:  # corrupt counts, or a lone surrogate (UnicodeError)
             return None
-        if accumulate(runs[k].begin(), runs[k].end(), <uint64_t>0) != n_pixels:  # counts covering the image
-            return None
-    with nogil:
-        if count > 16:  # rle_merge_many chooses the depth count or the chain
-            merged = rle_merge_many(runs, intersect)
-        else:  # the chain of pairwise merges, without copying the first or counting the pixels again
-            merged.swap(runs[0])
-            for k in range(1, count):
-                merged = rle_merge(merged.data(), merged.size(), runs[k].data(), runs[k].size(), intersect)
-        if compressed:
-            text = rle_compress(merged.data(), merged.size())
+    if accumulate(runs[0].begin(), runs[0].end(), <uint64_t>0) != n_pixels:  # counts covering the image
+        return None
+    try:
+        with nogil:
+            merged = rle_merge_many(runs, intersect)  # in pairs, or a depth count, as the RLEs suit
+            if compressed:
+                text = rle_compress(merged.data(), merged.size())
+    except ValueError:  # an RLE covering other than the first's pixels
+        return None
     return {"size": [height, width], "counts": bytes(text) if compressed else list(merged)}
 
 

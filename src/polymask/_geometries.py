@@ -29,6 +29,7 @@ type and index, except where a label image burns them (``points``, ``lines``
 below: the cells GDAL burns).  shapely and GeoPandas are never imported unless the caller
 handed in one of their objects.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,8 +44,17 @@ from polymask._layouts import is_geometry_array
 
 #: shapely's type ids (shapely.GeometryType) this module treats by name.
 _POINT, _LINESTRING, _LINEARRING, _POLYGON, _MULTIPOINT, _MULTILINESTRING, _MULTIPOLYGON, _COLLECTION = range(8)
-_TYPE_NAMES = {-1: "missing", 0: "Point", 1: "LineString", 2: "LinearRing", 3: "Polygon", 4: "MultiPoint",
-               5: "MultiLineString", 6: "MultiPolygon", 7: "GeometryCollection"}
+_TYPE_NAMES = {
+    -1: "missing",
+    0: "Point",
+    1: "LineString",
+    2: "LinearRing",
+    3: "Polygon",
+    4: "MultiPoint",
+    5: "MultiLineString",
+    6: "MultiPolygon",
+    7: "GeometryCollection",
+}
 
 
 def _from_geopandas(value: Any) -> bool:  # _layouts.from_module's rule, without a step back into it
@@ -83,9 +93,9 @@ def flatten_geometries(geometries: NDArray[Any], name: str) -> tuple[NDArray[Any
     return vertices, ring_ends, np.cumsum(rings_per_geometry, dtype=np.int64)
 
 
-def flatten_geometry_parts(geometries: NDArray[Any], name: str, points: bool = False,
-                           lines: dict[int, NDArray[Any]] | None = None
-                           ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+def flatten_geometry_parts(
+    geometries: NDArray[Any], name: str, points: bool = False, lines: dict[int, NDArray[Any]] | None = None
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, polygon_ends, owners, point_rings): each polygon part its own polygon.
 
     A MultiPolygon or GeometryCollection is the union of its parts (GeoJSON's
@@ -130,9 +140,9 @@ def point_cells(vertices: NDArray[Any], ring_ends: NDArray[Any], point_rings: ND
     return vertices
 
 
-def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
-             lines: dict[int, NDArray[Any]] | None = None
-             ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
+def _flatten(
+    geometries: NDArray[Any], name: str, points: bool = False, lines: dict[int, NDArray[Any]] | None = None
+) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any]]:
     """(vertices, ring_ends, rings per polygon part, the geometry of each part, which rings are points).
 
     Of shapely geometries, checked; points (with `points`) and lines (into
@@ -150,18 +160,26 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
         raise TypeError(f"{name}[{index}] must be a shapely geometry (or None), got {_short(geometries[index])}")
     # Split multi-part geometries until only single parts are left.  A part
     # keeps the index of the geometry it came from; nesting is rare and shallow.
-    parts, owner = geometries, np.arange(count, dtype=np.int64)
+    # `source` tells the lines of one MultiLineString apart from other lines of their geometry.
+    parts, owner, source = geometries, np.arange(count, dtype=np.int64), np.arange(count, dtype=np.int64)
     for _ in range(64):
         kinds = shapely.get_type_id(parts)
-        multi = (kinds == _MULTIPOLYGON) | (kinds == _COLLECTION) | (points & (kinds == _MULTIPOINT)) | (
-            (lines is not None) & (kinds == _MULTILINESTRING))
+        multi = (
+            (kinds == _MULTIPOLYGON)
+            | (kinds == _COLLECTION)
+            | (points & (kinds == _MULTIPOINT))
+            | ((lines is not None) & (kinds == _MULTILINESTRING))
+        )
         if not multi.any():
             break
         split, split_index = shapely.get_parts(parts[multi], return_index=True)
+        fresh = source.max() + 1 + np.arange(len(split))
+        split_source = np.where(kinds[multi][split_index] == _MULTILINESTRING, source[multi][split_index], fresh)
         parts = np.concatenate([parts[~multi], split])
         owner = np.concatenate([owner[~multi], owner[multi][split_index]])
+        source = np.concatenate([source[~multi], split_source])
         order = np.argsort(owner, kind="stable")  # parts of geometry p stay in their order
-        parts, owner = parts[order], owner[order]
+        parts, owner, source = parts[order], owner[order], source[order]
     else:
         raise ValueError(f"{name} holds GeometryCollections nested more than 64 levels deep")
     kinds = shapely.get_type_id(parts)
@@ -172,8 +190,10 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
         if bad.any():
             index = int(owner[np.flatnonzero(is_point)[int(np.argmax(bad))]])
             x, y = (float(v) for v in xy[int(np.argmax(bad))])
-            raise ValueError(f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; "
-                             "every coordinate must be a finite number")
+            raise ValueError(
+                f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; "
+                "every coordinate must be a finite number"
+            )
         parts = parts.copy()
         parts[is_point] = shapely.polygons(np.repeat(xy, 5, axis=0).reshape(-1, 5, 2))
         kinds = np.where(is_point, _POLYGON, kinds)
@@ -182,7 +202,7 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
         is_line = ((kinds == _LINESTRING) | (kinds == _LINEARRING)) & ~shapely.is_empty(parts)
         if is_line.any():
             parts = counter_clockwise_rings(parts).copy()  # a LinearRing walks as GDAL walks it
-            found_lines = _line_coordinates(parts, is_line, owner, name)
+            found_lines = _one_per_multiline(_line_coordinates(parts, is_line, owner, name), source)
             parts[is_line] = shapely.Polygon()  # a polygon without rings holds the line's place
             kinds = np.where(is_line, _POLYGON, kinds)
     areal = kinds == _POLYGON
@@ -197,8 +217,10 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
             part = _TYPE_NAMES.get(int(kinds[at]), "geometry")
             whole = _TYPE_NAMES.get(int(shapely.get_type_id(geometries[index])), "geometry")
             what = f"is a {part}" if part == whole else f"is a {whole} holding a {part}"
-            raise ValueError(f"{name}[{index}] {what}, which has no area; expected a Polygon, a MultiPolygon, "
-                             "a GeometryCollection of them, or an empty geometry")
+            raise ValueError(
+                f"{name}[{index}] {what}, which has no area; expected a Polygon, a MultiPolygon, "
+                "a GeometryCollection of them, or an empty geometry"
+            )
         parts, owner, is_point = parts[areal], owner[areal], is_point[areal]
     if found_lines:
         assert lines is not None  # found only when asked for
@@ -211,15 +233,36 @@ def _flatten(geometries: NDArray[Any], name: str, points: bool = False,
     if bad_row >= 0:
         index = int(owner[ring_part[ring_of_vertex[bad_row]]])
         x, y = (float(v) for v in vertices[bad_row])
-        raise ValueError(f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; "
-                         "every coordinate must be a finite number")
+        raise ValueError(
+            f"{name}[{index}] has a vertex ({x!r}, {y!r}) that is not finite; every coordinate must be a finite number"
+        )
     ring_ends = np.cumsum(np.bincount(ring_of_vertex, minlength=len(rings)), dtype=np.int64)
     part_rings = np.bincount(ring_part, minlength=len(parts)).astype(np.int64)
     return vertices, ring_ends, part_rings, owner, is_point[ring_part]
 
 
-def _line_coordinates(parts: NDArray[Any], is_line: NDArray[Any], owner: NDArray[Any],
-                      name: str) -> dict[int, NDArray[np.float64]]:
+def _one_per_multiline(found: dict[int, NDArray[np.float64]], source: NDArray[Any]) -> dict[int, NDArray[np.float64]]:
+    """The lines of each MultiLineString (same `source`) held by its first: joined by NaN rows, the others empty.
+
+    GDAL burns a MultiLineString's cells once for all its lines (a cell two
+    of them reach counts once with "add"), so polymask/_lines.py walks them
+    as one line part.
+    """
+    at = np.array(sorted(found), dtype=np.int64)
+    if len(at) < 2 or len(np.unique(source[at])) == len(at):
+        return found
+    joined: dict[int, NDArray[np.float64]] = {}
+    gap = np.full((1, 2), np.nan)
+    for group in np.split(at, np.flatnonzero(source[at][1:] != source[at][:-1]) + 1):
+        first = int(group[0])
+        joined[first] = np.concatenate([piece for k in group for piece in (gap, found[int(k)])][1:])
+        joined.update({int(k): np.zeros((0, 2)) for k in group[1:]})
+    return joined
+
+
+def _line_coordinates(
+    parts: NDArray[Any], is_line: NDArray[Any], owner: NDArray[Any], name: str
+) -> dict[int, NDArray[np.float64]]:
     """{part index: its (x, y) vertices} of the line parts, checked to be finite (one shapely call)."""
     import shapely
 
@@ -229,8 +272,10 @@ def _line_coordinates(parts: NDArray[Any], is_line: NDArray[Any], owner: NDArray
     bad_row = _core.first_non_finite(xy)
     if bad_row >= 0:
         x, y = (float(v) for v in xy[bad_row])
-        raise ValueError(f"{name}[{int(owner[at[line_of_vertex[bad_row]]])}] has a vertex ({x!r}, {y!r}) that is "
-                         "not finite; every coordinate must be a finite number")
+        raise ValueError(
+            f"{name}[{int(owner[at[line_of_vertex[bad_row]]])}] has a vertex ({x!r}, {y!r}) that is "
+            "not finite; every coordinate must be a finite number"
+        )
     ends = np.cumsum(np.bincount(line_of_vertex, minlength=len(at)))
     return dict(zip(at.tolist(), np.split(xy, ends[:-1])))
 
@@ -252,16 +297,20 @@ def flatten_padded(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], NDA
     misplaced = row_masked[:, :-1] & ~row_masked[:, 1:]
     if misplaced.any():
         polygon, vertex = np.argwhere(misplaced)[0]
-        raise ValueError(f"{name}[{polygon}] has a padding row at {vertex} followed by a vertex at {vertex + 1}; "
-                         "padding (NaN rows or masked rows) may only end a polygon")
+        raise ValueError(
+            f"{name}[{polygon}] has a padding row at {vertex} followed by a vertex at {vertex + 1}; "
+            "padding (NaN rows or masked rows) may only end a polygon"
+        )
     keep = ~row_masked.ravel()
     vertices = np.ascontiguousarray(padded.reshape(count * width, 2)[keep])
     bad_row = _core.first_non_finite(vertices)
     if bad_row >= 0:
         polygon, vertex = divmod(int(np.flatnonzero(keep)[bad_row]), width)
         x, y = (float(v) for v in vertices[bad_row])
-        raise ValueError(f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; every coordinate must "
-                         "be a finite number (padding is a row of two NaNs)")
+        raise ValueError(
+            f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; every coordinate must "
+            "be a finite number (padding is a row of two NaNs)"
+        )
     ring_ends = np.cumsum((~row_masked).sum(axis=1), dtype=np.int64)
     return vertices, ring_ends, np.arange(1, count + 1, dtype=np.int64)
 
@@ -276,8 +325,9 @@ def flatten_array_list(polygons: Any, name: str) -> tuple[NDArray[Any], NDArray[
         polygon = int(np.searchsorted(ends, bad_row, side="right"))
         vertex = bad_row - (int(ends[polygon - 1]) if polygon else 0)
         x, y = (float(v) for v in vertices[bad_row])
-        raise ValueError(f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; "
-                         "every coordinate must be a finite number")
+        raise ValueError(
+            f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; every coordinate must be a finite number"
+        )
     return vertices, np.cumsum(lengths), np.arange(1, len(polygons) + 1, dtype=np.int64)
 
 
@@ -292,8 +342,9 @@ def flatten_stacked(polygons: NDArray[Any], name: str) -> tuple[NDArray[Any], ND
         # Name the polygon and vertex, not the row of the flattened array.
         polygon, vertex = divmod(bad_row, n_vertices)
         x, y = (float(v) for v in flat[bad_row])
-        raise ValueError(f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; "
-                         "every coordinate must be a finite number")
+        raise ValueError(
+            f"{name}[{polygon}][{vertex}] = ({x!r}, {y!r}) is not finite; every coordinate must be a finite number"
+        )
     ring_ends = np.arange(1, count + 1, dtype=np.int64) * n_vertices
     return flat, ring_ends, np.arange(1, count + 1, dtype=np.int64)
 
@@ -314,9 +365,11 @@ def shapely_row_rings(polygons: Any, name: str, unite_parts: bool = False) -> li
     """A one-row GeoSeries, GeoDataFrame or array of geometries as one polygon's rings."""
     geometries = geometry_values(polygons)
     if len(geometries) != 1:
-        raise ValueError(f"{name} must be one polygon; got {len(geometries)} geometries "
-                         f"({type(polygons).__name__}). Burn several with polymask.rasterize, "
-                         "or pass one of them (e.g. series.iloc[0])")
+        raise ValueError(
+            f"{name} must be one polygon; got {len(geometries)} geometries "
+            f"({type(polygons).__name__}). Burn several with polymask.rasterize, "
+            "or pass one of them (e.g. series.iloc[0])"
+        )
     vertices, ring_ends, _ = flatten_geometries(geometries, name)
     return _split(vertices, ring_ends, name)
 
@@ -330,8 +383,10 @@ def column_values(polygons: Any, values: Any) -> Any:
     """The values of a GeoDataFrame column named by `values`, or `values` unchanged."""
     if isinstance(values, str) and _from_geopandas(polygons) and hasattr(polygons, "columns"):
         if values not in polygons.columns:
-            raise ValueError(f"values={short_repr(values)} names no column of the GeoDataFrame; its columns are "
-                             f"{list(polygons.columns)}")
+            raise ValueError(
+                f"values={short_repr(values)} names no column of the GeoDataFrame; its columns are "
+                f"{list(polygons.columns)}"
+            )
         return polygons[values].to_numpy()
     return values
 

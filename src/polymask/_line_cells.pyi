@@ -1,4 +1,5 @@
 """Types of polymask._line_cells, the line walks' binding (src/polymask/_line_cells.pyx)."""
+
 import numpy as np
 import numpy.typing as npt
 
@@ -14,4 +15,6 @@ def burn(
     col0: int,
     width: int,
     add: bool,
+    positions: npt.NDArray[np.int64] | None = None,
+    below: npt.NDArray[np.int64] | None = None,
 ) -> None: ...

@@ -50,22 +50,39 @@ def cells(const double[:, ::1] xy not None, const int64_t[::1] line_ends not Non
 
 
 def burn(const int64_t[::1] cell_ends not None, const int64_t[::1] pixels not None, const label_t[::1] values not None,
-         label_t[:, ::1] out not None, int64_t row0, int64_t col0, int64_t width, bint add):
-    """Write (or with `add`, add) values[k] on line k's cells, line after line, in `out`: the window at (row0, col0)."""
+         label_t[:, ::1] out not None, int64_t row0, int64_t col0, int64_t width, bint add,
+         const int64_t[::1] positions=None, const int64_t[:, ::1] below=None):
+    """Write (or with `add`, add) values[k] on line k's cells, line after line, in `out`: the window at (row0, col0).
+
+    With `positions` and `below` (`out`'s shape: the burn position of what
+    was last written on each cell, 0 for nothing), line k writes only where
+    positions[k] is greater, so lines burned after polygons still land
+    under the polygons that come later in the burn order.
+    """
     cdef Py_ssize_t n_lines = cell_ends.shape[0]
     if values.shape[0] != n_lines:
         raise ValueError(f"got {values.shape[0]} values for {n_lines} lines")
     if n_lines and (cell_ends[n_lines - 1] != pixels.shape[0]):
         raise ValueError(f"cell_ends ends at {cell_ends[n_lines - 1]}, not at the {pixels.shape[0]} pixels")
-    cdef int64_t k, j, first = 0, row, col, height = out.shape[0], window_width = out.shape[1]
+    cdef bint ordered = positions is not None
+    if ordered != (below is not None):
+        raise ValueError("positions and below go together")
+    if ordered and (positions.shape[0] != n_lines or below.shape[0] != out.shape[0] or below.shape[1] != out.shape[1]):
+        raise ValueError(f"got {positions.shape[0]} positions for {n_lines} lines, below of shape "
+                         f"({below.shape[0]}, {below.shape[1]}) for out of shape ({out.shape[0]}, {out.shape[1]})")
+    cdef int64_t k, j, first = 0, row, col, height = out.shape[0], window_width = out.shape[1], position = 0
     cdef label_t value
     with nogil:
         for k in range(n_lines):
             value = values[k]
+            if ordered:
+                position = positions[k]
             for j in range(first, cell_ends[k]):
                 row = pixels[j] // width - row0
                 col = pixels[j] % width - col0
                 if 0 <= row < height and 0 <= col < window_width:
+                    if ordered and position <= below[row, col]:
+                        continue
                     if add:
                         out[row, col] = out[row, col] + value
                     else:

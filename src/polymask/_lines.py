@@ -13,7 +13,8 @@ in GDAL's pixel frame, where cell (row, col) is the square
 The core walks the lines (csrc/src/line_walk.cpp); lines reaching 2**30
 pixels, past the core's integers, are walked here in NumPy and Python's
 integers, the same steps.  Lines alone are burned straight from their
-cells (polymask/_rasterize_lines.py).  Among polygons, the cells of one
+cells (polymask/_rasterize_lines.py), and so are shapely lines beside
+polygons (polymask/_rasterize_mixed.py).  Otherwise, among polygons, the cells of one
 line part (a LineString, LinearRing, or one line of a MultiLineString)
 are joined into runs along rows, and each run becomes a
 rectangle in the contract's sample frame: it holds exactly the sample
@@ -81,6 +82,8 @@ def lines_cells(
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty
     pixels = np.ascontiguousarray(np.concatenate(lines), dtype=np.float64)
+    if np.isnan(pixels[:, 0]).any():
+        return _joined_lines_cells(lines, pixels, shape, all_touched)
     if not np.abs(pixels).max() < CORE_REACH:
         return walked_lines_cells(lines, shape, all_touched)
     ends = np.cumsum([len(line) for line in lines], dtype=np.int64)
@@ -88,6 +91,23 @@ def lines_cells(
     line = np.repeat(np.arange(len(lines), dtype=np.int64), np.diff(cell_ends, prepend=0))
     rows, cols = np.divmod(cells, shape[1])
     return line, rows, cols
+
+
+def _joined_lines_cells(
+    lines: list[NDArray[np.float64]], pixels: NDArray[np.float64], shape: tuple[int, int], all_touched: bool
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """lines_cells of lines that join several (a MultiLineString's) with NaN rows: each cell once per line."""
+    line_of_vertex = np.repeat(np.arange(len(lines)), [len(line) for line in lines])
+    gap = np.isnan(pixels[:, 0])
+    begins = np.concatenate([[True], (line_of_vertex[1:] != line_of_vertex[:-1]) | gap[:-1]])[~gap]
+    vertices, owner = pixels[~gap], line_of_vertex[~gap]
+    pieces = np.split(vertices, np.flatnonzero(begins)[1:]) if len(vertices) else []
+    line, rows, cols = lines_cells(pieces, shape, all_touched)
+    line = owner[np.flatnonzero(begins)][line]
+    order = np.lexsort((cols, rows, line))
+    line, rows, cols = line[order], rows[order], cols[order]
+    fresh = np.concatenate([[True], (line[1:] != line[:-1]) | (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])])
+    return line[fresh], rows[fresh], cols[fresh]
 
 
 def walked_lines_cells(

@@ -4,6 +4,7 @@ Callers validate first (polymask/_inputs.py and the public functions); these
 functions check only what memory safety needs.  Arrays are C-contiguous;
 vertices are (N, 2) float64, ring and polygon ends cumulative int64 counts.
 """
+
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,8 @@ def rasterize(
     threads: int = 0,
     all_touched: int = 0,
     add: bool = False,
-) -> None: ...
+    find_overlap: bool = False,
+) -> bool | None: ...
 def masks(
     vertices: npt.NDArray[np.float64],
     ring_ends: npt.NDArray[np.int64],

@@ -8,6 +8,7 @@ polymask/_core.pyx it checks only what memory safety needs: the public
 functions (polymask/_rasterize.py, polymask/_masks.py) validate first.
 """
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t
+from libcpp cimport bool as cpp_bool
 from libcpp.vector cimport vector
 
 from polymask.core cimport (
@@ -37,7 +38,7 @@ ctypedef fused label_t:
 def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,
               const int64_t[::1] polygon_ends not None, const label_t[::1] values not None,
               label_t[:, ::1] out not None, int64_t row0=0, int64_t col0=0, int rule=0,
-              int threads=0, int all_touched=0, bint add=False):
+              int threads=0, int all_touched=0, bint add=False, bint find_overlap=False):
     """Burn polygons into `out`, the window of a label image at (row0, col0).
 
     All polygons share one flat vertex array: ring k is vertices
@@ -49,6 +50,8 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     polymask._arguments.as_all_touched codes it (1: with
     kTouchedSideTolerance, 2: exactly).  add: each polygon adds its value to
     its pixels instead of replacing them (merge="add"), in polygon order.
+    find_overlap (centre rule only): return whether a pixel of the window is
+    inside two polygons, found in the same burn.
     """
     if values.shape[0] != polygon_ends.shape[0]:
         raise ValueError(f"got {values.shape[0]} values for {polygon_ends.shape[0]} polygons")
@@ -60,16 +63,25 @@ def rasterize(const double[:, ::1] vertices not None, const int64_t[::1] ring_en
     cdef label_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
     cdef int64_t row_stride = out.strides[0] // sizeof(label_t)
 
+    if find_overlap and all_touched:
+        raise ValueError("find_overlap is for the centre rule, not all_touched")
+    cdef cpp_bool overlap = False
+
     cdef vector[Polygon] polygons
     flat_polygons(vertices, ring_ends, polygon_ends, polygons, threads)
     with nogil:
-        if all_touched:
+        if find_overlap:
+            core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
+                           row_stride, fill_rule, threads, add, &overlap)
+        elif all_touched:
             core_rasterize_touched(polygons.data(), n_polygons, values_ptr, window, out_ptr,
                                    row_stride, fill_rule, threads,
                                    side_tolerance(all_touched), add)
         else:
             core_rasterize(polygons.data(), n_polygons, values_ptr, window, out_ptr,
-                           row_stride, fill_rule, threads, add)
+                           row_stride, fill_rule, threads, add, NULL)
+    if find_overlap:
+        return overlap
 
 
 def masks(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends not None,

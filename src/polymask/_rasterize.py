@@ -6,6 +6,7 @@ out and window here), then makes one call into the C++ core
 released and threads over bands of rows.  Each polygon claims exactly the
 pixels of its own ``polymask.mask``; later polygons land over earlier ones.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -22,6 +23,7 @@ from polymask._label_dtypes import label_dtype, label_values, smallest_dtype
 from polymask._lines import LineRaster
 from polymask._outputs import result_array
 from polymask._rasterize_lines import burn_lines, line_parts
+from polymask._rasterize_mixed import Target, burn_in_order, mixed_parts
 from polymask._rasterize_order import reordered
 from polymask._rings import PolygonList
 from polymask._shapes import shapes_and_values
@@ -42,34 +44,73 @@ _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 
 #: ``merge=``: what a pixel several polygons claim gets (rasterize's docstring).
 #: (A Union of Literals, as polymask.typing spells FillRule, so it is one at run time too.)
-MergeRule = Union[Literal["last"], Literal["first"], Literal["add"], Literal["min"], Literal["max"],
-                  Literal["count"]]
+MergeRule = Union[Literal["last"], Literal["first"], Literal["add"], Literal["min"], Literal["max"], Literal["count"]]
 
 
 # The result's dtype is out's, else dtype's, else the smallest that holds the values.
 @overload
-def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
-              out: NDArray[_ScalarT], dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
-              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
-              merge: MergeRule = "last") -> NDArray[_ScalarT]: ...
+def rasterize(
+    polygons: PolygonsLike,
+    shape: ShapeLike,
+    values: ArrayLike | str | None = None,
+    *,
+    out: NDArray[_ScalarT],
+    dtype: DTypeLike | None = None,
+    fill_rule: FillRule = "evenodd",
+    window: WindowLike | None = None,
+    threads: int | None = None,
+    transform: TransformLike | None = None,
+    all_touched: AllTouched = False,
+    invalid: Literal["raise", "skip"] = "raise",
+    merge: MergeRule = "last",
+) -> NDArray[_ScalarT]: ...
 @overload
-def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
-              out: None = None, dtype: type[_ScalarT] | np.dtype[_ScalarT], fill_rule: FillRule = "evenodd",
-              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
-              merge: MergeRule = "last") -> NDArray[_ScalarT]: ...
+def rasterize(
+    polygons: PolygonsLike,
+    shape: ShapeLike,
+    values: ArrayLike | str | None = None,
+    *,
+    out: None = None,
+    dtype: type[_ScalarT] | np.dtype[_ScalarT],
+    fill_rule: FillRule = "evenodd",
+    window: WindowLike | None = None,
+    threads: int | None = None,
+    transform: TransformLike | None = None,
+    all_touched: AllTouched = False,
+    invalid: Literal["raise", "skip"] = "raise",
+    merge: MergeRule = "last",
+) -> NDArray[_ScalarT]: ...
 @overload
-def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
-              out: None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
-              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
-              merge: MergeRule = "last") -> LabelArray: ...
-def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str | None = None, *,
-              out: NDArray[Any] | None = None, dtype: DTypeLike | None = None, fill_rule: FillRule = "evenodd",
-              window: WindowLike | None = None, threads: int | None = None, transform: TransformLike | None = None,
-              all_touched: AllTouched = False, invalid: Literal["raise", "skip"] = "raise",
-              merge: MergeRule = "last") -> NDArray[Any]:
+def rasterize(
+    polygons: PolygonsLike,
+    shape: ShapeLike,
+    values: ArrayLike | str | None = None,
+    *,
+    out: None = None,
+    dtype: DTypeLike | None = None,
+    fill_rule: FillRule = "evenodd",
+    window: WindowLike | None = None,
+    threads: int | None = None,
+    transform: TransformLike | None = None,
+    all_touched: AllTouched = False,
+    invalid: Literal["raise", "skip"] = "raise",
+    merge: MergeRule = "last",
+) -> LabelArray: ...
+def rasterize(
+    polygons: PolygonsLike,
+    shape: ShapeLike,
+    values: ArrayLike | str | None = None,
+    *,
+    out: NDArray[Any] | None = None,
+    dtype: DTypeLike | None = None,
+    fill_rule: FillRule = "evenodd",
+    window: WindowLike | None = None,
+    threads: int | None = None,
+    transform: TransformLike | None = None,
+    all_touched: AllTouched = False,
+    invalid: Literal["raise", "skip"] = "raise",
+    merge: MergeRule = "last",
+) -> NDArray[Any]:
     """Burn polygons into a label image, later polygons over earlier ones.
 
     Parameters
@@ -93,7 +134,8 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         any `all_touched`.  A line burns the cells GDAL's line rasterizer
         burns: a Bresenham line between the cells of each segment's ends
         (`all_touched` False), or every cell the line passes through (True
-        or "exact"); each line burns a cell once, even for "add".
+        or "exact"); each line (a MultiLineString's lines together) burns
+        a cell once, even for "add".
         rasterio's "shapes" are taken as they are: ``(geometry, value)``
         pairs (``zip(frame.geometry, frame["code"])``), whose values then
         take the place of `values`; an iterator is read once.
@@ -202,8 +244,17 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         result = _label_image(out, out_shape, labels.dtype)
         burn_lines(lines, order, labels, bool(touched), rows_cols, result, (row0, col0), add)
         return result
-    flat, labels = polygons_and_labels(polygons, values, transform, requested, invalid,
-                                       LineRaster(rows_cols, bool(touched)))
+    mixed = mixed_parts(polygons, values, transform, invalid, requested)
+    if mixed is not None:  # lines among polygons: the lines' cells burned straight, in runs of the burn order
+        order, labels, add = merge_plan(mixed.labels, rule_of_merge, requested is None, out)
+        result = _label_image(out, out_shape, labels.dtype)
+        if burn_in_order(
+            mixed, order, labels, add, Target(result, (row0, col0), rows_cols, rule, thread_count, touched)
+        ):
+            return result
+    flat, labels = polygons_and_labels(
+        polygons, values, transform, requested, invalid, LineRaster(rows_cols, bool(touched))
+    )
     flat, labels, add = merged_burn(flat, labels, rule_of_merge, requested is None, out)
     vertices = flat.vertices
     result = _label_image(out, out_shape, labels.dtype)
@@ -213,8 +264,9 @@ def rasterize(polygons: PolygonsLike, shape: ShapeLike, values: ArrayLike | str 
         labels = labels.copy()
     if np.may_share_memory(vertices, result):
         vertices = vertices.copy()
-    _polygons.rasterize(vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule,
-                        thread_count, touched, add)
+    _polygons.rasterize(
+        vertices, flat.ring_ends, flat.polygon_ends, labels, result, row0, col0, rule, thread_count, touched, add
+    )
     return result
 
 
@@ -225,9 +277,14 @@ class _Kept(NamedTuple):
     total: int
 
 
-def polygons_and_labels(polygons: Any, values: Any, transform: Any, dtype: np.dtype[Any] | None,
-                        invalid: Any = "raise", lines: LineRaster | None = None
-                        ) -> tuple[PolygonList, NDArray[Any]]:
+def polygons_and_labels(
+    polygons: Any,
+    values: Any,
+    transform: Any,
+    dtype: np.dtype[Any] | None,
+    invalid: Any = "raise",
+    lines: LineRaster | None = None,
+) -> tuple[PolygonList, NDArray[Any]]:
     """The polygons of a label image through the funnel and one checked label each (rasterize's reading).
 
     `values` may name a GeoDataFrame column; `dtype` None chooses the
@@ -245,8 +302,9 @@ def polygons_and_labels(polygons: Any, values: Any, transform: Any, dtype: np.dt
     return flat, np.ascontiguousarray(labels)
 
 
-def _polygons_read(polygons: Any, transform: Any, invalid: Any,
-                   lines: LineRaster | None) -> tuple[PolygonList, _Kept | None]:
+def _polygons_read(
+    polygons: Any, transform: Any, invalid: Any, lines: LineRaster | None
+) -> tuple[PolygonList, _Kept | None]:
     """The polygons through the funnel; with invalid="skip", the valid ones and which they are (warned once)."""
     if isinstance(invalid, str) and invalid == "raise":
         return _inputs.polygons(polygons, transform, split_parts=True, lines=lines), None
@@ -268,13 +326,16 @@ def as_merge(merge: Any, values: Any) -> str:
     if not (isinstance(merge, str) and merge in MERGE_RULES):
         raise ValueError(f"merge must be one of {', '.join(repr(m) for m in MERGE_RULES)}, got {short_repr(merge)}")
     if merge == "count" and values is not None:
-        raise ValueError(f"merge='count' counts the polygons on each pixel and takes no values, got values="
-                         f"{short_repr(values)}; pass values=None")
+        raise ValueError(
+            f"merge='count' counts the polygons on each pixel and takes no values, got values="
+            f"{short_repr(values)}; pass values=None"
+        )
     return merge
 
 
-def merge_plan(labels: NDArray[Any], merge: str, dtype_free: bool,
-               out: NDArray[Any] | None = None) -> tuple[NDArray[Any] | None, NDArray[Any], bool]:
+def merge_plan(
+    labels: NDArray[Any], merge: str, dtype_free: bool, out: NDArray[Any] | None = None
+) -> tuple[NDArray[Any] | None, NDArray[Any], bool]:
     """(order, labels, add): polygons burned in `order` (None: as given), later over earlier, give the merge rule.
 
     "first", "min" and "max" are "last" in another order: reversed, or by
@@ -312,13 +373,16 @@ def _sum_labels(labels: NDArray[Any], dtype_free: bool, out: NDArray[Any] | None
         high, low = high + float(out.max()), low + float(out.min())
     info = np.iinfo(labels.dtype)
     if high > info.max or low < info.min:
-        raise ValueError(f"merge='add' of these values may reach {low:.17g} to {high:.17g} on a pixel, beyond "
-                         f"{labels.dtype} ([{info.min}, {info.max}]); pass a wider dtype")
+        raise ValueError(
+            f"merge='add' of these values may reach {low:.17g} to {high:.17g} on a pixel, beyond "
+            f"{labels.dtype} ([{info.min}, {info.max}]); pass a wider dtype"
+        )
     return labels
 
 
-def merged_burn(flat: PolygonList, labels: NDArray[Any], merge: str, dtype_free: bool,
-                out: NDArray[Any] | None = None) -> tuple[PolygonList, NDArray[Any], bool]:
+def merged_burn(
+    flat: PolygonList, labels: NDArray[Any], merge: str, dtype_free: bool, out: NDArray[Any] | None = None
+) -> tuple[PolygonList, NDArray[Any], bool]:
     """(polygons, labels, add) whose burn, later over earlier (or added), gives the merge rule (merge_plan)."""
     order, labels, add = merge_plan(labels, merge, dtype_free, out)
     return (flat if order is None else reordered(flat, order)), labels, add
@@ -326,6 +390,6 @@ def merged_burn(flat: PolygonList, labels: NDArray[Any], merge: str, dtype_free:
 
 def _label_image(out: Any, shape: tuple[int, int], dtype: np.dtype[Any]) -> NDArray[Any]:
     """A new zeroed label image, or `out` checked to take the burn in place."""
-    return result_array(out, shape, dtype, zeroed=True, what="label image",
-                        hint="burn it in windows, or use polymask.dask.rasterize")
-
+    return result_array(
+        out, shape, dtype, zeroed=True, what="label image", hint="burn it in windows, or use polymask.dask.rasterize"
+    )

@@ -1,7 +1,8 @@
 """Label images of lines alone: the cells GDAL burns, written straight into the image.
 
-``polymask.rasterize`` burns lines among polygons as polygons made of their
-cells (polymask/_lines.py).  When every geometry is a line (a shapely
+Lines among polygons burn as polygons made of their cells
+(polymask/_lines.py), or, shapely's in bulk, beside the polygons' fill
+(polymask/_rasterize_mixed.py).  When every geometry is a line (a shapely
 LineString, LinearRing or MultiLineString, in bulk), nothing needs a fill:
 the core walks each line (csrc/include/polymask/lines.hpp) and its cells
 take its label, line after line in burn order.  The cells and the merge
@@ -74,10 +75,13 @@ def burn_lines(
     result: NDArray[Any],
     origin: tuple[int, int],
     add: bool,
+    under: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None,
 ) -> None:
     """Burn the line parts in `order` (None: as given) with `labels` (one per part, in that order) into `result`.
 
-    `result` is the window at `origin` of the `shape` image.
+    `result` is the window at `origin` of the `shape` image.  `under`:
+    (each part's burn position, the window's positions already burned), so
+    a part writes only over earlier ones (polymask/_rasterize_mixed.py).
     """
     frame, line_ends = lines.frame, lines.line_ends
     if order is not None:
@@ -86,4 +90,23 @@ def burn_lines(
         frame = np.ascontiguousarray(frame[index_ranges(starts, counts)])
         line_ends = np.cumsum(counts, dtype=np.int64)
     cell_ends, pixels = _line_cells.cells(frame, line_ends, shape[0], shape[1], all_touched)
-    _line_cells.burn(cell_ends, pixels, labels, result, origin[0], origin[1], shape[1], add)
+    if add:  # GDAL adds a MultiLineString's value once on a cell two of its lines reach
+        owners = lines.owners if order is None else lines.owners[order]
+        first = np.concatenate([[True], owners[1:] != owners[:-1]])  # the first part of each geometry
+        if not first.all():
+            cell_ends, pixels = _cells_once_per_geometry(cell_ends, pixels, first)
+            labels = np.ascontiguousarray(labels[first])
+    positions, below = under if under is not None else (None, None)
+    _line_cells.burn(cell_ends, pixels, labels, result, origin[0], origin[1], shape[1], add, positions, below)
+
+
+def _cells_once_per_geometry(
+    cell_ends: NDArray[np.int64], pixels: NDArray[np.int64], first: NDArray[np.bool_]
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(cell_ends, pixels) of the parts' cells joined per geometry (its parts in a row, `first` at each), once each."""
+    geometry = (np.cumsum(first) - 1)[np.repeat(np.arange(len(cell_ends)), np.diff(cell_ends, prepend=0))]
+    order = np.lexsort((pixels, geometry))
+    geometry, pixels = geometry[order], pixels[order]
+    fresh = np.concatenate([[True], (geometry[1:] != geometry[:-1]) | (pixels[1:] != pixels[:-1])])
+    counts = np.bincount(geometry[fresh], minlength=int(first.sum()))
+    return np.cumsum(counts, dtype=np.int64), np.ascontiguousarray(pixels[fresh])

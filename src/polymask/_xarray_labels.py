@@ -3,8 +3,8 @@
 ``burn`` gives the float64 numbers (NaN where no region holds a point) in
 the grid's order, in memory or as a lazy Dask array.  ``region_numbers`` is
 its fast path for a regular grid in memory: the numbers burned straight
-into the float64 result, after a burn of small counts when overlaps are
-refused.
+into the float64 result, the same burn telling whether two regions hold a
+point when overlaps are refused.
 """
 
 from __future__ import annotations
@@ -47,24 +47,20 @@ def region_numbers(
         return None
     frame = grid.sample_frame(flat.vertices)
     threads = as_threads(None)
-    if one_each and not boxes_apart(frame, flat):  # how many regions hold each point, in a type no count can wrap
-        dtype = np.uint8 if len(flat) < 2**8 - 1 else np.uint16 if len(flat) < 2**16 - 1 else np.uint32
-        counts = result_array(None, shape, dtype, zeroed=True, what="grid of region counts", hint=GRID_HINT)
-        ones = np.ones(len(flat), dtype=dtype)
-        rings = (flat.ring_ends, flat.polygon_ends)
-        _polygons.rasterize(frame, *rings, ones, counts, 0, 0, _core.EVEN_ODD, threads, 0, True)
-        if len(flat) and counts.max() >= 2:
-            return None
-    # The numbers burned straight into the float64 result, NaN where no region holds a point.
-    out = result_array(None, shape, np.float64, fill_value=np.nan, what="grid of region numbers", hint=GRID_HINT)
     values = np.ascontiguousarray(numbers, dtype=np.float64)
-    _polygons.rasterize(frame, flat.ring_ends, flat.polygon_ends, values, out, 0, 0, _core.EVEN_ODD, threads)
+    # The numbers burned straight into the float64 result, NaN where no region holds a point; the same
+    # burn tells whether two regions hold a point.
+    find_overlap = one_each and not boxes_apart(frame, flat)
+    out = result_array(None, shape, np.float64, fill_value=np.nan, what="grid of region numbers", hint=GRID_HINT)
+    rings = (flat.ring_ends, flat.polygon_ends)
+    if _polygons.rasterize(frame, *rings, values, out, 0, 0, _core.EVEN_ODD, threads, 0, False, find_overlap):
+        return None
     numbers_by_point = grid.reorder(out)
     assert isinstance(numbers_by_point, np.ndarray)  # reordering an array in memory gives one
     return numbers_by_point
 
 
-#: Up to this many regions, their boxes are compared pairwise before a burn of counts.
+#: Up to this many regions, their boxes are compared pairwise before a burn that looks for overlaps.
 BOXES_COMPARED = 256
 
 

@@ -141,7 +141,8 @@ cdef extern from "polymask/rasterize.hpp" namespace "polymask" nogil:
                              vector[Polygon] &polygons, int threads) except +raise_py_error
     void rasterize[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
                           const Window &window, Label *out, int64_t row_stride,
-                          FillRule rule, int threads, bool add) except +raise_py_error
+                          FillRule rule, int threads, bool add,
+                          bool *overlap) except +raise_py_error
     # all_touched: each polygon's touched cells (csrc/src/touched.cpp), later over earlier.
     void rasterize_touched[Label](const Polygon *polygons, int64_t n_polygons, const Label *values,
                                   const Window &window, Label *out, int64_t row_stride,

@@ -42,12 +42,17 @@ POLYMASK_API void polygons_from_rings(const double *xy, int64_t n_vertices, cons
 // instead of replacing them, in polygon order, so a float sum is the same
 // at any thread count.
 //
+// overlap: when not null, *overlap becomes whether some pixel of the
+// window is inside two of the polygons, found in the same burn (a bit per
+// pixel of each band of rows, not a second burn).
+//
 // Label is one of uint8_t, uint16_t, int32_t, uint32_t, int64_t, float,
 // double (explicitly instantiated in rasterize.cpp).
 template <class Label>
 POLYMASK_API void rasterize(const Polygon *polygons, int64_t n_polygons, const Label *values,
                             const Window &window, Label *out, int64_t row_stride,
-                            FillRule rule = FillRule::even_odd, int threads = 0, bool add = false);
+                            FillRule rule = FillRule::even_odd, int threads = 0, bool add = false,
+                            bool *overlap = nullptr);
 
 // all_touched for a label image: for p = 0, 1, ..., every pixel of the
 // window whose cell shares positive area with polygons[p]'s region (as
@@ -62,19 +67,19 @@ POLYMASK_API void rasterize_touched(const Polygon *polygons, int64_t n_polygons,
                                     double side_tolerance = 0.0, bool add = false);
 
 extern template void rasterize<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
-                                        uint8_t *, int64_t, FillRule, int, bool);
+                                        uint8_t *, int64_t, FillRule, int, bool, bool *);
 extern template void rasterize<uint16_t>(const Polygon *, int64_t, const uint16_t *, const Window &,
-                                         uint16_t *, int64_t, FillRule, int, bool);
+                                         uint16_t *, int64_t, FillRule, int, bool, bool *);
 extern template void rasterize<int32_t>(const Polygon *, int64_t, const int32_t *, const Window &,
-                                        int32_t *, int64_t, FillRule, int, bool);
+                                        int32_t *, int64_t, FillRule, int, bool, bool *);
 extern template void rasterize<uint32_t>(const Polygon *, int64_t, const uint32_t *, const Window &,
-                                         uint32_t *, int64_t, FillRule, int, bool);
+                                         uint32_t *, int64_t, FillRule, int, bool, bool *);
 extern template void rasterize<int64_t>(const Polygon *, int64_t, const int64_t *, const Window &,
-                                        int64_t *, int64_t, FillRule, int, bool);
+                                        int64_t *, int64_t, FillRule, int, bool, bool *);
 extern template void rasterize<float>(const Polygon *, int64_t, const float *, const Window &,
-                                      float *, int64_t, FillRule, int, bool);
+                                      float *, int64_t, FillRule, int, bool, bool *);
 extern template void rasterize<double>(const Polygon *, int64_t, const double *, const Window &,
-                                       double *, int64_t, FillRule, int, bool);
+                                       double *, int64_t, FillRule, int, bool, bool *);
 
 extern template void rasterize_touched<uint8_t>(const Polygon *, int64_t, const uint8_t *, const Window &,
                                                 uint8_t *, int64_t, FillRule, int, double, bool);

@@ -74,9 +74,10 @@ POLYMASK_API void rle_decode(const uint32_t *counts, int64_t n_counts, uint8_t *
 POLYMASK_API std::vector<uint32_t> rle_merge(const uint32_t *a, int64_t n_a, const uint32_t *b, int64_t n_b, bool intersect);
 
 // Union (intersect = false) or intersection of many RLEs of the same image
-// size, in one pass: on images of few pixels per run (COCO's), a depth count
-// per pixel, O(pixels + runs), rather than a pairwise chain that walks the
-// growing result once per RLE; on sparse images, the pairwise chain.  All
+// size, in one pass rather than a pairwise chain that walks the growing
+// result once per RLE: up to 16 RLEs, merged in pairs, then pairs of those
+// (each run walked once a level); more, on images of few pixels per run (COCO's), a depth count
+// per pixel, O(pixels + runs); on sparse images, the pairwise chain.  All
 // must cover the same number of pixels; throws std::invalid_argument
 // otherwise.  No RLE gives {0}.
 POLYMASK_API std::vector<uint32_t> rle_merge_many(const std::vector<std::vector<uint32_t>> &rles, bool intersect);
