@@ -28,15 +28,19 @@
 namespace polymask::detail::coverage_sweep {
 
 // Pieces beyond this many take the general sweep, which costs the edges in
-// each piece rather than every edge of the row per piece.
+// each piece rather than every edge of the row per piece; so do strips
+// crossed by more edges than kMostEdges, where a crossing is likely (a
+// random 1,000-vertex polygon has hundreds in a row) and pieces built only
+// to find one are wasted.
 constexpr size_t kMostPieces = 8;
+constexpr size_t kMostEdges = 64;
 
 // See RowSweep::sweep_pieces in coverage_row.hpp.
 template <class Wide>
 bool RowSweep<Wide>::sweep_pieces(int64_t row, std::vector<int32_t> &active)
 {
     pieces_row_ = false;
-    if (row_flats_begin_ != row_flats_end_) return false;
+    if (row_flats_begin_ != row_flats_end_ || active.size() > kMostEdges) return false;
     const double y_top = static_cast<double>(row) - 0.5, y_bottom = static_cast<double>(row) + 0.5;
     piece_ends_.clear();
     piece_ends_.push_back(y_top);
@@ -49,7 +53,8 @@ bool RowSweep<Wide>::sweep_pieces(int64_t row, std::vector<int32_t> &active)
     detail::insertion_sort(piece_ends_.data() + 1, piece_ends_.size() - 1, std::less<double>());
     piece_ends_.erase(std::unique(piece_ends_.begin(), piece_ends_.end()), piece_ends_.end());
     if (piece_ends_.back() != y_bottom) piece_ends_.push_back(y_bottom);
-    if (piece_ends_.size() > kMostPieces + 1) return false;
+    // One piece is a strip sweep_simple has refused already: two edges cross.
+    if (piece_ends_.size() == 2 || piece_ends_.size() > kMostPieces + 1) return false;
     pieces_.clear();
     simple_.clear();
     const bool even_odd = rule_ == FillRule::even_odd;
