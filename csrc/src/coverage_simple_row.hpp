@@ -246,22 +246,29 @@ void RowSweep<Wide>::store_simple(Value *line, Convert convert, bool zeroed)
     int64_t column = col0;
     while (have) {
         const EdgeRun &run = pair[current];
-        fill(column, run.first, inside);
         int64_t last = run.last;
         if (!have_next || pair[1 - current].first > last) {
             // One edge's cells alone (the usual case): straight into the row.
+            fill(column, run.first, inside);
             if (run.first <= last) write_run(run, inside, line + (run.first - col0), convert);
             inside += run.step;
         } else {
-            // Cells shared with the next edges: gather the cluster.
+            // Cells shared with the next edges: gather the cluster.  Its
+            // first cell is its members' least: in Extended the order comes
+            // from x rounded to double, so a later edge may start a cell
+            // earlier (never before `column`, which no member reaches).
             runs_.clear();
             runs_.push_back(run);
+            int64_t first = run.first;
             while (have_next && pair[1 - current].first <= last) {
                 runs_.push_back(pair[1 - current]);
+                first = std::min(first, pair[1 - current].first);
                 last = std::max(last, pair[1 - current].last);
                 have_next = next_run(pair[1 - current]);
             }
-            inside = store_cluster(0, runs_.size(), last, inside, line, convert);
+            first = std::max(first, column);
+            fill(column, first, inside);
+            inside = store_cluster(first, last, inside, line, convert);
         }
         column = std::max(column, last + 1);
         current = 1 - current;
@@ -306,28 +313,29 @@ void RowSweep<Wide>::write_run(const EdgeRun &run, int inside, Value *out, Conve
     *out = value(last_share(edge));
 }
 
-// Edges [begin, end) of runs_ whose open cells chain together up to
-// `last`: each cell is the inside count left of it plus the shares of the
-// edges passing through it, summed in x order in area_.  Returns the
+// The runs in runs_, whose open cells chain together over [first, last]:
+// each cell is the inside count left of it plus the shares of the edges
+// passing through it, summed in x order in area_ (cells before `first`,
+// which a run reaches only where Extended rounding disordered the runs,
+// are left out: area_ stays zero outside what is written).  Returns the
 // inside count right of them.
 template <class Wide>
 template <class Value, class Convert>
-int RowSweep<Wide>::store_cluster(size_t begin, size_t end, int64_t last, int inside, Value *line,
-                                  Convert convert)
+int RowSweep<Wide>::store_cluster(int64_t first, int64_t last, int inside, Value *line, Convert convert)
 {
     const int64_t col0 = window_.col0;
-    for (size_t k = begin; k < end; ++k) {
-        const EdgeRun &edge = runs_[k];
-        ticker_.tick(edge.last - edge.first + 1);
-        for (int64_t c = edge.first; c <= edge.last; ++c) area_[c - col0] += edge.step * right_share(edge, c - edge.origin);
+    for (const EdgeRun &edge : runs_) {
+        const int64_t from = std::max(edge.first, first);
+        ticker_.tick(edge.last - from + 1);
+        for (int64_t c = from; c <= edge.last; ++c) area_[c - col0] += edge.step * right_share(edge, c - edge.origin);
     }
-    size_t passed = begin;  // edges wholly left of the column: their steps are in `inside`
-    for (int64_t c = runs_[begin].first; c <= last; ++c) {
-        for (; passed < end && runs_[passed].last < c; ++passed) inside += runs_[passed].step;
+    size_t passed = 0;  // edges wholly left of the column: their steps are in `inside`
+    for (int64_t c = first; c <= last; ++c) {
+        for (; passed < runs_.size() && runs_[passed].last < c; ++passed) inside += runs_[passed].step;
         line[c - col0] = convert(crossed_value(inside + area_[c - col0]));
         area_[c - col0] = 0.0;
     }
-    for (; passed < end; ++passed) inside += runs_[passed].step;
+    for (; passed < runs_.size(); ++passed) inside += runs_[passed].step;
     return inside;
 }
 
