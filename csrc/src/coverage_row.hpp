@@ -185,9 +185,7 @@ public:
         }
         // Both lists come in runs sorted by x (edges are visited in x order),
         // usually nearly sorted as a whole; stable_sort allocated every row.
-        sort_mostly_sorted(touched_, [](const Columns &a, const Columns &b) {
-            return a.first < b.first || (a.first == b.first && a.last < b.last);
-        });
+        sort_touched();
         // The steps left of the window, column by column, as the full row
         // would add them: each column's steps summed in the order the sweep
         // made them, then the columns in order.  Inside the window the same
@@ -206,13 +204,7 @@ public:
         int64_t column = 0;
         size_t k = 0;
         while (column < window_.width) {
-            // The next touched run (merged with any it overlaps or abuts), or none.
-            int64_t first = window_.width, last = window_.width - 1;
-            if (k < touched_.size()) {
-                first = std::max(touched_[k].first, column);
-                last = touched_[k].last;
-                while (++k < touched_.size() && touched_[k].first <= last + 1) last = std::max(last, touched_[k].last);
-            }
+            const auto [first, last] = next_touched(k, column);
             // Untouched run [column, first): steps fall only inside touched
             // runs or on the first column after one (see integrate), so the
             // run is constant, exactly 0 or 1.
@@ -235,40 +227,50 @@ public:
 private:
     // A touched cell's value in [0, 1] from its summed area `value`, whether
     // crossed_ marks it, and the running sum of the cells left and right of
-    // every edge there.
+    // every edge there.  A cell no edge piece passes through is wholly in or
+    // out, whatever the sums' rounding (1e-17): exactly 0 or 1, taken from
+    // its sum where edges decide touch, else from the running sum (a marked
+    // cell no piece reached must not turn 0 into "touched").
     double cell_value(double value, bool crossed, double running) const
     {
-        if (exact_zeros_) {
-            if (!crossed) {
-                // No edge passes through the open cell: it is wholly
-                // in or out, whatever the sums' rounding (1e-17).
-                value = value > 0.5 ? 1.0 : 0.0;
-            } else {
-                // An edge passes through it: some area is inside,
-                // however little the sums say (an edge grazing a
-                // corner cuts off 1e-20), so > 0 stays all_touched.
-                if (value > 1.0 - kResidue) value = 1.0;
-                if (!(value >= kTiny)) value = kTiny;
-            }
-        } else {
-            if (!crossed) {
-                // Marked, but no edge piece reached the closed cell:
-                // it is wholly in or out, and the running sum's
-                // rounding (1e-17) must not turn 0 into "touched".
-                value = running > 0.5 ? 1.0 : 0.0;
-            }
-            // A few ulps left by summing pieces that cancel exactly
-            // (edges crossing inside the cell, or overlapping) are
-            // not area: 0 and 1 stay exact.
-            if (value < kResidue) value = 0.0;  // NaN stays, and becomes 0 below
-            if (value > 1.0 - kResidue) value = 1.0;
-        }
-        return value > 0.0 ? (value < 1.0 ? value : 1.0) : 0.0;  // NaN -> 0
+        if (crossed) return crossed_value(value, floor_, snap_);
+        return (exact_zeros_ ? value : running) > 0.5 ? 1.0 : 0.0;
+    }
+
+    // A crossed cell's value from its summed area, without branches.  Where
+    // edges decide touch (floor kTiny, snap 0) an edge through the open cell
+    // leaves some area, however little the sums say (a corner cut off is
+    // 1e-20), so > 0 stays all_touched; otherwise (floor 0, snap kResidue)
+    // a few ulps left by pieces that cancel exactly (edges crossing inside
+    // the cell, or overlapping) are not area.  Within kResidue of 1 is 1.
+    static double crossed_value(double value, double floor, double snap)
+    {
+        value = value > 1.0 - kResidue ? 1.0 : value;
+        value = value >= snap ? value : 0.0;  // NaN -> 0
+        return value >= floor ? value : floor;
     }
 
     struct Columns {
         int64_t first, last;  // window-relative, inclusive
     };
+    // touched_ in order, and the next of its runs from index `next` on, not
+    // left of `column`, merged with any it overlaps or abuts; {width, width
+    // - 1} past the last.
+    void sort_touched()
+    {
+        sort_mostly_sorted(touched_, [](const Columns &a, const Columns &b) {
+            return a.first < b.first || (a.first == b.first && a.last < b.last);
+        });
+    }
+    Columns next_touched(size_t &next, int64_t column) const
+    {
+        if (next >= touched_.size()) return {window_.width, window_.width - 1};
+        Columns run{std::max(touched_[next].first, column), touched_[next].last};
+        while (++next < touched_.size() && touched_[next].first <= run.last + 1) {
+            run.last = std::max(run.last, touched_[next].last);
+        }
+        return run;
+    }
     struct Step {
         int64_t column;  // absolute; from here on every column changes by delta
         double delta;
@@ -357,7 +359,6 @@ private:
     static double right_share(const EdgeRun &edge, int64_t k);
     static double first_share(const EdgeRun &edge);
     static double last_share(const EdgeRun &edge);
-    double crossed_value(double value) const;
     template <class Value, class Convert>
     void write_run(const EdgeRun &edge, int inside, Value *out, Convert convert);
     template <class Value, class Convert>

@@ -204,16 +204,6 @@ double RowSweep<Wide>::last_share(const EdgeRun &edge)
     return 1.0 - 0.5 * d * (d * edge.inverse);
 }
 
-// cell_value() of a cell an edge passes through, without branches: the
-// floor and snap of this polygon (exact_zeros_) are in floor_ and snap_.
-template <class Wide>
-double RowSweep<Wide>::crossed_value(double value) const
-{
-    value = value > 1.0 - kResidue ? 1.0 : value;
-    value = value >= snap_ ? value : 0.0;  // NaN -> 0
-    return value >= floor_ ? value : floor_;
-}
-
 // See RowSweep::store_simple in coverage_row.hpp.
 template <class Wide>
 template <class Value, class Convert>
@@ -293,9 +283,7 @@ void RowSweep<Wide>::write_run(const EdgeRun &run, int inside, Value *out, Conve
     const auto value = [base, step, floor, snap, convert](double share) {
         double v = base + step * share;
         if constexpr (TakesRawSums<Convert>::value) return convert(v);
-        v = v > 1.0 - kResidue ? 1.0 : v;  // crossed_value, with the bounds in registers
-        v = v >= snap ? v : 0.0;
-        return convert(v >= floor ? v : floor);
+        return convert(crossed_value(v, floor, snap));
     };
     ticker_.tick(edge.last - edge.first + 1);
     if (edge.cells == 1) {
@@ -332,7 +320,7 @@ int RowSweep<Wide>::store_cluster(int64_t first, int64_t last, int inside, Value
     size_t passed = 0;  // edges wholly left of the column: their steps are in `inside`
     for (int64_t c = first; c <= last; ++c) {
         for (; passed < runs_.size() && runs_[passed].last < c; ++passed) inside += runs_[passed].step;
-        line[c - col0] = convert(crossed_value(inside + area_[c - col0]));
+        line[c - col0] = convert(crossed_value(inside + area_[c - col0], floor_, snap_));
         area_[c - col0] = 0.0;
     }
     for (; passed < runs_.size(); ++passed) inside += runs_[passed].step;

@@ -137,9 +137,7 @@ void RowSweep<Wide>::store_pieces(Value *line, Convert convert, bool zeroed)
     }
     // Each piece's runs come in x order, the pieces one after the other:
     // nearly sorted, and few.
-    sort_mostly_sorted(touched_, [](const Columns &a, const Columns &b) {
-        return a.first < b.first || (a.first == b.first && a.last < b.last);
-    });
+    sort_touched();
     sort_mostly_sorted(gap_breaks_, std::less<int64_t>());
     // A piece's inside count at window column c: its runs wholly left of c
     // (runs come in order of their last column, as edges do not cross).
@@ -153,12 +151,7 @@ void RowSweep<Wide>::store_pieces(Value *line, Convert convert, bool zeroed)
     int64_t column = 0;  // window-relative from here on
     size_t next = 0, next_break = 0;
     while (column < window_.width) {
-        int64_t first = window_.width, last = window_.width - 1;
-        if (next < touched_.size()) {
-            first = std::max(touched_[next].first, column);
-            last = touched_[next].last;
-            while (++next < touched_.size() && touched_[next].first <= last + 1) last = std::max(last, touched_[next].last);
-        }
+        const auto [first, last] = next_touched(next, column);
         while (column < first) {
             // No edge passes through these cells in any piece, so every piece
             // agrees on them; the inside changes only at an edge on a cell side.
@@ -172,7 +165,7 @@ void RowSweep<Wide>::store_pieces(Value *line, Convert convert, bool zeroed)
         for (; column <= last; ++column) {
             double value = area_[column];
             for (Piece &piece : pieces_) value += inside_at(piece, column) != 0 ? piece.height : 0.0;
-            line[column] = convert(crossed_value(value));
+            line[column] = convert(crossed_value(value, floor_, snap_));
             area_[column] = 0.0;
         }
     }
