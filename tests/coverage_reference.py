@@ -120,17 +120,3 @@ def max_error(fractions: np.ndarray, exact: np.ndarray) -> float:
 def positive(exact: np.ndarray) -> np.ndarray:
     """Boolean array: where the exact coverage is > 0 (the all_touched truth)."""
     return np.vectorize(lambda v: v > 0, otypes=[bool])(exact)
-
-
-def assert_matches_exact(polygon, shape, fill_rule="evenodd", bound=1e-10):
-    """polymask.coverage within `bound` of the exact areas, and both its
-    positive cells and the exact all_touched mask exactly the cells of
-    positive area."""
-    import polymask
-
-    fractions = polymask.coverage(polygon, shape, fill_rule=fill_rule)
-    exact = exact_coverage(polygon, shape, fill_rule)
-    assert max_error(fractions, exact) <= bound
-    np.testing.assert_array_equal(fractions > 0, positive(exact))
-    touched = polymask.mask(polygon, shape, fill_rule=fill_rule, all_touched="exact")
-    np.testing.assert_array_equal(touched, positive(exact))

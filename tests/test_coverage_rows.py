@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 import polymask
 import polymask.course.problems
-from tests.coverage_reference import assert_matches_exact, exact_coverage, max_error, positive
+from tests._coverage_checks import assert_matches_exact, assert_windows_equal_slices
+from tests.coverage_reference import exact_coverage, max_error, positive
 
 BOUND = 1e-10
 RULES = ("evenodd", "nonzero")
@@ -65,14 +66,7 @@ def test_sliver_cells_hold_their_sliver():
 @pytest.mark.parametrize("rule", RULES)
 def test_windows_cutting_runs_equal_slices(dtype, rule):
     for name in ("shallow", "winding-two", "narrow-wedge"):
-        polygon = POLYGONS[name]
-        full = polymask.coverage(polygon, SHAPE, fill_rule=rule, dtype=dtype)
-        for col0 in range(SHAPE[1]):
-            for width in (1, 2, 5, SHAPE[1] - col0):
-                width = min(width, SHAPE[1] - col0)
-                window = (3, col0, 9, width)
-                part = polymask.coverage(polygon, SHAPE, fill_rule=rule, dtype=dtype, window=window)
-                np.testing.assert_array_equal(part, full[3:12, col0 : col0 + width])
+        assert_windows_equal_slices(POLYGONS[name], SHAPE, rule, dtype, range(3, 12), (1, 2, 5, SHAPE[1]))
 
 
 def test_crops_equal_slices():
