@@ -178,92 +178,6 @@ void cell_edges(const Polygon &polygon, std::vector<SegmentT<Wide>> &segments, s
     }
 }
 
-// may_overlap's arrays, reused from polygon to polygon (a label image's).
-struct OverlapScratch {
-    struct Line {
-        double slope, offset, y0, y1;
-    };
-    std::vector<Line> lines, run;
-    std::vector<Flat> sorted;
-};
-
-// Whether two edges of the polygon may lie on one line along a stretch of
-// positive length.  Conservative: false only when no two edges can overlap
-// (true costs speed, never correctness).  Non-horizontal edges are compared
-// by slope dx/dy and abscissa on a common ordinate, with a relative
-// tolerance far above their rounding; horizontal ones by their ordinate,
-// exactly.  O(n log n): sorting, then runs of near-equal keys.
-template <class Wide>
-inline bool may_overlap(const std::vector<SegmentT<Wide>> &segments, const std::vector<Flat> &flats,
-                        OverlapScratch &scratch)
-{
-    using Line = OverlapScratch::Line;
-    std::vector<Line> &lines = scratch.lines;
-    lines.clear();
-    double y_ref = 0.0, largest = 1.0;
-    if (!segments.empty()) y_ref = segments[segments.size() / 2].y0;
-    for (const auto &s : segments) {
-        largest = std::max({largest, std::fabs(s.x0), std::fabs(s.x1), std::fabs(s.y0), std::fabs(s.y1)});
-    }
-    for (const auto &s : segments) {
-        const double slope = (s.x1 - s.x0) / (s.y1 - s.y0);
-        lines.push_back({slope, s.x0 + slope * (y_ref - s.y0), s.y0, s.y1});
-    }
-    constexpr double kTolerance = 1e-9;
-    std::sort(lines.begin(), lines.end(), [](const Line &a, const Line &b) { return a.slope < b.slope; });
-    std::vector<Line> &run = scratch.run;
-    for (size_t begin = 0; begin < lines.size();) {
-        // A run of slopes, each within the tolerance of the one before.
-        size_t end = begin + 1;
-        while (end < lines.size() &&
-               lines[end].slope - lines[end - 1].slope <=
-                   kTolerance * std::max({1.0, std::fabs(lines[end].slope), std::fabs(lines[end - 1].slope)})) {
-            ++end;
-        }
-        if (end - begin > 1) {
-            run.assign(lines.begin() + static_cast<std::ptrdiff_t>(begin), lines.begin() + static_cast<std::ptrdiff_t>(end));
-            double steepest = 0.0;
-            for (const Line &l : run) steepest = std::max(steepest, std::fabs(l.slope));
-            const double offset_tolerance = kTolerance * largest * (1.0 + steepest);
-            std::sort(run.begin(), run.end(), [](const Line &a, const Line &b) { return a.offset < b.offset; });
-            for (size_t b = 0; b < run.size();) {
-                // A run of near-equal offsets: near-collinear edges.  Any two
-                // whose ordinate ranges overlap may overlap on the line.
-                size_t e = b + 1;
-                while (e < run.size() && run[e].offset - run[e - 1].offset <= offset_tolerance) ++e;
-                if (e - b > 1) {
-                    std::sort(run.begin() + static_cast<std::ptrdiff_t>(b), run.begin() + static_cast<std::ptrdiff_t>(e),
-                              [](const Line &l, const Line &r) { return l.y0 < r.y0; });
-                    double reach = run[b].y1;
-                    for (size_t k = b + 1; k < e; ++k) {
-                        if (run[k].y0 < reach) return true;
-                        reach = std::max(reach, run[k].y1);
-                    }
-                }
-                b = e;
-            }
-        }
-        begin = end;
-    }
-    std::vector<Flat> &sorted = scratch.sorted;
-    sorted.clear();
-    for (const Flat &f : flats) {
-        if (f.x_min < f.x_max) sorted.push_back(f);  // a point overlaps nothing along a stretch
-    }
-    std::sort(sorted.begin(), sorted.end(),
-              [](const Flat &a, const Flat &b) { return a.y < b.y || (a.y == b.y && a.x_min < b.x_min); });
-    for (size_t k = 0; k < sorted.size();) {
-        size_t e = k + 1;
-        double reach = sorted[k].x_max;
-        for (; e < sorted.size() && sorted[e].y == sorted[k].y; ++e) {
-            if (sorted[e].x_min < reach) return true;
-            reach = std::max(reach, sorted[e].x_max);
-        }
-        k = e;
-    }
-    return false;
-}
-
 // Columns c of the window whose open cell (c - 1/2, c + 1/2) meets the open
 // interval (lo, hi), or the point lo == hi: c - 1/2 < hi and c + 1/2 > lo.
 // In double without a libm call (this runs for every edge and row).
@@ -294,33 +208,6 @@ constexpr double kContractIsAccurate = 0x1p40;
 // Found by csrc/fuzz: a triangle with a vertex at y = 2^-1074 put x_cross
 // at 2.0 instead of 2.5, so the centre rule took a cell with no area.
 constexpr double kContractUnderflows = 0x1p-480;
-
-// Whether a cell's share of the region is positive exactly when an edge
-// passes through the open cell or the contract's mask takes its centre (see
-// touched.cpp): true unless edges may overlap along a stretch, or some
-// coordinate is beyond 2^40 or a nonzero one below 2^-480, where the
-// contract's x_cross (in double) may overflow, underflow, or err by a
-// sizeable fraction of a pixel.  coverage.cpp and touched.cpp must agree on
-// it: it decides which cells are exactly 0.
-template <class Wide>
-bool edges_decide_touch(const Polygon &polygon, const std::vector<SegmentT<Wide>> &segments,
-                        const std::vector<Flat> &flats, OverlapScratch &scratch)
-{
-    for (double v : polygon.xy()) {
-        const double size = std::fabs(v);
-        if (!(size <= kContractIsAccurate)) return false;
-        if (size > 0.0 && size < kContractUnderflows) return false;
-    }
-    return !may_overlap(segments, flats, scratch);
-}
-
-template <class Wide>
-bool edges_decide_touch(const Polygon &polygon, const std::vector<SegmentT<Wide>> &segments,
-                        const std::vector<Flat> &flats)
-{
-    OverlapScratch scratch;
-    return edges_decide_touch(polygon, segments, flats, scratch);
-}
 
 // The polygon with every vertex coordinate that lies within `tolerance` of
 // a cell side (a half-integer) moved onto it, or nothing when none moves

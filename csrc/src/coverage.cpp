@@ -60,6 +60,7 @@
 #include <vector>
 
 #include "cell_geometry.hpp"
+#include "edge_overlap.hpp"
 #include "checks.hpp"
 #include "coverage_integrate.hpp"
 #include "coverage_vertex_row.hpp"

@@ -64,6 +64,7 @@
 #include "bounds.hpp"
 #include "cell_geometry.hpp"
 #include "checks.hpp"
+#include "edge_overlap.hpp"
 #include "mask_writers.hpp"
 #include "parallel.hpp"
 #include "polymask/coverage.hpp"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cell_geometry.hpp"
+#include "edge_overlap.hpp"
 #include "mask_writers.hpp"
 #include "parallel.hpp"
 #include "polymask/core.hpp"

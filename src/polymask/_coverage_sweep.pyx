@@ -29,6 +29,16 @@ ctypedef fused fraction_t:
     uint8_t
 
 
+cdef sweep_into(const Polygon &polygon, fraction_t[:, ::1] out, int64_t row0, int64_t col0, int rule,
+                int threads, bint zeroed):
+    """Fill `out` with the coverage window of `polygon` at (row0, col0), the GIL released."""
+    cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
+    cdef fraction_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
+    cdef int64_t row_stride = out.strides[0] // sizeof(fraction_t)
+    with nogil:
+        core_coverage(polygon, window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
+
+
 def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not None,
              int64_t row0=0, int64_t col0=0, int rule=0, int threads=0,
              const int64_t[::1] ring_ends=None, bint zeroed=False):
@@ -37,13 +47,9 @@ def coverage(const double[:, ::1] vertices not None, fraction_t[:, ::1] out not 
     zeroed=True promises that `out` is all zero already (a fresh np.zeros):
     then only the cells the region meets are written.
     """
-    cdef Window window = window_at(row0, col0, out.shape[0], out.shape[1])
-    cdef fraction_t *out_ptr = &out[0, 0] if (window.height > 0 and window.width > 0) else NULL
-    cdef int64_t row_stride = out.strides[0] // sizeof(fraction_t)
     cdef unique_ptr[Polygon] polygon
     polygon.reset(new_polygon(vertices, ring_ends))
-    with nogil:
-        core_coverage(polygon.get()[0], window, out_ptr, row_stride, as_rule(rule), threads, zeroed)
+    sweep_into(polygon.get()[0], out, row0, col0, rule, threads, zeroed)
 
 
 def new_coverage(const double[:, ::1] vertices not None, const int64_t[::1] ring_ends, int64_t row0, int64_t col0,
@@ -54,7 +60,9 @@ def new_coverage(const double[:, ::1] vertices not None, const int64_t[::1] ring
     every element written where the region spans most rows of a heap-served
     array (np.zeros would memset it first, a second pass over every byte),
     else np.zeros with only the cells the region meets written.  `what` and
-    `hint` word the MemoryError (polymask._outputs.new_array).
+    `hint` word the MemoryError (polymask._outputs.new_array).  The polygon
+    is built once for both (its edge table is sorted: for 1,000 vertices
+    that is a sizeable part of a small window's time).
     """
     cdef Window window = window_at(row0, col0, height, width)
     cdef unique_ptr[Polygon] polygon
@@ -62,7 +70,14 @@ def new_coverage(const double[:, ::1] vertices not None, const int64_t[::1] ring
     dtype = np.dtype(dtype)
     cdef bint write_all = writes_every_byte(polygon.get()[0], window, dtype.itemsize)
     result = _new_array((height, width), dtype, not write_all, what, hint)
-    coverage(vertices, result, row0, col0, rule, threads, ring_ends, not write_all)
+    if dtype == np.float64:
+        sweep_into[double](polygon.get()[0], result, row0, col0, rule, threads, not write_all)
+    elif dtype == np.float32:
+        sweep_into[float](polygon.get()[0], result, row0, col0, rule, threads, not write_all)
+    elif dtype == np.uint8:
+        sweep_into[uint8_t](polygon.get()[0], result, row0, col0, rule, threads, not write_all)
+    else:
+        raise TypeError(f"{what}: dtype must be float64, float32 or uint8, got {dtype}")
     return result
 
 
