@@ -362,7 +362,8 @@ private:
     template <class Value, class Convert>
     void write_run(const EdgeRun &edge, int inside, Value *out, Convert convert);
     template <class Value, class Convert>
-    int store_cluster(int64_t first, int64_t last, int inside, Value *line, Convert convert);
+    int store_cluster(const EdgeRun *begin, const EdgeRun *end, int64_t first, int64_t last, int inside, Value *line,
+                      Convert convert);
     std::vector<SimpleEdge> simple_;  // the edges of a simple row in x order, or a cut row's by piece
     std::vector<EdgeRun> runs_;       // a cluster's runs, or a cut row's by piece
     bool simple_row_ = false;         // the last row was swept by sweep_simple

@@ -211,61 +211,51 @@ void RowSweep<Wide>::store_simple(Value *line, Convert convert, bool zeroed)
 {
     simple_row_ = false;
     const int64_t col0 = window_.col0, col_end = window_.col0 + window_.width;
+    // The runs of the edges of nonzero sign in x order, in one pass (an
+    // edge of sign 0, nonzero rule with inside on both sides, changes
+    // nothing): then each run sees the next one's first cell, to tell
+    // whether their cells meet, without a run being copied.
+    if (runs_.size() < simple_.size()) runs_.resize(simple_.size());  // only grows: no run is zeroed per row
+    EdgeRun *const runs = runs_.data();
+    size_t n_runs = 0;
+    for (const SimpleEdge &edge : simple_) {
+        if (edge.sign != 0) edge_run(edge.x_top, edge.x_bottom, edge.sign, runs[n_runs++]);
+    }
     const Value outside = convert(0.0), full = convert(1.0);
-    const auto fill = [&](int64_t from, int64_t to, int inside) {  // columns [from, to), wholly in or out
-        if (from < to && (inside != 0 || !zeroed)) {
-            std::fill(line + (from - col0), line + (to - col0), inside != 0 ? full : outside);
-        }
-    };
-    // One pass over the edges in x order, each edge's run computed one ahead
-    // of the one being written, to see whether their cells meet.  An edge
-    // of sign 0 (nonzero rule, inside on both sides) changes nothing.
-    const SimpleEdge *next_edge = simple_.data(), *const edges_end = next_edge + simple_.size();
-    const auto next_run = [&](EdgeRun &run) {
-        while (next_edge != edges_end && next_edge->sign == 0) ++next_edge;
-        if (next_edge == edges_end) return false;
-        edge_run(next_edge->x_top, next_edge->x_bottom, next_edge->sign, run);
-        ++next_edge;
-        return true;
-    };
-    EdgeRun pair[2];
-    int current = 0;  // pair[current] is the run to write, pair[1 - current] the one after it
-    bool have = next_run(pair[0]);
-    bool have_next = have && next_run(pair[1]);
     int inside = 0;  // left of every edge: outside
     int64_t column = col0;
-    while (have) {
-        const EdgeRun &run = pair[current];
+    const auto fill = [&](int64_t to) {  // columns [column, to), wholly in or out
+        if (column < to && (inside != 0 || !zeroed)) {
+            std::fill(line + (column - col0), line + (to - col0), inside != 0 ? full : outside);
+        }
+    };
+    for (size_t k = 0; k < n_runs;) {
+        const EdgeRun &run = runs[k];
         int64_t last = run.last;
-        if (!have_next || pair[1 - current].first > last) {
+        if (k + 1 == n_runs || runs[k + 1].first > last) {
             // One edge's cells alone (the usual case): straight into the row.
-            fill(column, run.first, inside);
+            fill(run.first);
             if (run.first <= last) write_run(run, inside, line + (run.first - col0), convert);
             inside += run.step;
+            ++k;
         } else {
-            // Cells shared with the next edges: gather the cluster.  Its
-            // first cell is its members' least: in Extended the order comes
-            // from x rounded to double, so a later edge may start a cell
-            // earlier (never before `column`, which no member reaches).
-            runs_.clear();
-            runs_.push_back(run);
+            // Cells shared with the next edges: a cluster.  Its first cell
+            // is its members' least: in Extended the order comes from x
+            // rounded to double, so a later edge may start a cell earlier
+            // (never before `column`, which no member reaches).
+            const size_t begin = k;
             int64_t first = run.first;
-            while (have_next && pair[1 - current].first <= last) {
-                runs_.push_back(pair[1 - current]);
-                first = std::min(first, pair[1 - current].first);
-                last = std::max(last, pair[1 - current].last);
-                have_next = next_run(pair[1 - current]);
+            for (++k; k < n_runs && runs[k].first <= last; ++k) {
+                first = std::min(first, runs[k].first);
+                last = std::max(last, runs[k].last);
             }
             first = std::max(first, column);
-            fill(column, first, inside);
-            inside = store_cluster(first, last, inside, line, convert);
+            fill(first);
+            inside = store_cluster(runs + begin, runs + k, first, last, inside, line, convert);
         }
         column = std::max(column, last + 1);
-        current = 1 - current;
-        have = have_next;
-        have_next = have && next_run(pair[1 - current]);
     }
-    fill(column, col_end, inside);
+    fill(col_end);
 }
 
 // The open cells [first, last] of an edge no other edge's cells meet, from
@@ -301,7 +291,7 @@ void RowSweep<Wide>::write_run(const EdgeRun &run, int inside, Value *out, Conve
     *out = value(last_share(edge));
 }
 
-// The runs in runs_, whose open cells chain together over [first, last]:
+// The runs [begin, end), whose open cells chain together over [first, last]:
 // each cell is the inside count left of it plus the shares of the edges
 // passing through it, summed in x order in area_ (cells before `first`,
 // which a run reaches only where Extended rounding disordered the runs,
@@ -309,21 +299,22 @@ void RowSweep<Wide>::write_run(const EdgeRun &run, int inside, Value *out, Conve
 // inside count right of them.
 template <class Wide>
 template <class Value, class Convert>
-int RowSweep<Wide>::store_cluster(int64_t first, int64_t last, int inside, Value *line, Convert convert)
+int RowSweep<Wide>::store_cluster(const EdgeRun *begin, const EdgeRun *end, int64_t first, int64_t last, int inside,
+                                  Value *line, Convert convert)
 {
     const int64_t col0 = window_.col0;
-    for (const EdgeRun &edge : runs_) {
-        const int64_t from = std::max(edge.first, first);
-        ticker_.tick(edge.last - from + 1);
-        for (int64_t c = from; c <= edge.last; ++c) area_[c - col0] += edge.step * right_share(edge, c - edge.origin);
+    for (const EdgeRun *edge = begin; edge != end; ++edge) {
+        const int64_t from = std::max(edge->first, first);
+        ticker_.tick(edge->last - from + 1);
+        for (int64_t c = from; c <= edge->last; ++c) area_[c - col0] += edge->step * right_share(*edge, c - edge->origin);
     }
-    size_t passed = 0;  // edges wholly left of the column: their steps are in `inside`
+    const EdgeRun *passed = begin;  // edges wholly left of the column: their steps are in `inside`
     for (int64_t c = first; c <= last; ++c) {
-        for (; passed < runs_.size() && runs_[passed].last < c; ++passed) inside += runs_[passed].step;
+        for (; passed != end && passed->last < c; ++passed) inside += passed->step;
         line[c - col0] = convert(crossed_value(inside + area_[c - col0], floor_, snap_));
         area_[c - col0] = 0.0;
     }
-    for (; passed < runs_.size(); ++passed) inside += runs_[passed].step;
+    for (; passed != end; ++passed) inside += passed->step;
     return inside;
 }
 

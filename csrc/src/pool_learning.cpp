@@ -143,7 +143,10 @@ int free_cores_from_loadavg()
         online_read_ms.store(now_ms, std::memory_order_relaxed);
     }
     if (end == field || *end != '/' || runnable < 1 || online < 1) return kUnknownFreeCores;
-    return static_cast<int>(std::max(0L, std::min<long>(online - runnable, kUnknownFreeCores)));
+    // Our own helpers that watch for the next offer are runnable, but
+    // their cores are ours (thread_pool.hpp: spinning_helpers).
+    const long free = online - runnable + spinning_helpers();
+    return static_cast<int>(std::max(0L, std::min<long>(free, kUnknownFreeCores)));
 #else
     return kUnknownFreeCores;
 #endif

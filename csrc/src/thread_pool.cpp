@@ -119,6 +119,21 @@ bool work_on(Job &job, Poller *poller, int64_t *ran = nullptr)
 class Pool;
 void worker_main(Pool *pool);
 
+// How long an idle helper watches for the next offer before it sleeps, and
+// how many do so now (helpers_with_a_free_core counts their cores as free:
+// the kernel counts them as runnable).
+constexpr std::chrono::microseconds kSpinBeforeSleep{100};
+std::atomic<int> spinning{0};
+
+inline void pause_briefly()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+}
+
 std::atomic<ThreadStarter> thread_starter{nullptr};
 
 class Pool {
@@ -145,6 +160,7 @@ public:
             --missing;
             ++started;
         }
+        offers_.fetch_add(1, std::memory_order_release);
         for (int k = 0; k < helpers; ++k) work_ready_.notify_one();
         return started;
     }
@@ -184,6 +200,7 @@ public:
                 }
             }
             if (job == nullptr) {
+                if (spin_for_offer(lock)) continue;
                 work_ready_.wait(lock);
                 continue;
             }
@@ -198,6 +215,31 @@ public:
         }
     }
 
+    // Before it sleeps, an idle helper watches for a new offer for a short
+    // while (kSpinBeforeSleep), with the mutex released: waking a sleeping
+    // thread costs tens of microseconds on a virtual machine, as much as a
+    // small fill's whole work, and calls often come back to back.  True
+    // when an offer came.
+    bool spin_for_offer(std::unique_lock<std::mutex> &lock)
+    {
+        const uint64_t seen = offers_.load(std::memory_order_acquire);
+        lock.unlock();
+        spinning.fetch_add(1, std::memory_order_relaxed);
+        const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+        bool offered = false;
+        for (int spins = 0;; ++spins) {
+            if (offers_.load(std::memory_order_acquire) != seen) {
+                offered = true;
+                break;
+            }
+            if ((spins & 63) == 63 && std::chrono::steady_clock::now() >= until) break;
+            pause_briefly();
+        }
+        spinning.fetch_sub(1, std::memory_order_relaxed);
+        lock.lock();
+        return offered;
+    }
+
     int workers()
     {
         std::lock_guard<std::mutex> lock(mutex_);
@@ -209,6 +251,7 @@ private:
     std::condition_variable work_ready_;
     std::condition_variable helper_left_;
     std::vector<Job *> jobs_;
+    std::atomic<uint64_t> offers_{0};  // offers made so far, for spin_for_offer
     int workers_ = 0;
     int idle_ = 0;
 };
@@ -262,6 +305,8 @@ int pool_workers()
 }
 
 void forget_pool_after_fork() { current_pool.store(nullptr); }
+
+int spinning_helpers() { return spinning.load(std::memory_order_relaxed); }
 
 namespace {
 

@@ -85,6 +85,14 @@ FreeCoresReader set_free_cores_reader(FreeCoresReader reader);  // nullptr: the 
 int free_cores_from_loadavg();                                   // the default reader
 constexpr int kUnknownFreeCores = 1 << 20;
 
+// Idle helpers of this pool that are watching for the next offer before they
+// sleep (thread_pool.cpp: spin_for_offer).  Waking a sleeping helper costs
+// tens of microseconds on a virtual machine, as much as a small fill's
+// whole work, so after a job a helper watches for 100 us first.  The kernel
+// counts such a helper as runnable, but its core is the pool's to use:
+// helpers_with_a_free_core counts it as free.
+int spinning_helpers();
+
 // What run_chunks reports after a threaded call: the caller ran
 // `caller_chunks` of `n_chunks` using `caller_cpu_ns` of CPU (-1: unknown)
 // in `working_ns` of wall time, then waited `waiting_ns` for its helpers.
