@@ -65,6 +65,9 @@ struct Job {
     // Guarded by the pool's mutex:
     int helpers_wanted = 0;  // helpers that may still join
     int helpers_in = 0;      // helpers that joined and have not left
+    // helpers_in, readable without the mutex (retire's spin): a helper's
+    // decrement is its last touch of the job.
+    std::atomic<int> helpers_working{0};
 };
 
 // The job whose chunk this thread is running, if any, and the one that
@@ -171,6 +174,20 @@ public:
     {
         std::unique_lock<std::mutex> lock(mutex_);
         jobs_.erase(std::remove(jobs_.begin(), jobs_.end(), &job), jobs_.end());
+        if (job.helpers_in > 0) {
+            // A helper finishing its last chunk is usually microseconds
+            // away: watch for it before sleeping (a wake-up costs more).
+            // helpers_working falls to 0 only after the last helper's last
+            // touch of the job, so the job may then end without the mutex.
+            lock.unlock();
+            const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+            for (int spins = 1;; ++spins) {
+                if (job.helpers_working.load(std::memory_order_acquire) == 0) return;
+                if ((spins & 63) == 0 && std::chrono::steady_clock::now() >= until) break;
+                pause_briefly();
+            }
+            lock.lock();
+        }
         while (job.helpers_in > 0) {
             if (!poller.active() || job.stop.load()) {
                 helper_left_.wait(lock, [&] { return job.helpers_in == 0; });
@@ -206,12 +223,15 @@ public:
             }
             --job->helpers_wanted;
             ++job->helpers_in;
+            job->helpers_working.fetch_add(1, std::memory_order_relaxed);
             --idle_;
             lock.unlock();
             work_on(*job, nullptr);
             lock.lock();
             ++idle_;
-            if (--job->helpers_in == 0) helper_left_.notify_all();
+            const bool last = --job->helpers_in == 0;
+            job->helpers_working.fetch_sub(1, std::memory_order_release);  // the last touch of the job
+            if (last) helper_left_.notify_all();
         }
     }
 

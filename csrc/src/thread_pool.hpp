@@ -13,6 +13,15 @@
 // atomic counter, and a call waits only for chunks a helper has actually
 // started: a helper that never woke up costs nothing, a helper that could not
 // be created means fewer helpers, and a forked child starts a fresh pool.
+//
+// Waking a sleeping thread costs tens of microseconds on a virtual machine,
+// as much as a small fill's whole work, and calls often come back to back
+// (a loop over tiles, a benchmark).  So an idle helper, and a caller whose
+// helper is finishing its last chunk, watch an atomic for up to 100 us
+// (pause, no mutex held) before they sleep: coverage of the standard polygon
+// at 1024x1024 went from 1.2x to 1.8x faster on two threads than on one.
+// A helper spins only after a job, and jobs are offered only where a core
+// is free, so a busy machine sees no spinning.
 #pragma once
 
 #include <cstdint>
