@@ -38,7 +38,7 @@ namespace polymask::detail::coverage_sweep {
 
 // See RowSweep::sweep_simple in coverage_row.hpp.
 template <class Wide>
-bool RowSweep<Wide>::sweep_simple(int64_t row, std::vector<int32_t> &active)
+POLYMASK_FLATTEN bool RowSweep<Wide>::sweep_simple(int64_t row, std::vector<int32_t> &active)
 {
     simple_row_ = false;
     const bool follows = simple_valid_ && row == simple_last_row_ + 1;
@@ -207,7 +207,7 @@ double RowSweep<Wide>::last_share(const EdgeRun &edge)
 // See RowSweep::store_simple in coverage_row.hpp.
 template <class Wide>
 template <class Value, class Convert>
-void RowSweep<Wide>::store_simple(Value *line, Convert convert, bool zeroed)
+POLYMASK_FLATTEN void RowSweep<Wide>::store_simple(Value *line, Convert convert, bool zeroed)
 {
     simple_row_ = false;
     const int64_t col0 = window_.col0, col_end = window_.col0 + window_.width;
