@@ -128,13 +128,21 @@ void worker_main(Pool *pool);
 constexpr std::chrono::microseconds kSpinBeforeSleep{100};
 std::atomic<int> spinning{0};
 
-inline void pause_briefly()
+// Watches done() for up to kSpinBeforeSleep, pausing between looks; whether
+// it came true meanwhile.
+template <class Done>
+bool watch_briefly(Done done)
 {
+    const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+    for (int looks = 1;; ++looks) {
+        if (done()) return true;
+        if ((looks & 63) == 0 && std::chrono::steady_clock::now() >= until) return false;
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+        __builtin_ia32_pause();
 #else
-    std::this_thread::yield();
+        std::this_thread::yield();
 #endif
+    }
 }
 
 std::atomic<ThreadStarter> thread_starter{nullptr};
@@ -180,12 +188,7 @@ public:
             // helpers_working falls to 0 only after the last helper's last
             // touch of the job, so the job may then end without the mutex.
             lock.unlock();
-            const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
-            for (int spins = 1;; ++spins) {
-                if (job.helpers_working.load(std::memory_order_acquire) == 0) return;
-                if ((spins & 63) == 0 && std::chrono::steady_clock::now() >= until) break;
-                pause_briefly();
-            }
+            if (watch_briefly([&] { return job.helpers_working.load(std::memory_order_acquire) == 0; })) return;
             lock.lock();
         }
         while (job.helpers_in > 0) {
@@ -245,16 +248,7 @@ public:
         const uint64_t seen = offers_.load(std::memory_order_acquire);
         lock.unlock();
         spinning.fetch_add(1, std::memory_order_relaxed);
-        const auto until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
-        bool offered = false;
-        for (int spins = 0;; ++spins) {
-            if (offers_.load(std::memory_order_acquire) != seen) {
-                offered = true;
-                break;
-            }
-            if ((spins & 63) == 63 && std::chrono::steady_clock::now() >= until) break;
-            pause_briefly();
-        }
+        const bool offered = watch_briefly([&] { return offers_.load(std::memory_order_acquire) != seen; });
         spinning.fetch_sub(1, std::memory_order_relaxed);
         lock.lock();
         return offered;
