@@ -113,7 +113,11 @@ inline bool may_overlap(const std::vector<SegmentT<Wide>> &segments, const std::
                         OverlapScratch &scratch)
 {
     using Line = OverlapScratch::Line;
-    if (slopes_apart(segments, scratch.buckets)) return flats_overlap(flats, scratch.sorted);
+    // Small polygons (a label image's) sort faster than they hash.
+    constexpr size_t kScreenFrom = 32;
+    if (segments.size() > kScreenFrom && slopes_apart(segments, scratch.buckets)) {
+        return flats_overlap(flats, scratch.sorted);
+    }
     std::vector<Line> &lines = scratch.lines;
     lines.clear();
     double y_ref = 0.0, largest = 1.0;

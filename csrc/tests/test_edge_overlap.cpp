@@ -97,6 +97,21 @@ TEST(MayOverlap, FindsEdgesOnOneLineWhateverTheScreen)
     EXPECT_FALSE(polymask::detail::may_overlap(segments, no_flats, scratch));
     const std::vector<Flat> overlapping = {{1.0, 0.0, 2.0}, {1.0, 1.5, 3.0}};
     EXPECT_TRUE(polymask::detail::may_overlap(segments, overlapping, scratch));
+
+    // Past the size where the screen runs first: 40 edges of distinct slopes
+    // pass it, and then only the horizontal edges decide.
+    std::vector<SegmentT<double>> many;
+    for (int k = 0; k < 40; ++k) many.push_back(make_segment<double>(k, 0.0, 2.0 * k + 0.37 * k * k, 5.0, 1, 0.0));
+    std::vector<int64_t> table;
+    ASSERT_TRUE(slopes_apart(many, table));
+    EXPECT_FALSE(polymask::detail::may_overlap(many, no_flats, scratch));
+    EXPECT_TRUE(polymask::detail::may_overlap(many, overlapping, scratch));
+    // Two of them on one line, overlapping over y in [3, 5]: the screen
+    // stops and the sorts find them.
+    many.push_back(make_segment<double>(many[7].x0 + 3.0 / 5.0 * (many[7].x1 - many[7].x0), 3.0,
+                                        many[7].x0 + 9.0 / 5.0 * (many[7].x1 - many[7].x0), 9.0, -1, 0.0));
+    EXPECT_FALSE(slopes_apart(many, table));
+    EXPECT_TRUE(polymask::detail::may_overlap(many, no_flats, scratch));
 }
 
 }  // namespace
