@@ -122,11 +122,8 @@ bool work_on(Job &job, Poller *poller, int64_t *ran = nullptr)
 class Pool;
 void worker_main(Pool *pool);
 
-// How long an idle helper watches for the next offer before it sleeps, and
-// how many do so now (helpers_with_a_free_core counts their cores as free:
-// the kernel counts them as runnable).
+// How long an idle helper watches for the next offer before it sleeps.
 constexpr std::chrono::microseconds kSpinBeforeSleep{100};
-std::atomic<int> spinning{0};
 
 // Watches done() for up to kSpinBeforeSleep, pausing between looks; whether
 // it came true meanwhile.
@@ -238,21 +235,20 @@ public:
         }
     }
 
-    // Before it sleeps, an idle helper watches for a new offer for a short
-    // while (kSpinBeforeSleep), with the mutex released: waking a sleeping
-    // thread costs tens of microseconds on a virtual machine, as much as a
-    // small fill's whole work, and calls often come back to back.  True
-    // when an offer came.
+    // Before it sleeps, an idle helper watches for a new offer for a while,
+    // the mutex released (thread_pool.hpp says why).  True when one came.
     bool spin_for_offer(std::unique_lock<std::mutex> &lock)
     {
         const uint64_t seen = offers_.load(std::memory_order_acquire);
         lock.unlock();
-        spinning.fetch_add(1, std::memory_order_relaxed);
+        spinning_.fetch_add(1, std::memory_order_relaxed);
         const bool offered = watch_briefly([&] { return offers_.load(std::memory_order_acquire) != seen; });
-        spinning.fetch_sub(1, std::memory_order_relaxed);
+        spinning_.fetch_sub(1, std::memory_order_relaxed);
         lock.lock();
         return offered;
     }
+
+    int spinning() const { return spinning_.load(std::memory_order_relaxed); }
 
     int workers()
     {
@@ -266,6 +262,9 @@ private:
     std::condition_variable helper_left_;
     std::vector<Job *> jobs_;
     std::atomic<uint64_t> offers_{0};  // offers made so far, for spin_for_offer
+    // Helpers in spin_for_offer now (see spinning_helpers); per pool, so a
+    // forked child's fresh pool starts from 0.
+    std::atomic<int> spinning_{0};
     int workers_ = 0;
     int idle_ = 0;
 };
@@ -320,7 +319,11 @@ int pool_workers()
 
 void forget_pool_after_fork() { current_pool.store(nullptr); }
 
-int spinning_helpers() { return spinning.load(std::memory_order_relaxed); }
+int spinning_helpers()
+{
+    Pool *existing = current_pool.load();
+    return existing == nullptr ? 0 : existing->spinning();
+}
 
 namespace {
 

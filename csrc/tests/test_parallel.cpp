@@ -121,6 +121,34 @@ TEST(ParallelFor, HelpersReallyHelp)
     EXPECT_LE(polymask::detail::pool_workers(), 3);
 }
 
+TEST(ParallelFor, HelpersWatchForTheNextCallThenSleep)
+{
+    // After a call its helpers watch for the next one (spinning_helpers
+    // counts them, as free cores) and then sleep; the count is the pool's
+    // own, so a forked child's fresh pool starts from none.  Chunks of a few
+    // microseconds, so the caller is back before the helper's watch ends.
+    const auto busy_chunk = [](int64_t) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(5);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+    };
+    polymask::detail::forget_pool_after_fork();
+    bool seen_spinning = false;
+    for (int attempt = 0; attempt < 100 && !seen_spinning; ++attempt) {
+        parallel_for(8, 2, busy_chunk);
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+        while (!seen_spinning && std::chrono::steady_clock::now() < until) {
+            seen_spinning = polymask::detail::spinning_helpers() > 0;
+        }
+    }
+    EXPECT_TRUE(seen_spinning);
+    polymask::detail::forget_pool_after_fork();
+    EXPECT_EQ(polymask::detail::spinning_helpers(), 0);
+    parallel_for(8, 2, busy_chunk);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // far past the watch
+    EXPECT_EQ(polymask::detail::spinning_helpers(), 0);
+}
+
 TEST(ParallelFor, NestedCallsComplete)
 {
     std::vector<std::unique_ptr<ChunkCounts>> inner;
