@@ -365,7 +365,7 @@ private:
     int store_cluster(const EdgeRun *begin, const EdgeRun *end, int64_t first, int64_t last, int inside, Value *line,
                       Convert convert);
     std::vector<SimpleEdge> simple_;  // the edges of a simple row in x order, or a cut row's by piece
-    std::vector<EdgeRun> runs_;       // a cluster's runs, or a cut row's by piece
+    std::vector<EdgeRun> runs_;       // a simple row's runs in x order, or a cut row's by piece
     bool simple_row_ = false;         // the last row was swept by sweep_simple
     bool pieces_row_ = false;         // ... by sweep_pieces
     std::vector<Piece> pieces_;       // a cut row's pieces, top to bottom

@@ -27,6 +27,14 @@ struct OverlapScratch {
     std::vector<int64_t> buckets;  // slopes_apart's hash table
 };
 
+// An edge's slope dx/dy, the one key both the screen and the sorts compare:
+// the screen's promise holds only for the same rounded value.
+template <class Segment>
+inline double line_slope(const Segment &s)
+{
+    return (s.x1 - s.x0) / (s.y1 - s.y0);
+}
+
 // A key for a slope dx/dy such that two slopes within may_overlap's
 // tolerance (1e-9 * max(1, |a|, |b|)) have keys at most 1 apart: buckets
 // 2^-29 wide (above the tolerance) for |slope| <= 1, and above 1 buckets of
@@ -69,7 +77,7 @@ inline bool slopes_apart(const std::vector<SegmentT<Wide>> &segments, std::vecto
         }
     };
     for (const auto &s : segments) {
-        const double slope = (s.x1 - s.x0) / (s.y1 - s.y0);
+        const double slope = line_slope(s);
         if (!(slope == slope)) return false;  // overflowed to inf / inf: let the sorts decide
         const int64_t key = slope_bucket(slope);
         if (holds(key) || holds(key - 1) || holds(key + 1)) return false;
@@ -126,7 +134,7 @@ inline bool may_overlap(const std::vector<SegmentT<Wide>> &segments, const std::
         largest = std::max({largest, std::fabs(s.x0), std::fabs(s.x1), std::fabs(s.y0), std::fabs(s.y1)});
     }
     for (const auto &s : segments) {
-        const double slope = (s.x1 - s.x0) / (s.y1 - s.y0);
+        const double slope = line_slope(s);
         lines.push_back({slope, s.x0 + slope * (y_ref - s.y0), s.y0, s.y1});
     }
     constexpr double kTolerance = 1e-9;
