@@ -126,7 +126,9 @@ TEST(ParallelFor, HelpersWatchForTheNextCallThenSleep)
     // After a call its helpers watch for the next one (spinning_helpers
     // counts them, as free cores) and then sleep; the count is the pool's
     // own, so a forked child's fresh pool starts from none.  Chunks of a few
-    // microseconds, so the caller is back before the helper's watch ends.
+    // microseconds, so the caller is back before the helper's watch ends;
+    // each call polled for up to 50 ms, so a helper that has to wait a
+    // scheduler slice for a core (other tests on the machine) is still seen.
     const auto busy_chunk = [](int64_t) {
         const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(5);
         while (std::chrono::steady_clock::now() < until) {
@@ -134,9 +136,9 @@ TEST(ParallelFor, HelpersWatchForTheNextCallThenSleep)
     };
     polymask::detail::forget_pool_after_fork();
     bool seen_spinning = false;
-    for (int attempt = 0; attempt < 100 && !seen_spinning; ++attempt) {
+    for (int attempt = 0; attempt < 40 && !seen_spinning; ++attempt) {
         parallel_for(8, 2, busy_chunk);
-        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
         while (!seen_spinning && std::chrono::steady_clock::now() < until) {
             seen_spinning = polymask::detail::spinning_helpers() > 0;
         }
